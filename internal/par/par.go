@@ -1,0 +1,138 @@
+// Package par holds the small parallel building blocks the rest of mgraph
+// uses: a worker count, range splitting, parallel loops and prefix sums.
+//
+// Every helper here is deterministic: the way a range is cut depends only on
+// its length and the worker count the caller passes, never on scheduling, so
+// code built on these helpers produces identical output whatever the timing.
+package par
+
+import (
+	"runtime"
+	"sync"
+)
+
+// Workers returns n when it is positive and GOMAXPROCS otherwise: the usual
+// way to turn a "--threads" style setting (0 = all cores) into a count.
+func Workers(n int) int {
+	if n > 0 {
+		return n
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Chunk is one piece [Lo, Hi) of a split range, with its index among the pieces.
+type Chunk struct {
+	Index  int
+	Lo, Hi int
+}
+
+// Split cuts [0, n) into at most parts contiguous chunks of nearly equal
+// length (the first n%parts chunks are one longer). Empty chunks are not
+// returned, so Split(0, k) is empty.
+func Split(n, parts int) []Chunk {
+	if parts < 1 {
+		parts = 1
+	}
+	if parts > n {
+		parts = n
+	}
+	chunks := make([]Chunk, 0, parts)
+	lo := 0
+	for i := 0; i < parts; i++ {
+		size := n / parts
+		if i < n%parts {
+			size++
+		}
+		chunks = append(chunks, Chunk{Index: i, Lo: lo, Hi: lo + size})
+		lo += size
+	}
+	return chunks
+}
+
+// ForChunks runs fn on each chunk concurrently, one goroutine per chunk, and
+// waits for all of them.
+func ForChunks(chunks []Chunk, fn func(c Chunk)) {
+	if len(chunks) == 1 {
+		fn(chunks[0])
+		return
+	}
+	var wg sync.WaitGroup
+	for _, c := range chunks {
+		wg.Add(1)
+		go func(c Chunk) {
+			defer wg.Done()
+			fn(c)
+		}(c)
+	}
+	wg.Wait()
+}
+
+// For splits [0, n) into workers chunks and runs fn(lo, hi) on each
+// concurrently. Small ranges (below minPerWorker per worker) use fewer workers.
+func For(n, workers, minPerWorker int, fn func(lo, hi int)) {
+	if n <= 0 {
+		return
+	}
+	workers = Workers(workers)
+	if minPerWorker > 0 && n/minPerWorker < workers {
+		workers = max(1, n/minPerWorker)
+	}
+	ForChunks(Split(n, workers), func(c Chunk) { fn(c.Lo, c.Hi) })
+}
+
+// Dynamic runs fn(i) for every i in [0, n) on workers goroutines that take
+// indices from a shared counter in batches of grain. Use it for work units of
+// uneven size; fn must not depend on which goroutine runs it.
+func Dynamic(n, workers, grain int, fn func(i int)) {
+	if n <= 0 {
+		return
+	}
+	workers = Workers(workers)
+	if grain < 1 {
+		grain = 1
+	}
+	if workers == 1 || n <= grain {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var mu sync.Mutex
+	next := 0
+	take := func() (int, int) {
+		mu.Lock()
+		defer mu.Unlock()
+		lo := next
+		next = min(n, next+grain)
+		return lo, next
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				lo, hi := take()
+				if lo >= hi {
+					return
+				}
+				for i := lo; i < hi; i++ {
+					fn(i)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// ExclusiveScan replaces counts[i] by the sum of counts[:i] and returns the
+// total. It runs serially: callers use it on per-vertex or per-chunk counts,
+// where one pass over memory is cheaper than coordinating goroutines.
+func ExclusiveScan(counts []uint64) uint64 {
+	var sum uint64
+	for i, c := range counts {
+		counts[i] = sum
+		sum += c
+	}
+	return sum
+}

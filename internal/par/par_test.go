@@ -1,0 +1,45 @@
+package par
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSplitCoversRangeExactly(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 7, 100, 1001} {
+		for _, parts := range []int{0, 1, 2, 3, 8, 2000} {
+			chunks := Split(n, parts)
+			next := 0
+			for i, c := range chunks {
+				assert.Equal(t, i, c.Index)
+				assert.Equal(t, next, c.Lo)
+				assert.Greater(t, c.Hi, c.Lo)
+				next = c.Hi
+			}
+			assert.Equal(t, n, next, "n=%d parts=%d", n, parts)
+		}
+	}
+}
+
+func TestForAndDynamicVisitEveryIndexOnce(t *testing.T) {
+	const n = 10007
+	seen := make([]int32, n)
+	For(n, 4, 10, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			atomic.AddInt32(&seen[i], 1)
+		}
+	})
+	Dynamic(n, 3, 17, func(i int) { atomic.AddInt32(&seen[i], 1) })
+	for i, s := range seen {
+		require.Equal(t, int32(2), s, "index %d", i)
+	}
+}
+
+func TestExclusiveScan(t *testing.T) {
+	c := []uint64{3, 0, 2, 5}
+	assert.Equal(t, uint64(10), ExclusiveScan(c))
+	assert.Equal(t, []uint64{0, 3, 3, 5}, c)
+}
