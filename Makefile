@@ -5,6 +5,8 @@ PKGS    := ./...
 
 .PHONY: all build test lint demo clean
 
+DEMO_DIR := out/demo
+
 all: build
 
 build:
@@ -17,5 +19,11 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
+demo: build
+	@mkdir -p $(DEMO_DIR)
+	$(BIN) gen rmat:18:16 --seed 1 --symmetrize --dedupe --drop-self-loops --weights 1 -o $(DEMO_DIR)/rmat18.mgb
+	$(BIN) convert $(DEMO_DIR)/rmat18.mgb $(DEMO_DIR)/rmat18.mtx.zst
+	$(BIN) info $(DEMO_DIR)/rmat18.mtx.zst
+
 clean:
-	rm -rf bin build gpubin
+	rm -rf bin build gpubin out
