@@ -111,7 +111,7 @@ func canonicalLabels(labels []uint32) []uint32 {
 
 // CompareFloats checks got against want vertex by vertex (PageRank, BC):
 // vertex v passes when |got[v] - want[v]| ≤ absTol + relTol*|want[v]|.
-// NaN never passes unless both are NaN; equal infinities pass. The error
+// NaN and infinities pass only when got is the same as want. The error
 // reports the number of failing vertices and the worst one (largest error
 // relative to its allowance), with its absolute and relative error.
 func CompareFloats(want, got []float64, relTol, absTol float64) error {
@@ -126,11 +126,12 @@ func CompareFloats(want, got []float64, relTol, absTol float64) error {
 		}
 		diff := math.Abs(g - w)
 		allowed := absTol + relTol*math.Abs(w)
-		if diff <= allowed { // false for NaN or infinite diff
+		special := math.IsNaN(w) || math.IsNaN(g) || math.IsInf(w, 0) || math.IsInf(g, 0)
+		if !special && diff <= allowed {
 			continue
 		}
-		score := diff / allowed // +Inf when nothing is allowed or diff is NaN/Inf
-		if math.IsNaN(score) {
+		score := diff / allowed // +Inf when nothing is allowed
+		if special || math.IsNaN(score) {
 			score = math.Inf(1)
 		}
 		bad++
