@@ -26,6 +26,11 @@ import (
 //   - Duplicate arcs count as distinct paths (dedupe first for simple-graph
 //     semantics); self-loops never lie on a shortest path.
 //
+// sigma is a float64, as in GAPBS, so it is exact up to 2^53 paths and
+// overflows to +Inf (making results NaN) beyond about 1e308 shortest paths
+// between two vertices, which large grids reach: a k×k grid has
+// C(2k-2, k-1) shortest corner-to-corner paths, more than 1e308 from k ≈ 515.
+//
 // BC panics if a source is not a vertex of g. Its cost is O(V+E) per source.
 func BC(g *graph.CSR, sources []uint32) []float64 {
 	n := g.NumVertices
