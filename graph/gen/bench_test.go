@@ -1,0 +1,75 @@
+package gen
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+func BenchmarkRMAT(b *testing.B) {
+	for _, scale := range []int{16, 20} {
+		b.Run(fmt.Sprintf("scale=%d", scale), func(b *testing.B) {
+			p := DefaultRMAT(scale, 16)
+			var arcs uint64
+			for b.Loop() {
+				el, err := RMAT(context.Background(), p, 0, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				arcs += el.NumArcs()
+			}
+			b.ReportMetric(float64(arcs)/b.Elapsed().Seconds(), "arcs/s")
+		})
+	}
+}
+
+func BenchmarkKronecker(b *testing.B) {
+	p := DefaultRMAT(20, 16)
+	var arcs uint64
+	for b.Loop() {
+		el, err := Kronecker(context.Background(), p, 0, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		arcs += el.NumArcs()
+	}
+	b.ReportMetric(float64(arcs)/b.Elapsed().Seconds(), "arcs/s")
+}
+
+func BenchmarkUniform(b *testing.B) {
+	var arcs uint64
+	for b.Loop() {
+		el, err := Uniform(context.Background(), 1<<20, 16<<20, 1, 0, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		arcs += el.NumArcs()
+	}
+	b.ReportMetric(float64(arcs)/b.Elapsed().Seconds(), "arcs/s")
+}
+
+func BenchmarkRGG(b *testing.B) {
+	const n = 1 << 20
+	var arcs uint64
+	for b.Loop() {
+		el, err := RGG(context.Background(), n, 0, 1, 0, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		arcs += el.NumArcs()
+	}
+	b.ReportMetric(float64(arcs)/b.Elapsed().Seconds(), "arcs/s")
+	b.ReportMetric(float64(b.N)*n/b.Elapsed().Seconds(), "points/s")
+}
+
+func BenchmarkGrid(b *testing.B) {
+	var arcs uint64
+	for b.Loop() {
+		el, err := Grid(context.Background(), 2048, 2048, 0.1, 1, 0, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		arcs += el.NumArcs()
+	}
+	b.ReportMetric(float64(arcs)/b.Elapsed().Seconds(), "arcs/s")
+}
