@@ -1,0 +1,276 @@
+package format
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/par"
+)
+
+// arcsPerPiece is the number of arcs one goroutine formats at a time.
+const arcsPerPiece = 1 << 18
+
+// WriteFile writes el to path in opts.Format (by extension when Auto),
+// compressed with gzip or zstd when the path ends in .gz or .zst. The output
+// goes to a temporary file in the same directory that is renamed to path
+// once complete, so path never holds a partial file.
+func WriteFile(ctx context.Context, path string, el *graph.EdgeList, opts WriteOptions) error {
+	if opts.Format == Auto {
+		f, err := FormatFromPath(path)
+		if err != nil {
+			return err
+		}
+		opts.Format = f
+	}
+	return writeFileAtomic(ctx, path, opts, func(w io.Writer) error {
+		return writeTo(ctx, w, el, opts)
+	})
+}
+
+// Write writes el to w in opts.Format, which must not be Auto. Nothing is
+// compressed; wrap w for that.
+func Write(ctx context.Context, w io.Writer, el *graph.EdgeList, opts WriteOptions) error {
+	if opts.Format == Auto {
+		return fmt.Errorf("write graph: a format is needed (Auto only works with a file name)")
+	}
+	return writeTo(ctx, w, el, opts)
+}
+
+// writeFileAtomic runs write on a (compressing) writer of a temporary file
+// next to path and renames it to path on success.
+func writeFileAtomic(ctx context.Context, path string, opts WriteOptions, write func(io.Writer) error) (err error) {
+	_, comp := splitCompression(path)
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	var w io.Writer = bw
+	var closeComp func() error
+	switch comp {
+	case "gzip":
+		level := opts.CompressionLevel
+		if level == 0 {
+			level = gzip.DefaultCompression
+		}
+		z, err := gzip.NewWriterLevel(bw, level)
+		if err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		w, closeComp = z, z.Close
+	case "zstd":
+		level := zstd.SpeedDefault
+		if opts.CompressionLevel != 0 {
+			level = zstd.EncoderLevelFromZstd(opts.CompressionLevel)
+		}
+		z, err := zstd.NewWriter(bw, zstd.WithEncoderLevel(level), zstd.WithEncoderConcurrency(par.Workers(opts.Workers)))
+		if err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		w, closeComp = z, z.Close
+	}
+	if err = write(w); err != nil {
+		if closeComp != nil {
+			closeComp()
+		}
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if closeComp != nil {
+		if err = closeComp(); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+	}
+	if err = bw.Flush(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = os.Chmod(tmp, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeTo writes el in opts.Format to w.
+func writeTo(ctx context.Context, w io.Writer, el *graph.EdgeList, opts WriteOptions) error {
+	if err := el.Validate(); err != nil {
+		return fmt.Errorf("write graph: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if opts.Format == Binary {
+		g := graph.ToCSR(el, opts.Workers)
+		if err := writeBinary(w, g, opts.Workers); err != nil {
+			return err
+		}
+		opts.Progress.Add(int64(el.NumArcs()))
+		return nil
+	}
+	tw := &textWriter{el: el, fm: opts.Format, workers: par.Workers(opts.Workers)}
+	return tw.write(ctx, w, opts)
+}
+
+// textWriter formats an edge list as text.
+type textWriter struct {
+	el      *graph.EdgeList
+	fm      Format
+	workers int
+	// keepLower selects, for undirected lists, the arcs written: u ≥ v
+	// (Matrix Market's lower triangle) or u ≤ v.
+	keepLower bool
+}
+
+// count returns the number of arcs written: all of them for a directed
+// list, one per edge for an undirected one (which must be symmetric, as
+// far as a count can tell).
+func (t *textWriter) count() (uint64, error) {
+	el := t.el
+	if el.Directed {
+		return el.NumArcs(), nil
+	}
+	chunks := par.Split(len(el.Src), t.workers)
+	lt := make([]uint64, len(chunks))
+	gt := make([]uint64, len(chunks))
+	par.ForChunks(chunks, func(c par.Chunk) {
+		var a, b uint64
+		for i := c.Lo; i < c.Hi; i++ {
+			if el.Src[i] < el.Dst[i] {
+				a++
+			} else if el.Src[i] > el.Dst[i] {
+				b++
+			}
+		}
+		lt[c.Index], gt[c.Index] = a, b
+	})
+	var a, b uint64
+	for i := range lt {
+		a += lt[i]
+		b += gt[i]
+	}
+	if a != b {
+		return 0, fmt.Errorf("write graph: the edge list is marked undirected but is not symmetric (%d arcs u<v, %d arcs u>v)", a, b)
+	}
+	return el.NumArcs() - a, nil
+}
+
+func (t *textWriter) write(ctx context.Context, w io.Writer, opts WriteOptions) error {
+	el := t.el
+	t.keepLower = t.fm == MatrixMarket
+	k, err := t.count()
+	if err != nil {
+		return err
+	}
+	kind := "directed graph"
+	if !el.Directed {
+		kind = "undirected graph, each edge listed once (read it back as undirected)"
+	}
+	var head string
+	switch t.fm {
+	case MatrixMarket:
+		field, sym := "pattern", "general"
+		if el.Weighted() {
+			field = "integer"
+		}
+		if !el.Directed {
+			sym = "symmetric"
+			kind = "undirected graph (lower triangle)"
+		}
+		head = fmt.Sprintf("%%%%MatrixMarket matrix coordinate %s %s\n%% written by mgraph: %s, entry \"i j\" is the arc i→j\n%d %d %d\n",
+			field, sym, kind, el.NumVertices, el.NumVertices, k)
+	case EdgeList, WeightedEdgeList:
+		head = fmt.Sprintf("# written by mgraph: %s\n# Nodes: %d Edges: %d\n", kind, el.NumVertices, k)
+	case DIMACS:
+		head = fmt.Sprintf("c written by mgraph: %s\np sp %d %d\n", kind, el.NumVertices, k)
+	default:
+		return fmt.Errorf("write graph: cannot write format %v", t.fm)
+	}
+	if _, err := io.WriteString(w, head); err != nil {
+		return fmt.Errorf("write graph: %w", err)
+	}
+	m := len(el.Src)
+	per := arcsPerPiece
+	bufs := make([][]byte, t.workers)
+	for lo := 0; lo < m; lo += per * t.workers {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		hi := min(m, lo+per*t.workers)
+		chunks := par.Split(hi-lo, t.workers)
+		par.ForChunks(chunks, func(c par.Chunk) {
+			bufs[c.Index] = t.format(bufs[c.Index][:0], lo+c.Lo, lo+c.Hi)
+		})
+		for i := range chunks {
+			if _, err := w.Write(bufs[i]); err != nil {
+				return fmt.Errorf("write graph: %w", err)
+			}
+		}
+		opts.Progress.Add(int64(hi - lo))
+	}
+	return nil
+}
+
+// format appends the lines of arcs [lo, hi) to buf.
+func (t *textWriter) format(buf []byte, lo, hi int) []byte {
+	el := t.el
+	undirected := !el.Directed
+	oneBased := t.fm == MatrixMarket || t.fm == DIMACS
+	weighted := el.Weights != nil
+	for i := lo; i < hi; i++ {
+		u, v := uint64(el.Src[i]), uint64(el.Dst[i])
+		if undirected && ((t.keepLower && u < v) || (!t.keepLower && u > v)) {
+			continue
+		}
+		if oneBased {
+			u, v = u+1, v+1
+		}
+		sep := byte('\t')
+		if t.fm == DIMACS {
+			buf = append(buf, 'a', ' ')
+			sep = ' '
+		} else if t.fm == MatrixMarket {
+			sep = ' '
+		}
+		buf = strconv.AppendUint(buf, u, 10)
+		buf = append(buf, sep)
+		buf = strconv.AppendUint(buf, v, 10)
+		switch {
+		case t.fm == EdgeList:
+		case t.fm == MatrixMarket && !weighted:
+		case weighted:
+			buf = append(buf, sep)
+			buf = strconv.AppendUint(buf, uint64(el.Weights[i]), 10)
+		default: // wel and gr of an unweighted list: weight 1
+			buf = append(buf, sep, '1')
+		}
+		buf = append(buf, '\n')
+	}
+	return buf
+}
