@@ -1,29 +1,92 @@
 # mgraph build. `make` builds bin/mgraph; `make test` runs every test.
+#
+# With nvcc on the PATH (or NVCC=/path/to/nvcc), `make` also compiles the CUDA
+# kernels (kernels/*.cu) into build/kernels/libmgraphkernels.a and builds
+# bin/mgraph with the build tag `cuda`, linking the CUDA runtime statically.
+# Without nvcc it builds the CPU-only binary. docs/gpu.md has the details.
 GO      ?= go
 BIN     := bin/mgraph
 PKGS    := ./...
 
-.PHONY: all build test lint demo clean
+# --- CUDA -------------------------------------------------------------------
+NVCC    ?= $(shell command -v nvcc 2>/dev/null)
+KDIR    := kernels
+KBUILD  := build/kernels
+KLIB    := $(KBUILD)/libmgraphkernels.a
+KSRCS   := $(wildcard $(KDIR)/*.cu)
+KHDRS   := $(wildcard $(KDIR)/*.h $(KDIR)/*.cuh)
+KOBJS   := $(patsubst $(KDIR)/%.cu,$(KBUILD)/%.o,$(KSRCS))
+# sm_80 and sm_90 machine code, plus compute_90 PTX for later GPUs.
+GENCODE := -gencode arch=compute_80,code=sm_80 \
+           -gencode arch=compute_90,code=sm_90 \
+           -gencode arch=compute_90,code=compute_90
+NVCCFLAGS ?= -O3 -lineinfo -std=c++17 -Xcompiler -fPIC -Xcompiler -Wall
+# A toolkit outside the default library path (e.g. /usr/local/cuda) keeps
+# libcudart_static.a next to nvcc; Debian's is in the default path.
+CUDA_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard $(dir $(NVCC))../lib64/libcudart_static.a))))
+CUDA_ENV    := $(if $(CUDA_LIBDIR),CGO_LDFLAGS="$(CGO_LDFLAGS) -L$(abspath $(CUDA_LIBDIR))")
+# Go's build cache does not track the library named in #cgo LDFLAGS: stamp
+# its hash into the binary so Go relinks whenever the library changes.
+CUDA_GOFLAGS = -tags cuda -ldflags "-X github.com/mgraph-dev/mgraph/cgo.kernelsID=$$(sha256sum $(KLIB) | cut -c1-16)"
+# Packages whose tests `make test` also runs with the cuda tag (they skip
+# where no GPU is visible).
+CUDA_TEST_PKGS ?= ./cgo/... ./cmd/mgraph/...
 
-DEMO_DIR := out/demo
+.PHONY: all build test lint demo clean cuda cuda-toolkit gpu-test
 
 all: build
 
+ifneq ($(NVCC),)
+build: $(KLIB)
+	$(CUDA_ENV) $(GO) build $(CUDA_GOFLAGS) -o $(BIN) ./cmd/mgraph
+else
 build:
+	@echo "nvcc not found: building the CPU-only bin/mgraph (make cuda-toolkit installs CUDA)"
 	$(GO) build -o $(BIN) ./cmd/mgraph
+endif
 
-test:
+test: $(if $(NVCC),$(KLIB))
 	$(GO) test $(PKGS)
+ifneq ($(NVCC),)
+	$(CUDA_ENV) $(GO) test $(CUDA_GOFLAGS) $(CUDA_TEST_PKGS)
+endif
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ]; then echo "$(GO) vet -tags cuda $(PKGS)"; $(GO) vet -tags cuda $(PKGS); fi
 
-demo: build
-	@mkdir -p $(DEMO_DIR)
-	$(BIN) gen rmat:18:16 --seed 1 --symmetrize --dedupe --drop-self-loops --weights 1 -o $(DEMO_DIR)/rmat18.mgb
-	$(BIN) convert $(DEMO_DIR)/rmat18.mgb $(DEMO_DIR)/rmat18.mtx.zst
-	$(BIN) info $(DEMO_DIR)/rmat18.mtx.zst
+# cuda: the kernels library.
+cuda: $(KLIB)
+
+$(KLIB): $(KOBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(KBUILD)/%.o: $(KDIR)/%.cu $(KHDRS)
+	@if [ -z "$(NVCC)" ]; then echo "nvcc not found: run 'make cuda-toolkit' (see docs/gpu.md)"; exit 1; fi
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) $(GENCODE) -c $< -o $@
+
+# cuda-toolkit: install Debian's nvidia-cuda-toolkit (needs root and apt).
+cuda-toolkit:
+	bash scripts/install-cuda.sh
+
+# gpu-test: every package's test binary, built with the cuda tag, plus
+# bin/mgraph, in gpubin/ (git-ignored). Carry gpubin/ to a GPU machine and
+# run scripts/gpu-test.sh there from the repository root.
+gpu-test: $(KLIB) build
+	@rm -rf gpubin && mkdir -p gpubin
+	@set -e; for pkg in $$($(GO) list -tags cuda -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' $(PKGS)); do \
+		dir=$${pkg#github.com/mgraph-dev/mgraph}; dir=$${dir#/}; dir=$${dir:-.}; \
+		name=$$(echo "$$dir" | tr / -); \
+		echo "$(GO) test -tags cuda -c -o gpubin/$$name.test ./$$dir"; \
+		$(CUDA_ENV) $(GO) test $(CUDA_GOFLAGS) -c -o gpubin/$$name.test ./$$dir; \
+		echo "$$name $$dir" >>gpubin/MANIFEST; \
+	done
+	cp $(BIN) gpubin/mgraph
+	@echo "gpubin/: $$(wc -l <gpubin/MANIFEST) test binaries; run scripts/gpu-test.sh on the GPU machine"
 
 clean:
-	rm -rf bin build gpubin out
+	rm -rf bin build gpubin

@@ -38,6 +38,8 @@ type env struct {
 func commands() []command {
 	return []command{
 		versionCommand(),
+		devicesCommand(),
+		probeCommand(),
 	}
 }
 

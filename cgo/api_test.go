@@ -1,0 +1,125 @@
+package cuda
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// These tests need no GPU and run in both builds.
+
+func TestZeroValuesAreNotAllocated(t *testing.T) {
+	var b Buffer[uint32]
+	if err := b.CopyFromHost([]uint32{1}); !errors.Is(err, ErrFreed) {
+		t.Errorf("CopyFromHost on zero Buffer: %v, want ErrFreed", err)
+	}
+	if err := b.CopyToHost(make([]uint32, 1)); !errors.Is(err, ErrFreed) {
+		t.Errorf("CopyToHost on zero Buffer: %v, want ErrFreed", err)
+	}
+	if err := b.Memset(0); !errors.Is(err, ErrFreed) {
+		t.Errorf("Memset on zero Buffer: %v, want ErrFreed", err)
+	}
+	if err := b.Free(); !errors.Is(err, ErrFreed) {
+		t.Errorf("Free on zero Buffer: %v, want ErrFreed", err)
+	}
+	var nb *Buffer[float64]
+	if err := nb.Free(); !errors.Is(err, ErrFreed) {
+		t.Errorf("Free on nil Buffer: %v, want ErrFreed", err)
+	}
+	if nb.Len() != 0 || b.Len() != 0 {
+		t.Error("Len of an unallocated buffer is not 0")
+	}
+	if _, err := SumUint32(&b, nil); !errors.Is(err, ErrFreed) {
+		t.Errorf("SumUint32 on zero Buffer: %v, want ErrFreed", err)
+	}
+	var s Stream
+	if err := s.Synchronize(); !errors.Is(err, ErrFreed) {
+		t.Errorf("Synchronize on zero Stream: %v, want ErrFreed", err)
+	}
+	if err := s.Destroy(); !errors.Is(err, ErrFreed) {
+		t.Errorf("Destroy on zero Stream: %v, want ErrFreed", err)
+	}
+	var e Event
+	if err := e.Record(nil); !errors.Is(err, ErrFreed) {
+		t.Errorf("Record on zero Event: %v, want ErrFreed", err)
+	}
+	if _, err := Elapsed(&e, &e); !errors.Is(err, ErrFreed) {
+		t.Errorf("Elapsed on zero Events: %v, want ErrFreed", err)
+	}
+}
+
+func TestAllocRejectsNonPlainData(t *testing.T) {
+	type withPtr struct {
+		a int
+		p *int
+	}
+	if _, err := Alloc[withPtr](Device{}, 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Alloc of a struct with a pointer: %v, want ErrInvalid", err)
+	}
+	if _, err := Alloc[string](Device{}, 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Alloc[string]: %v, want ErrInvalid", err)
+	}
+	if _, err := Alloc[uint32](Device{}, -1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Alloc of -1 elements: %v, want ErrInvalid", err)
+	}
+	type plain struct {
+		A uint32
+		B [3]float64
+	}
+	if _, err := elemSize[plain]("test"); err != nil {
+		t.Errorf("plain struct rejected: %v", err)
+	}
+}
+
+func TestErrorMatching(t *testing.T) {
+	cudaErr := &Error{Op: "Alloc", Detail: "cudaMalloc(ptr, (size_t)bytes): cudaErrorMemoryAllocation (2): out of memory", Code: codeOOM}
+	oom := &OutOfMemoryError{Device: 0, Requested: 3 << 40, Free: 1 << 30, Total: 80 << 30, Err: cudaErr}
+	if !errors.Is(oom, ErrOutOfMemory) || !errors.Is(cudaErr, ErrOutOfMemory) {
+		t.Error("out-of-memory errors do not match ErrOutOfMemory")
+	}
+	if errors.Is(oom, ErrNoDevice) {
+		t.Error("out-of-memory error matches ErrNoDevice")
+	}
+	var as *OutOfMemoryError
+	if !errors.As(error(oom), &as) || as.Requested != 3<<40 {
+		t.Error("errors.As does not find the requested size")
+	}
+	msg := oom.Error()
+	for _, want := range []string{"3.0 TiB", "3298534883328 bytes", "1.0 GiB free of 80.0 GiB", "cudaMalloc", "cudaErrorMemoryAllocation"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("OOM message %q lacks %q", msg, want)
+		}
+	}
+	nd := &Error{Op: "DeviceCount", Detail: "cudaGetDeviceCount(count): cudaErrorNoDevice (100): no CUDA-capable device is detected", Code: codeNoDevice}
+	if !errors.Is(nd, ErrNoDevice) || errors.Is(nd, ErrOutOfMemory) {
+		t.Error("no-device error matching is wrong")
+	}
+	if got := nd.Error(); !strings.HasPrefix(got, "cuda: DeviceCount: cudaGetDeviceCount") {
+		t.Errorf("Error() = %q", got)
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for _, c := range []struct {
+		n    uint64
+		want string
+	}{{0, "0 B"}, {1023, "1023 B"}, {1024, "1.0 KiB"}, {1536, "1.5 KiB"}, {1 << 30, "1.0 GiB"}, {80 << 30, "80.0 GiB"}, {5 << 40, "5.0 TiB"}, {5 << 50, "5120.0 TiB"}} {
+		if got := FormatBytes(c.n); got != c.want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+	if got := FormatVersion(11080); got != "11.8" {
+		t.Errorf("FormatVersion(11080) = %q", got)
+	}
+	if got := FormatVersion(13000); got != "13.0" {
+		t.Errorf("FormatVersion(13000) = %q", got)
+	}
+}
+
+func TestPeakBandwidth(t *testing.T) {
+	// H100 SXM: HBM3 at 2619 MHz on a 5120-bit bus.
+	p := DeviceProps{MemoryClockKHz: 2619000, MemoryBusWidth: 5120}
+	if got := p.PeakBandwidthGBps(); got < 3352 || got > 3353 {
+		t.Errorf("PeakBandwidthGBps = %.1f, want 3352.3", got)
+	}
+}

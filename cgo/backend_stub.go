@@ -1,0 +1,48 @@
+//go:build !cuda
+
+package cuda
+
+import "unsafe"
+
+// This file is the build without CUDA: every device operation returns
+// ErrNoCUDA.
+
+const builtWithCUDA = false
+
+func backendVersions() (driver, runtime int, err error) { return 0, 0, ErrNoCUDA }
+func backendDeviceCount() (int, error)                  { return 0, ErrNoCUDA }
+func backendProps(int) (DeviceProps, error)             { return DeviceProps{}, ErrNoCUDA }
+func backendMemInfo(int) (free, total uint64, err error) {
+	return 0, 0, ErrNoCUDA
+}
+func backendDeviceSync(int) error                                       { return ErrNoCUDA }
+func backendMalloc(int, uint64) (unsafe.Pointer, error)                 { return nil, ErrNoCUDA }
+func backendFree(int, unsafe.Pointer) error                             { return ErrNoCUDA }
+func backendCopyHtoD(int, unsafe.Pointer, unsafe.Pointer, uint64) error { return ErrNoCUDA }
+func backendCopyDtoH(int, unsafe.Pointer, unsafe.Pointer, uint64) error { return ErrNoCUDA }
+func backendCopyDtoD(int, unsafe.Pointer, unsafe.Pointer, uint64) error { return ErrNoCUDA }
+func backendMemset(int, unsafe.Pointer, byte, uint64, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendStreamCreate(int) (unsafe.Pointer, error)              { return nil, ErrNoCUDA }
+func backendStreamDestroy(int, unsafe.Pointer) error               { return ErrNoCUDA }
+func backendStreamSync(int, unsafe.Pointer) error                  { return ErrNoCUDA }
+func backendEventCreate(int) (unsafe.Pointer, error)               { return nil, ErrNoCUDA }
+func backendEventDestroy(int, unsafe.Pointer) error                { return ErrNoCUDA }
+func backendEventRecord(int, unsafe.Pointer, unsafe.Pointer) error { return ErrNoCUDA }
+func backendEventSync(int, unsafe.Pointer) error                   { return ErrNoCUDA }
+func backendEventElapsed(int, unsafe.Pointer, unsafe.Pointer) (float32, error) {
+	return 0, ErrNoCUDA
+}
+func backendProbeCopy(int, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendProbeRead(int, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendReduceSumU32(int, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendReduceSumF64(int, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer) error {
+	return ErrNoCUDA
+}

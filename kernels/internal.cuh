@@ -1,0 +1,105 @@
+// internal.cuh — helpers shared by the kernels library's .cu files: error
+// reporting into the caller's buffer, device selection, and the block-level
+// building blocks that kernels templated over a functor struct use.
+// Not part of the C API (that is mgraph.h alone).
+#ifndef MGRAPH_KERNELS_INTERNAL_CUH
+#define MGRAPH_KERNELS_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mgraph.h"
+
+namespace mg {
+
+// fail writes "call: cudaErrorName (code): string" into err, clears the
+// runtime's (non-sticky) last error so later launch checks do not see it, and
+// maps the CUDA error to an MG_* code.
+int fail(cudaError_t e, const char *call, char *err, size_t errlen);
+
+// invalid writes msg into err and returns MG_ERR_INVALID.
+int invalid(const char *msg, char *err, size_t errlen);
+
+// multiprocessors returns the SM count of dev (cached per ordinal).
+int multiprocessors(int dev);
+
+}  // namespace mg
+
+// MG_CHECK evaluates a CUDA runtime call and returns its error, with the
+// call's text, from the enclosing function (which has err and errlen).
+#define MG_CHECK(call)                                       \
+    do {                                                     \
+        cudaError_t mg_e_ = (call);                          \
+        if (mg_e_ != cudaSuccess)                            \
+            return mg::fail(mg_e_, #call, err, errlen);      \
+    } while (0)
+
+// MG_CHECK_LAUNCH reports a failed kernel launch (bad configuration, no
+// kernel image for the device, ...) named by what.
+#define MG_CHECK_LAUNCH(what)                                \
+    do {                                                     \
+        cudaError_t mg_e_ = cudaGetLastError();              \
+        if (mg_e_ != cudaSuccess)                            \
+            return mg::fail(mg_e_, what, err, errlen);       \
+    } while (0)
+
+// MG_SET_DEVICE makes dev current on this host thread.
+#define MG_SET_DEVICE(dev) MG_CHECK(cudaSetDevice(dev))
+
+namespace mg {
+
+// Functor structs: a reduction (and later every graph program) is a struct
+// with static __device__ members; kernels are templates over it, so the
+// compiler inlines the program's logic into the kernel.
+//
+//   struct Op {
+//       using In = ...;  using Acc = ...;
+//       static __device__ Acc identity();
+//       static __device__ Acc load(In x);          // element -> accumulator
+//       static __device__ Acc combine(Acc a, Acc b);  // associative
+//   };
+//
+// A reduction's Op also names Fold, the operator with In = Acc that combines
+// per-block partials in the second pass (see reduce.cu).
+template <typename T, typename A>
+struct SumOp {
+    using In = T;
+    using Acc = A;
+    static __device__ __forceinline__ Acc identity() { return Acc(0); }
+    static __device__ __forceinline__ Acc load(In x) { return Acc(x); }
+    static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return a + b; }
+};
+
+// warp_reduce combines v over the 32 lanes of a full warp; lane 0 holds
+// the result.
+template <typename Op>
+__device__ __forceinline__ typename Op::Acc warp_reduce(typename Op::Acc v) {
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1)
+        v = Op::combine(v, __shfl_down_sync(0xffffffffu, v, off));
+    return v;
+}
+
+// block_reduce combines v over a block of BLOCK threads (a multiple of 32,
+// at most 1024); thread 0 holds the result. Every thread must call it.
+template <typename Op, int BLOCK>
+__device__ __forceinline__ typename Op::Acc block_reduce(typename Op::Acc v) {
+    static_assert(BLOCK % 32 == 0 && BLOCK <= 1024, "BLOCK must be a multiple of 32, at most 1024");
+    constexpr int WARPS = BLOCK / 32;
+    __shared__ typename Op::Acc warp_partial[WARPS];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    v = warp_reduce<Op>(v);
+    if (WARPS == 1) return v;
+    if (lane == 0) warp_partial[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < WARPS ? warp_partial[lane] : Op::identity();
+        v = warp_reduce<Op>(v);
+    }
+    return v;
+}
+
+}  // namespace mg
+
+#endif  // MGRAPH_KERNELS_INTERNAL_CUH

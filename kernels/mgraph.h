@@ -1,0 +1,148 @@
+/*
+ * mgraph.h — the whole C API of mgraph's CUDA kernels library
+ * (build/kernels/libmgraphkernels.a), called from Go through cgo/.
+ *
+ * Rules every function follows:
+ *   - plain C types only; no CUDA header is needed to include this file;
+ *   - the return value is an MG_* status code (MG_OK == 0 on success);
+ *   - on failure a one-line, NUL-terminated message naming the failing call
+ *     and the CUDA error (name and string) is written into err[0..errlen);
+ *     err may be NULL when errlen is 0;
+ *   - functions that touch a device take its ordinal `dev` and make it current
+ *     on the calling host thread first (Go goroutines move between threads);
+ *   - device pointers are plain `void*` from mg_malloc (cudaMalloc; no managed
+ *     memory); streams and events are opaque handles.
+ *
+ * Kernel launches are asynchronous on the given stream (NULL = the legacy
+ * default stream); launch errors are reported at once, execution errors at
+ * the next synchronizing call.
+ */
+#ifndef MGRAPH_KERNELS_H
+#define MGRAPH_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes. */
+enum {
+    MG_OK = 0,
+    MG_ERR_CUDA = 1,      /* any CUDA error not listed below */
+    MG_ERR_OOM = 2,       /* cudaErrorMemoryAllocation */
+    MG_ERR_NO_DEVICE = 3, /* no usable device: cudaErrorNoDevice, cudaErrorInsufficientDriver */
+    MG_ERR_INVALID = 4    /* bad argument caught before calling CUDA */
+};
+
+/* Recommended size of the err buffer. */
+#define MG_ERRLEN 512
+
+/* Opaque handles (cudaStream_t and cudaEvent_t). */
+typedef void *mg_stream;
+typedef void *mg_event;
+
+/* Properties of one device. Memory sizes in bytes, clocks in kHz. */
+typedef struct {
+    char name[256];
+    char pci_bus_id[32];
+    int ordinal;
+    int major, minor;                 /* compute capability */
+    int multiprocessors;              /* SM count */
+    uint64_t total_mem;               /* global memory */
+    uint64_t free_mem;                /* free global memory at query time */
+    uint64_t shared_per_block;        /* default limit per block (48 KiB) */
+    uint64_t shared_per_block_optin;  /* opt-in maximum per block */
+    uint64_t shared_per_sm;           /* per multiprocessor */
+    uint64_t l2_bytes;
+    uint64_t persisting_l2_max_bytes;
+    int regs_per_block;
+    int warp_size;
+    int max_threads_per_block;
+    int max_threads_per_sm;
+    int max_blocks_per_sm;
+    int clock_khz;                    /* SM clock (peak) */
+    int mem_clock_khz;                /* memory clock (peak) */
+    int mem_bus_width_bits;
+    int ecc_enabled;
+    int async_engines;
+    int driver_version;               /* e.g. 12080 for 12.8 */
+    int runtime_version;              /* of the statically linked cudart */
+} mg_device_props;
+
+/* --- devices ------------------------------------------------------------ */
+
+/* Number of visible devices. No device is MG_ERR_NO_DEVICE, not 0. */
+int mg_device_count(int *count, char *err, size_t errlen);
+int mg_device_props_get(int dev, mg_device_props *props, char *err, size_t errlen);
+int mg_mem_info(int dev, uint64_t *free_bytes, uint64_t *total_bytes, char *err, size_t errlen);
+int mg_device_synchronize(int dev, char *err, size_t errlen);
+/* Versions of the driver and of the linked runtime (no device needed). */
+int mg_versions(int *driver, int *runtime, char *err, size_t errlen);
+
+/* --- memory ------------------------------------------------------------- */
+
+/* cudaMalloc; *ptr is NULL for bytes == 0. */
+int mg_malloc(int dev, void **ptr, uint64_t bytes, char *err, size_t errlen);
+int mg_free(int dev, void *ptr, char *err, size_t errlen);
+/* Synchronous copies (cudaMemcpy). */
+int mg_memcpy_htod(int dev, void *dst, const void *src, uint64_t bytes, char *err, size_t errlen);
+int mg_memcpy_dtoh(int dev, void *dst, const void *src, uint64_t bytes, char *err, size_t errlen);
+int mg_memcpy_dtod(int dev, void *dst, const void *src, uint64_t bytes, char *err, size_t errlen);
+/* Asynchronous memset on stream s (each byte set to value). */
+int mg_memset(int dev, void *ptr, int value, uint64_t bytes, mg_stream s, char *err, size_t errlen);
+
+/* --- streams and events ------------------------------------------------- */
+
+int mg_stream_create(int dev, mg_stream *s, char *err, size_t errlen);
+int mg_stream_destroy(int dev, mg_stream s, char *err, size_t errlen);
+int mg_stream_synchronize(int dev, mg_stream s, char *err, size_t errlen);
+int mg_event_create(int dev, mg_event *e, char *err, size_t errlen);
+int mg_event_destroy(int dev, mg_event e, char *err, size_t errlen);
+int mg_event_record(int dev, mg_event e, mg_stream s, char *err, size_t errlen);
+int mg_event_synchronize(int dev, mg_event e, char *err, size_t errlen);
+/* Milliseconds from start to end (both recorded and completed). */
+int mg_event_elapsed_ms(int dev, mg_event start, mg_event end, float *ms, char *err, size_t errlen);
+
+/* --- memory-bandwidth probe -------------------------------------------- */
+
+/* Threads per block of the probe kernels. */
+#define MG_PROBE_BLOCK 256
+/* 16-byte vectors each thread has in flight per loop iteration. */
+#define MG_PROBE_UNROLL 4
+
+/* dst[0..bytes) = src[0..bytes). bytes must be a multiple of 16 and both
+ * pointers 16-byte aligned. */
+int mg_probe_copy(int dev, void *dst, const void *src, uint64_t bytes, mg_stream s,
+                  char *err, size_t errlen);
+/* Streams src[0..bytes) once and adds the wrapping (mod 2^32) sum of its
+ * uint32 words to *sum_dev (a device word; zero it first). Same size and
+ * alignment rules as mg_probe_copy. */
+int mg_probe_read(int dev, const void *src, uint64_t bytes, uint32_t *sum_dev, mg_stream s,
+                  char *err, size_t errlen);
+
+/* --- reduction ---------------------------------------------------------- */
+
+/* Threads per block and most blocks of the first reduction pass. */
+#define MG_REDUCE_BLOCK 256
+#define MG_REDUCE_MAX_BLOCKS 1024
+/* Scratch both reductions need: MG_REDUCE_MAX_BLOCKS 8-byte partials. */
+#define MG_REDUCE_SCRATCH_BYTES ((uint64_t)MG_REDUCE_MAX_BLOCKS * 8u)
+
+/* *out_dev = sum of in[0..n) (mod 2^64), in two deterministic passes.
+ * scratch_dev: at least MG_REDUCE_SCRATCH_BYTES of device memory. */
+int mg_reduce_sum_u32(int dev, const uint32_t *in, uint64_t n, uint64_t *out_dev,
+                      void *scratch_dev, uint64_t scratch_bytes, mg_stream s,
+                      char *err, size_t errlen);
+/* *out_dev = sum of in[0..n); the order of additions depends only on n and
+ * the device's SM count, so the result is reproducible on one device. */
+int mg_reduce_sum_f64(int dev, const double *in, uint64_t n, double *out_dev,
+                      void *scratch_dev, uint64_t scratch_bytes, mg_stream s,
+                      char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MGRAPH_KERNELS_H */

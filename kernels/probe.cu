@@ -1,0 +1,107 @@
+// probe.cu — memory-bandwidth probe kernels: a streaming copy and a
+// streaming read/reduce, both with 16-byte vector accesses and a grid-stride
+// loop that keeps MG_PROBE_UNROLL independent loads in flight per thread.
+#include "internal.cuh"
+
+namespace {
+
+using mg::SumOp;
+
+// copy_kernel: dst[i] = src[i] for i in [0, n) 16-byte vectors.
+template <int BLOCK, int UNROLL>
+__global__ void __launch_bounds__(BLOCK) copy_kernel(const uint4 *__restrict__ src, uint4 *__restrict__ dst, uint64_t n) {
+    const uint64_t stride = (uint64_t)gridDim.x * BLOCK;
+    uint64_t i = (uint64_t)blockIdx.x * BLOCK + threadIdx.x;
+    for (; i + (UNROLL - 1) * stride < n; i += UNROLL * stride) {
+        uint4 v[UNROLL];
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++) v[k] = src[i + k * stride];
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++) dst[i + k * stride] = v[k];
+    }
+    for (; i < n; i += stride) dst[i] = src[i];
+}
+
+__device__ __forceinline__ uint32_t lanes_sum(uint4 v) { return v.x + v.y + v.z + v.w; }
+
+// read_kernel: *sum += sum of all uint32 words of src[0, n) vectors (mod 2^32).
+// The sum keeps the loads live and lets a test check that every byte was read.
+template <int BLOCK, int UNROLL>
+__global__ void __launch_bounds__(BLOCK) read_kernel(const uint4 *__restrict__ src, uint64_t n, uint32_t *sum) {
+    using Op = SumOp<uint32_t, uint32_t>;
+    const uint64_t stride = (uint64_t)gridDim.x * BLOCK;
+    uint64_t i = (uint64_t)blockIdx.x * BLOCK + threadIdx.x;
+    uint32_t acc = Op::identity();
+    for (; i + (UNROLL - 1) * stride < n; i += UNROLL * stride) {
+        uint4 v[UNROLL];
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++) v[k] = src[i + k * stride];
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++) acc = Op::combine(acc, lanes_sum(v[k]));
+    }
+    for (; i < n; i += stride) acc = Op::combine(acc, lanes_sum(src[i]));
+    acc = mg::block_reduce<Op, BLOCK>(acc);
+    if (threadIdx.x == 0) atomicAdd(sum, acc);
+}
+
+// probe_grid: enough resident blocks to fill every SM, and no more blocks
+// than there is work for.
+template <typename K>
+int probe_grid(int dev, K kernel, uint64_t vectors, char *err, size_t errlen, int *grid) {
+    int per_sm = 0;
+    MG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, MG_PROBE_BLOCK, 0));
+    if (per_sm < 1) per_sm = 1;
+    uint64_t g = (uint64_t)per_sm * mg::multiprocessors(dev);
+    uint64_t need = (vectors + MG_PROBE_BLOCK - 1) / MG_PROBE_BLOCK;
+    if (g > need) g = need;
+    *grid = g < 1 ? 1 : (int)g;
+    return MG_OK;
+}
+
+int check_args(const void *a, const void *b, uint64_t bytes, const char *who, char *err, size_t errlen) {
+    if (bytes % 16 != 0 || ((uintptr_t)a % 16) != 0 || ((uintptr_t)b % 16) != 0) {
+        snprintf(err, errlen, "%s: size (%llu bytes) and pointers must be multiples of 16", who,
+                 (unsigned long long)bytes);
+        return MG_ERR_INVALID;
+    }
+    if (bytes > 0 && (a == NULL || b == NULL)) {
+        snprintf(err, errlen, "%s: NULL pointer", who);
+        return MG_ERR_INVALID;
+    }
+    return MG_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+int mg_probe_copy(int dev, void *dst, const void *src, uint64_t bytes, mg_stream s, char *err, size_t errlen) {
+    int rc = check_args(dst, src, bytes, "mg_probe_copy", err, errlen);
+    if (rc != MG_OK) return rc;
+    if (bytes == 0) return MG_OK;
+    MG_SET_DEVICE(dev);
+    auto kernel = copy_kernel<MG_PROBE_BLOCK, MG_PROBE_UNROLL>;
+    const uint64_t n = bytes / 16;
+    int grid = 0;
+    if ((rc = probe_grid(dev, kernel, n, err, errlen, &grid)) != MG_OK) return rc;
+    kernel<<<grid, MG_PROBE_BLOCK, 0, (cudaStream_t)s>>>((const uint4 *)src, (uint4 *)dst, n);
+    MG_CHECK_LAUNCH("copy_kernel<<<grid, MG_PROBE_BLOCK, 0, s>>>");
+    return MG_OK;
+}
+
+int mg_probe_read(int dev, const void *src, uint64_t bytes, uint32_t *sum_dev, mg_stream s, char *err, size_t errlen) {
+    int rc = check_args(src, src, bytes, "mg_probe_read", err, errlen);
+    if (rc != MG_OK) return rc;
+    if (sum_dev == NULL) return mg::invalid("mg_probe_read: sum_dev is NULL", err, errlen);
+    if (bytes == 0) return MG_OK;
+    MG_SET_DEVICE(dev);
+    auto kernel = read_kernel<MG_PROBE_BLOCK, MG_PROBE_UNROLL>;
+    const uint64_t n = bytes / 16;
+    int grid = 0;
+    if ((rc = probe_grid(dev, kernel, n, err, errlen, &grid)) != MG_OK) return rc;
+    kernel<<<grid, MG_PROBE_BLOCK, 0, (cudaStream_t)s>>>((const uint4 *)src, n, sum_dev);
+    MG_CHECK_LAUNCH("read_kernel<<<grid, MG_PROBE_BLOCK, 0, s>>>");
+    return MG_OK;
+}
+
+}  // extern "C"
