@@ -419,7 +419,10 @@ func readBinary(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, s
 		return nil
 	}
 	err = readSec(0, func(c uint64) []byte { g.Offsets = make([]uint64, c); return asBytes(g.Offsets) },
-		func(c uint64) []byte { g.Offsets = slices.Grow(g.Offsets, int(c)-len(g.Offsets))[:c]; return asBytes(g.Offsets) },
+		func(c uint64) []byte {
+			g.Offsets = slices.Grow(g.Offsets, int(c)-len(g.Offsets))[:c]
+			return asBytes(g.Offsets)
+		},
 		h.n+1, 8)
 	if err != nil {
 		return nil, err
