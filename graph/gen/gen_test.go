@@ -489,3 +489,45 @@ func TestGridRemoval(t *testing.T) {
 		assert.Error(t, err, "%+v", c)
 	}
 }
+
+// rmatReference generates the arcs of block b one level at a time with the
+// scalar quadrant rule, for comparison with the optimised kernel.
+func rmatReference(p RMATParams, b int, n int) (src, dst []uint32) {
+	k := newRMATKernel(p, p.Scramble)
+	tA, tAB, tABC := k.tA&0xffffffff, k.tAB&0xffffffff, k.tABC&0xffffffff
+	rng := blockRNG(p.Seed, streamRMAT, b)
+	for range n {
+		var u, v uint64
+		for lvl := 0; lvl < p.Scale; lvl += 4 {
+			s, d := quad4Reference(rng.next(), tA, tAB, tABC)
+			c := min(4, p.Scale-lvl) // levels from this word: fields c-1 .. 0, high to low
+			for j := range c {
+				u = u<<1 | s>>(c-1-j)&1
+				v = v<<1 | d>>(c-1-j)&1
+			}
+		}
+		if p.Scramble {
+			u, v = ScrambleID(u, p.Scale, p.Seed), ScrambleID(v, p.Scale, p.Seed)
+		}
+		src, dst = append(src, uint32(u)), append(dst, uint32(v))
+	}
+	return src, dst
+}
+
+func TestRMATKernelMatchesReference(t *testing.T) {
+	for _, scale := range []int{1, 2, 3, 4, 5, 8, 11, 16, 23, 32} {
+		for _, scramble := range []bool{false, true} {
+			p := DefaultRMAT(scale, 1)
+			p.Seed, p.Scramble = uint64(scale)*3+1, scramble
+			for _, b := range []int{0, 5} {
+				wantSrc, wantDst := rmatReference(p, b, 2000)
+				k := newRMATKernel(p, scramble)
+				rng := blockRNG(p.Seed, streamRMAT, b)
+				src, dst := make([]uint32, 2000), make([]uint32, 2000)
+				k.fill(&rng, src, dst)
+				require.Equal(t, wantSrc, src, "scale %d scramble %v", scale, scramble)
+				require.Equal(t, wantDst, dst, "scale %d scramble %v", scale, scramble)
+			}
+		}
+	}
+}

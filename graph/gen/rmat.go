@@ -181,22 +181,35 @@ func quad4(r, tA, tAB, tABC uint64) (s, d uint64) {
 	return s, d
 }
 
-// fill writes len(src) arcs drawn from rng into src and dst.
+// fill writes len(src) arcs drawn from rng into src and dst. Each arc takes
+// ceil(scale/4) random words; the loop over full words is quad4 written out
+// by hand, as the compiler does not inline it.
 func (k *rmatKernel) fill(rng *splitMix, src, dst []uint32) {
 	full := k.scale / 4
 	rem := uint(k.scale % 4)
 	remMask := uint64(1)<<rem - 1
 	tA, tAB, tABC := k.tA, k.tAB, k.tABC
 	dst = dst[:len(src)]
+	state := rng.s // a local copy stays in a register
 	for i := range src {
 		var u, v uint64
 		for range full {
-			s, d := quad4(rng.next(), tA, tAB, tABC)
-			u = u<<4 | s
-			v = v<<4 | d
+			state += golden
+			r := mix64(state)
+			e := r&laneMask | laneGuard
+			o := (r>>16)&laneMask | laneGuard
+			se := e - tAB
+			de := (e - tA) ^ se ^ (e - tABC)
+			so := o - tAB
+			do := (o - tA) ^ so ^ (o - tABC)
+			s := se&laneGuard | (so&laneGuard)<<1
+			d := de&laneGuard | (do&laneGuard)<<1
+			u = u<<4 | (s>>16|s>>46)&0xf
+			v = v<<4 | (d>>16|d>>46)&0xf
 		}
 		if rem != 0 {
-			s, d := quad4(rng.next(), tA, tAB, tABC)
+			state += golden
+			s, d := quad4(mix64(state), tA, tAB, tABC)
 			u = u<<rem | s&remMask
 			v = v<<rem | d&remMask
 		}
@@ -206,6 +219,7 @@ func (k *rmatKernel) fill(rng *splitMix, src, dst []uint32) {
 		src[i] = uint32(u)
 		dst[i] = uint32(v)
 	}
+	rng.s = state
 }
 
 // scrambler is a seed-dependent bijection of [0, 2^scale): two rounds of an
