@@ -100,6 +100,9 @@ func (h *binaryHeader) encode() []byte {
 // decodeBinaryHeader checks and decodes a header; size is the file's length
 // when known, else -1.
 func decodeBinaryHeader(b []byte, name string, size int64) (*binaryHeader, error) {
+	if len(b) == 0 {
+		return nil, formatErr(name, 0, "empty file, not an mgraph binary graph")
+	}
 	if len(b) < binaryHeaderSize {
 		if bytes.HasPrefix(binaryMagic[:], b) || bytes.HasPrefix(b, binaryMagic[:]) {
 			return nil, kindErr(ErrTruncated, name, 0, nil, "truncated binary header (%d of %d bytes)", len(b), binaryHeaderSize)
@@ -549,6 +552,32 @@ func validateCSR(a *graph.Adjacency, workers int) error {
 	for _, j := range badArc[:len(chunksA)] {
 		if j >= 0 {
 			return fmt.Errorf("arc %d points to vertex %d, outside 0..%d", j, a.Neighbors[j], int64(n)-1)
+		}
+	}
+	if !a.Directed {
+		// An undirected graph has as many arcs u→v with u < v as with u > v
+		// (a cheap necessary condition for symmetry).
+		chunks := par.Split(int(n), workers*4)
+		diff := make([]int64, len(chunks))
+		par.Dynamic(len(chunks), workers, 1, func(i int) {
+			var d int64
+			for v := chunks[i].Lo; v < chunks[i].Hi; v++ {
+				for _, u := range a.Neighbors[a.Offsets[v]:a.Offsets[v+1]] {
+					if int(u) > v {
+						d++
+					} else if int(u) < v {
+						d--
+					}
+				}
+			}
+			diff[i] = d
+		})
+		var d int64
+		for _, x := range diff {
+			d += x
+		}
+		if d != 0 {
+			return fmt.Errorf("the graph is marked undirected but its arcs are not symmetric")
 		}
 	}
 	return nil

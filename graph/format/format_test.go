@@ -258,9 +258,9 @@ func TestDIMACSHandWritten(t *testing.T) {
 func TestSniffing(t *testing.T) {
 	cases := map[string]Format{
 		"%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n": MatrixMarket,
-		"c x\np sp 2 1\na 1 2 3\n":                                        DIMACS,
-		"# x\n0 1\n":                                                      EdgeList,
-		"0 1 5\n":                                                         WeightedEdgeList,
+		"c x\np sp 2 1\na 1 2 3\n":                                       DIMACS,
+		"# x\n0 1\n":                                                     EdgeList,
+		"0 1 5\n":                                                        WeightedEdgeList,
 	}
 	for content, want := range cases {
 		_, info, err := readString(t, "stdin", content, ReadOptions{})
