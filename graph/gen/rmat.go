@@ -46,25 +46,34 @@ func (p RMATParams) NumArcs() uint64 { return uint64(p.EdgeFactor) << uint(p.Sca
 // Validate checks the parameters: scale 1..32, edge factor at least 1,
 // probabilities in [0, 1] summing to at most 1, and at most MaxArcs arcs.
 func (p RMATParams) Validate() error {
+	if err := p.check(); err != nil {
+		return fmt.Errorf("gen: rmat parameters: %w", err)
+	}
+	return nil
+}
+
+// check is Validate without the package prefix, for callers that add their
+// own context.
+func (p RMATParams) check() error {
 	if p.Scale < 1 || p.Scale > 32 {
-		return fmt.Errorf("gen: rmat: scale %d out of range 1..32", p.Scale)
+		return fmt.Errorf("scale %d out of range 1..32", p.Scale)
 	}
 	if p.EdgeFactor < 1 {
-		return fmt.Errorf("gen: rmat: edge factor %d must be at least 1", p.EdgeFactor)
+		return fmt.Errorf("edge factor %d must be at least 1", p.EdgeFactor)
 	}
 	for _, q := range []struct {
 		name string
 		v    float64
 	}{{"A", p.A}, {"B", p.B}, {"C", p.C}} {
 		if math.IsNaN(q.v) || q.v < 0 || q.v > 1 {
-			return fmt.Errorf("gen: rmat: probability %s=%g outside [0, 1]", q.name, q.v)
+			return fmt.Errorf("probability %s=%g outside [0, 1]", q.name, q.v)
 		}
 	}
 	if s := p.A + p.B + p.C; s > 1+1e-9 {
-		return fmt.Errorf("gen: rmat: probabilities A+B+C=%g exceed 1", s)
+		return fmt.Errorf("probabilities A+B+C=%g exceed 1", s)
 	}
 	if uint64(p.EdgeFactor) > MaxArcs>>uint(p.Scale) {
-		return fmt.Errorf("gen: rmat: scale %d with edge factor %d gives more than %d (2^36) arcs", p.Scale, p.EdgeFactor, uint64(MaxArcs))
+		return fmt.Errorf("scale %d with edge factor %d gives more than %d (2^36) arcs", p.Scale, p.EdgeFactor, uint64(MaxArcs))
 	}
 	return nil
 }
@@ -75,8 +84,8 @@ func (p RMATParams) Validate() error {
 // thresholds are 16-bit fixed point (probabilities rounded to multiples of
 // 2^-16) and one 64-bit random value decides four levels.
 func RMAT(ctx context.Context, p RMATParams, workers int, m *progress.Meter) (*graph.EdgeList, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
+	if err := p.check(); err != nil {
+		return nil, fmt.Errorf("gen: rmat: %w", err)
 	}
 	k := newRMATKernel(p, p.Scramble)
 	arcs := p.NumArcs()
@@ -101,7 +110,7 @@ func RMAT(ctx context.Context, p RMATParams, workers int, m *progress.Meter) (*g
 // repeated edges stay, and a self-loop appears twice (it is its own
 // reverse). Arc i of the first half equals arc i of RMAT with Scramble set.
 func Kronecker(ctx context.Context, p RMATParams, workers int, m *progress.Meter) (*graph.EdgeList, error) {
-	if err := p.Validate(); err != nil {
+	if err := p.check(); err != nil {
 		return nil, fmt.Errorf("gen: kronecker: %w", err)
 	}
 	half := p.NumArcs()

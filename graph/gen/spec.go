@@ -80,8 +80,12 @@ func ParseSpec(s string) (Spec, error) {
 				return fail("edge factor: %v", err)
 			}
 		}
-		if err := sp.rmatParams(1).Validate(); err != nil {
+		if err := sp.rmatParams(1).check(); err != nil {
 			return fail("%v", err)
+		}
+		if kind == KindKron && 2*sp.rmatParams(1).NumArcs() > MaxArcs {
+			return fail("scale %d with edge factor %d gives %d arcs once symmetrized; at most %d (2^36) are supported",
+				sp.Scale, sp.EdgeFactor, 2*sp.rmatParams(1).NumArcs(), uint64(MaxArcs))
 		}
 		return sp, nil
 	case KindUniform:

@@ -50,6 +50,8 @@ func TestParseSpecBad(t *testing.T) {
 		{"rmat:20:0", "edge factor"},
 		{"rmat:20:16:3", "rmat:SCALE"},
 		{"kron:32:32", "arcs"},
+		{"kron:32:16", "symmetrized"},
+		{"rmat:32:17", "arcs"},
 		{"uniform:10", "uniform:N:ARCS"},
 		{"uniform:0:10", "vertex count"},
 		{"uniform:-1:10", "not a non-negative integer"},
