@@ -63,18 +63,15 @@ func runBlocks(ctx context.Context, n, workers int, fn func(b int)) error {
 	w := min(par.Workers(workers), n)
 	var next atomic.Int64
 	var stopped atomic.Bool
-	done := ctx.Done()
 	work := func() {
 		for !stopped.Load() {
 			b := int(next.Add(1) - 1)
 			if b >= n {
 				return
 			}
-			select {
-			case <-done:
+			if ctx.Err() != nil {
 				stopped.Store(true)
 				return
-			default:
 			}
 			fn(b)
 		}

@@ -1,17 +1,20 @@
 package gen
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/progress"
 )
 
 // generator produces a graph from a seed with a given worker count.
@@ -529,5 +532,61 @@ func TestRMATKernelMatchesReference(t *testing.T) {
 				require.Equal(t, wantDst, dst, "scale %d scramble %v", scale, scramble)
 			}
 		}
+	}
+}
+
+// cancelAfter is a context that reports itself cancelled from its n-th Err
+// call on (generators call Err between blocks), to cancel part-way through.
+type cancelAfter struct {
+	context.Context
+	n, calls atomic.Int64
+}
+
+func newCancelAfter(n int64) *cancelAfter {
+	c := &cancelAfter{Context: context.Background()}
+	c.n.Store(n)
+	return c
+}
+
+func (c *cancelAfter) Err() error {
+	if c.calls.Add(1) >= c.n.Load() {
+		return context.Canceled
+	}
+	return nil
+}
+
+func TestCancellationPartWay(t *testing.T) {
+	_, err := RMAT(newCancelAfter(3), DefaultRMAT(16, 16), 2, nil)
+	assert.ErrorIs(t, err, context.Canceled)
+	_, err = Kronecker(newCancelAfter(3), DefaultRMAT(16, 16), 2, nil)
+	assert.ErrorIs(t, err, context.Canceled)
+	_, err = Uniform(newCancelAfter(3), 100, 1<<20, 1, 2, nil)
+	assert.ErrorIs(t, err, context.Canceled)
+	for _, after := range []int64{2, 5, 30} { // in point drawing, sorting, edge passes
+		_, err = RGG(newCancelAfter(after), 1<<18, 0, 1, 2, nil)
+		assert.ErrorIs(t, err, context.Canceled, "after %d", after)
+	}
+	for _, after := range []int64{3, 20} {
+		_, err = Grid(newCancelAfter(after), 1000, 1000, 0.1, 1, 2, nil)
+		assert.ErrorIs(t, err, context.Canceled, "after %d", after)
+	}
+}
+
+func TestProgressCountsArcs(t *testing.T) {
+	ctx := context.Background()
+	for name, gen := range map[string]func(m *progress.Meter) (*graph.EdgeList, error){
+		"rmat":    func(m *progress.Meter) (*graph.EdgeList, error) { return RMAT(ctx, DefaultRMAT(5, 20), 2, m) },
+		"kron":    func(m *progress.Meter) (*graph.EdgeList, error) { return Kronecker(ctx, DefaultRMAT(4, 20), 2, m) },
+		"uniform": func(m *progress.Meter) (*graph.EdgeList, error) { return Uniform(ctx, 50, 999, 1, 2, m) },
+		"rgg":     func(m *progress.Meter) (*graph.EdgeList, error) { return RGG(ctx, 100, 0, 1, 2, m) },
+		"grid":    func(m *progress.Meter) (*graph.EdgeList, error) { return Grid(ctx, 9, 11, 0.2, 1, 2, m) },
+	} {
+		var buf bytes.Buffer
+		m := progress.NewAlways(&buf, name, 0, "arcs")
+		el, err := gen(m)
+		require.NoError(t, err)
+		m.Done()
+		require.Less(t, el.NumArcs(), uint64(1000))
+		assert.Contains(t, buf.String(), fmt.Sprintf("%s: %d arcs,", name, el.NumArcs()))
 	}
 }

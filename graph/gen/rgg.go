@@ -135,18 +135,15 @@ func rggPoints(ctx context.Context, n uint64, radius float64, seed uint64, worke
 // blocks of a chunk in order, and calls fn with each point and its cell key.
 // init, when not nil, runs first in the chunk's goroutine.
 func (l *rggLayout) forPoints(ctx context.Context, chunks []par.Chunk, seed uint64, fn func(c int, x, y float64, key uint64), init func(c int)) error {
-	done := ctx.Done()
 	errs := make([]error, len(chunks))
 	par.ForChunks(chunks, func(ch par.Chunk) {
 		if init != nil {
 			init(ch.Index)
 		}
 		for b := ch.Lo; b < ch.Hi; b++ {
-			select {
-			case <-done:
-				errs[ch.Index] = ctx.Err()
+			if err := ctx.Err(); err != nil {
+				errs[ch.Index] = err
 				return
-			default:
 			}
 			lo, hi := blockRange(b, l.n)
 			rng := blockRNG(seed, streamRGG, b)
