@@ -37,6 +37,9 @@ type env struct {
 // commands lists every subcommand, in the order help shows them.
 func commands() []command {
 	return []command{
+		genCommand(),
+		convertCommand(),
+		infoCommand(),
 		versionCommand(),
 		devicesCommand(),
 		probeCommand(),
