@@ -27,7 +27,8 @@ CUDA_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard $(dir $(NVCC))../lib
 CUDA_ENV    := $(if $(CUDA_LIBDIR),CGO_LDFLAGS="$(CGO_LDFLAGS) -L$(abspath $(CUDA_LIBDIR))")
 # Go's build cache does not track the library named in #cgo LDFLAGS: stamp
 # its hash into the binary so Go relinks whenever the library changes.
-CUDA_GOFLAGS = -tags cuda -ldflags "-X github.com/mgraph-dev/mgraph/cgo.kernelsID=$$(sha256sum $(KLIB) | cut -c1-16)"
+KERNELS_X    = -X github.com/mgraph-dev/mgraph/cgo.kernelsID=$$(sha256sum $(KLIB) | cut -c1-16)
+CUDA_GOFLAGS = -tags cuda -ldflags "$(KERNELS_X)"
 # Packages whose tests `make test` also runs with the cuda tag (they skip
 # where no GPU is visible).
 CUDA_TEST_PKGS ?= ./cgo/... ./cmd/mgraph/...
@@ -75,14 +76,16 @@ cuda-toolkit:
 
 # gpu-test: every package's test binary, built with the cuda tag, plus
 # bin/mgraph, in gpubin/ (git-ignored). Carry gpubin/ to a GPU machine and
-# run scripts/gpu-test.sh there from the repository root.
+# run scripts/gpu-test.sh there from the repository root. The binaries are
+# stripped of symbol tables and DWARF (Go stack traces still work) to keep
+# what travels small.
 gpu-test: $(KLIB) build
 	@rm -rf gpubin && mkdir -p gpubin
 	@set -e; for pkg in $$($(GO) list -tags cuda -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' $(PKGS)); do \
 		dir=$${pkg#github.com/mgraph-dev/mgraph}; dir=$${dir#/}; dir=$${dir:-.}; \
 		name=$$(echo "$$dir" | tr / -); \
 		echo "$(GO) test -tags cuda -c -o gpubin/$$name.test ./$$dir"; \
-		$(CUDA_ENV) $(GO) test $(CUDA_GOFLAGS) -c -o gpubin/$$name.test ./$$dir; \
+		$(CUDA_ENV) $(GO) test -tags cuda -ldflags "-s -w $(KERNELS_X)" -c -o gpubin/$$name.test ./$$dir; \
 		echo "$$name $$dir" >>gpubin/MANIFEST; \
 	done
 	cp $(BIN) gpubin/mgraph
