@@ -404,9 +404,10 @@ func TestContextCancelled(t *testing.T) {
 	cancel()
 	_, _, err := Read(ctx, strings.NewReader("0 1\n"), "x.el", ReadOptions{})
 	assert.ErrorIs(t, err, context.Canceled)
-	err = WriteFile(ctx, filepath.Join(t.TempDir(), "x.el"), randomList(1, 10, 10, false, true), WriteOptions{})
+	dir := t.TempDir()
+	err = WriteFile(ctx, filepath.Join(dir, "x.el"), randomList(1, 10, 10, false, true), WriteOptions{})
 	assert.ErrorIs(t, err, context.Canceled)
-	left, _ := os.ReadDir(filepath.Dir(filepath.Join(t.TempDir(), "x")))
+	left, _ := os.ReadDir(dir)
 	assert.Empty(t, left)
 }
 

@@ -69,7 +69,6 @@ func openSource(r io.Reader, name string, size int64, opts *ReadOptions) (*sourc
 		s.compression = "zstd"
 		d, err := zstd.NewReader(br,
 			zstd.WithDecoderMaxWindow(zstdMaxWindow),
-			zstd.WithDecoderMaxMemory(1<<62),
 			zstd.WithDecoderConcurrency(min(par.Workers(opts.Workers), 4)),
 			zstd.WithDecoderLowmem(false))
 		if err != nil {
@@ -107,7 +106,7 @@ func compressionErr(name, comp string, afterLine int64, err error) error {
 		where = fmt.Sprintf(" after line %d", afterLine)
 	}
 	if comp == "none" {
-		return kindErr(ErrFormat, name, 0, err, "read error%s", where)
+		return fmt.Errorf("%s: read error%s: %w", name, where, err)
 	}
 	return kindErr(kind, name, 0, err, "truncated or corrupt %s stream%s", comp, where)
 }

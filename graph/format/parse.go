@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // weightMode says what the third field of a data line is.
@@ -103,7 +104,13 @@ func skipToken(b []byte, i int) int {
 // it records in r; r.entries then counts the entries before that line.
 func parseLines(b []byte, cfg *lineConfig, r *chunkResult) {
 	r.lines = int64(bytes.Count(b, []byte{'\n'}))
-	capArcs := r.lines + 1
+	// Entries are bounded by the lines and by the bytes: the shortest data
+	// line ("0 0\n", or "a 1 1 0\n" in DIMACS) has minLine bytes.
+	minLine := int64(4)
+	if cfg.dimacs {
+		minLine = 8
+	}
+	capArcs := min(r.lines+1, int64(len(b))/minLine+1)
 	if cfg.sym {
 		capArcs *= 2
 	}
@@ -297,6 +304,14 @@ func parseLines(b []byte, cfg *lineConfig, r *chunkResult) {
 		}
 		r.entries++
 		line++
+	}
+	if int64(k) < capArcs/2 {
+		// Mostly comments or blank lines: do not keep the spare room alive
+		// until the chunks are joined.
+		src, dst = slices.Clone(src[:k]), slices.Clone(dst[:k])
+		if wts != nil {
+			wts = slices.Clone(wts[:k])
+		}
 	}
 	r.src, r.dst = src[:k], dst[:k]
 	if wts != nil {

@@ -69,6 +69,9 @@ func (br *blockReader) send(b block) bool {
 func (br *blockReader) run(ctx context.Context, r io.Reader) {
 	defer close(br.out)
 	var carry []byte
+	// Blocks start small, so that small inputs stay cheap, and double up to
+	// blockSize.
+	size := min(blockSize, 64<<10)
 	for {
 		if err := ctx.Err(); err != nil {
 			br.send(block{err: err})
@@ -78,11 +81,11 @@ func (br *blockReader) run(ctx context.Context, r io.Reader) {
 		select {
 		case buf = <-br.free:
 		default:
-			buf = make([]byte, blockSize)
 		}
-		if len(buf) < len(carry)+blockSize/2 {
-			buf = make([]byte, max(blockSize, 2*len(carry)))
+		if len(buf) < size || len(buf) < len(carry)+size/2 {
+			buf = make([]byte, max(size, 2*len(carry)))
 		}
+		size = min(2*size, blockSize)
 		n := copy(buf, carry)
 		carry = carry[:0]
 		var err error
