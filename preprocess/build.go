@@ -1,0 +1,402 @@
+// Package preprocess builds MultiGraph's dual layout (package layout,
+// docs/layout.md) from a graph on the CPU: in-degrees, group renumbering,
+// three stable parallel counting sorts (by source, by destination, by
+// source again) that give the dense order (destination, then source) and
+// the sparse order (source, then destination), dense blocking with the
+// heavy/light split and stream-slot assignment per row panel, and sparse
+// segment splits.
+//
+// The builder uses every core, allocates per stage and per panel but never
+// per edge, and is deterministic: the same graph and parameters give a
+// byte-identical layout whatever the number of workers.
+package preprocess
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/par"
+	"github.com/mgraph-dev/mgraph/internal/progress"
+	"github.com/mgraph-dev/mgraph/layout"
+)
+
+// ErrTooLarge is layout.ErrTooLarge: the graph's layout would need more
+// than 2^32-1 stream slots, more than layout.MaxVertices vertices, or a
+// vertex has 2^32 or more out-arcs.
+var ErrTooLarge = layout.ErrTooLarge
+
+// Options tune Build.
+type Options struct {
+	// Workers is the number of goroutines; 0 means GOMAXPROCS. The layout
+	// does not depend on it.
+	Workers int
+	// Progress, when it is a terminal, shows one progress line per stage
+	// (see package progress); nil or a non-terminal writer is silent.
+	Progress io.Writer
+	// OnStage, when set, is called after each stage with its name and
+	// duration (for logs and benchmarks).
+	OnStage func(stage string, elapsed time.Duration)
+}
+
+// Stage names reported to Options.OnStage, in order.
+const (
+	StageCheck      = "check"
+	StageDegrees    = "degrees"
+	StageRenumber   = "renumber"
+	StageSortSrc    = "sort by source"
+	StageSortDst    = "sort by destination"
+	StageSparse     = "sparse part"
+	StageDenseCount = "dense blocks"
+	StageDenseFill  = "dense fill"
+)
+
+// gcArcs is the graph size above which Build collects garbage between
+// stages, so that freed stage buffers are reused and the peak stays close
+// to the live data.
+const gcArcs = 1 << 22
+
+type builder struct {
+	ctx     context.Context
+	el      *graph.EdgeList
+	p       layout.Params
+	opts    Options
+	workers int
+	n, m    uint64
+	l       *layout.Layout
+	stageT  time.Time
+}
+
+func (b *builder) meter(stage string, total uint64) *progress.Meter {
+	return progress.New(b.opts.Progress, "preprocess: "+stage, int64(total), "arcs")
+}
+
+// done ends a stage: closes its meter, reports it, collects garbage for big
+// graphs and checks for cancellation.
+func (b *builder) done(stage string, m *progress.Meter) error {
+	m.Done()
+	if b.m >= gcArcs {
+		runtime.GC()
+	}
+	if b.opts.OnStage != nil {
+		b.opts.OnStage(stage, time.Since(b.stageT))
+	}
+	b.stageT = time.Now()
+	if err := b.ctx.Err(); err != nil {
+		return fmt.Errorf("preprocess: %w", err)
+	}
+	return nil
+}
+
+// Build computes the layout of el with parameters p. It fails on invalid
+// parameters or graph, on cancellation of ctx, and with ErrTooLarge when
+// the graph does not fit the layout's index types.
+func Build(ctx context.Context, el *graph.EdgeList, p layout.Params, opts Options) (*layout.Layout, error) {
+	if el == nil {
+		return nil, fmt.Errorf("preprocess: nil graph")
+	}
+	b := &builder{ctx: ctx, el: el, p: p, opts: opts, workers: par.Workers(opts.Workers),
+		n: el.NumVertices, m: el.NumArcs(), stageT: time.Now()}
+	b.l = &layout.Layout{
+		Params:      layout.Params{PanelSize: p.PanelSize, HeavyThreshold: p.HeavyThreshold, HeavyColumns: p.HeavyColumns, SegmentSize: p.SegmentSize, GroupThresholds: slices.Clone(p.GroupThresholds), HighGroups: p.HighGroups},
+		NumVertices: b.n, NumArcs: b.m, Weighted: el.Weighted(), Directed: el.Directed,
+	}
+	if err := b.check(); err != nil {
+		return nil, err
+	}
+	if err := b.done(StageCheck, nil); err != nil {
+		return nil, err
+	}
+	indeg := b.degrees()
+	if err := b.done(StageDegrees, nil); err != nil {
+		return nil, err
+	}
+	b.renumber(indeg)
+	indeg = nil
+	if err := b.done(StageRenumber, nil); err != nil {
+		return nil, err
+	}
+	// Sort 1: group the arcs by new source, rows in input order.
+	mt := b.meter(StageSortSrc, b.m)
+	off1, dst1, w1, err := b.sortBySource(mt)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.done(StageSortSrc, mt); err != nil {
+		return nil, err
+	}
+	for v := uint64(0); v < b.n; v++ {
+		if off1[v+1]-off1[v] >= 1<<32 {
+			return nil, fmt.Errorf("preprocess: vertex %d has %d out-arcs: %w", b.l.InvPerm[v], off1[v+1]-off1[v], ErrTooLarge)
+		}
+	}
+	// Sort 2: in-adjacency with each row sorted by source (the dense order).
+	mt = b.meter(StageSortDst, b.m)
+	off2, src2, w2, err := b.transpose(off1, dst1, w1, mt)
+	if err != nil {
+		return nil, err
+	}
+	dst1, w1 = nil, nil
+	if err := b.done(StageSortDst, mt); err != nil {
+		return nil, err
+	}
+	// Sort 3: out-adjacency with each row sorted by destination (sparse).
+	mt = b.meter(StageSparse, b.m)
+	_, b.l.SparseDst, b.l.SparseWeights, err = b.transpose(off2, src2, w2, mt)
+	if err != nil {
+		return nil, err
+	}
+	b.l.SparseOffsets = off1
+	b.segments()
+	if err := b.done(StageSparse, mt); err != nil {
+		return nil, err
+	}
+	mt = b.meter(StageDenseCount, b.m)
+	rowBlocks, err := b.countBlocks(off2, src2, mt)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := b.planDense(rowBlocks)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.done(StageDenseCount, mt); err != nil {
+		return nil, err
+	}
+	mt = b.meter(StageDenseFill, b.m)
+	if err := b.fillDense(plan, off2, src2, w2, mt); err != nil {
+		return nil, err
+	}
+	if err := b.done(StageDenseFill, mt); err != nil {
+		return nil, err
+	}
+	b.l.Normalize()
+	return b.l, nil
+}
+
+// check validates the parameters and the graph (in parallel).
+func (b *builder) check() error {
+	if err := b.p.Validate(); err != nil {
+		return fmt.Errorf("preprocess: %w", err)
+	}
+	el := b.el
+	if b.n > layout.MaxVertices {
+		return fmt.Errorf("preprocess: %d vertices, at most %d: %w", b.n, uint64(layout.MaxVertices), ErrTooLarge)
+	}
+	if len(el.Dst) != len(el.Src) || (el.Weights != nil && len(el.Weights) != len(el.Src)) {
+		return fmt.Errorf("preprocess: edge list has %d sources, %d destinations and %d weights", len(el.Src), len(el.Dst), len(el.Weights))
+	}
+	var bad atomic.Int64
+	bad.Store(-1)
+	par.For(len(el.Src), b.workers, 1<<16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if uint64(el.Src[i]) >= b.n || uint64(el.Dst[i]) >= b.n {
+				bad.CompareAndSwap(-1, int64(i))
+				return
+			}
+		}
+	})
+	if i := bad.Load(); i >= 0 {
+		return fmt.Errorf("preprocess: arc %d (%d→%d) has an endpoint outside 0..%d", i, el.Src[i], el.Dst[i], int64(b.n)-1)
+	}
+	return nil
+}
+
+// degrees counts the in-degree of every (original) vertex.
+func (b *builder) degrees() []uint64 {
+	dst := b.el.Dst
+	parts := sortParts(b.m, b.n, b.workers)
+	chunks := par.Split(len(dst), parts)
+	cnts := make([][]uint64, len(chunks))
+	parallel(len(chunks), b.workers, func(i int) {
+		c := make([]uint64, b.n)
+		for _, d := range dst[chunks[i].Lo:chunks[i].Hi] {
+			c[d]++
+		}
+		cnts[i] = c
+	})
+	if len(cnts) == 0 {
+		return make([]uint64, b.n)
+	}
+	total := cnts[0]
+	par.For(int(b.n), b.workers, 1<<16, func(lo, hi int) {
+		for _, c := range cnts[1:] {
+			for v := lo; v < hi; v++ {
+				total[v] += c[v]
+			}
+		}
+	})
+	return total
+}
+
+// renumber orders vertices by in-degree group, stably: a counting sort of
+// the vertices by group.
+func (b *builder) renumber(indeg []uint64) {
+	l, n := b.l, b.n
+	groups := b.p.NumGroups()
+	l.Perm = make([]uint32, n)
+	l.InvPerm = make([]uint32, n)
+	// One byte per vertex for its group keeps the two passes cheap.
+	grp := make([]uint8, n)
+	par.For(int(n), b.workers, 1<<16, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			grp[v] = uint8(b.p.Group(indeg[v]))
+		}
+	})
+	chunks := par.Split(int(n), max(1, min(b.workers, int(n>>16))))
+	off, _ := countingSort(context.Background(), uint64(groups), len(chunks), b.workers,
+		func(p int, cnt []uint64) {
+			for _, g := range grp[chunks[p].Lo:chunks[p].Hi] {
+				cnt[g]++
+			}
+		},
+		func(p int, pos []uint64) {
+			for v := chunks[p].Lo; v < chunks[p].Hi; v++ {
+				nw := pos[grp[v]]
+				pos[grp[v]] = nw + 1
+				l.Perm[v] = uint32(nw)
+				l.InvPerm[nw] = uint32(v)
+			}
+		})
+	l.GroupStart = off
+}
+
+// sortBySource groups the arcs by new source id (stable): it returns the
+// offsets and, per arc in that order, the new destination and weight.
+func (b *builder) sortBySource(mt *progress.Meter) ([]uint64, []uint32, []uint32, error) {
+	el, perm := b.el, b.l.Perm
+	chunks := par.Split(len(el.Src), sortParts(b.m, b.n, b.workers))
+	dst := make([]uint32, b.m)
+	var w []uint32
+	if el.Weights != nil {
+		w = make([]uint32, b.m)
+	}
+	off, err := countingSort(b.ctx, b.n, len(chunks), b.workers,
+		func(p int, cnt []uint64) {
+			for _, s := range el.Src[chunks[p].Lo:chunks[p].Hi] {
+				cnt[perm[s]]++
+			}
+		},
+		func(p int, pos []uint64) {
+			c := chunks[p]
+			for lo := c.Lo; lo < c.Hi; lo += 1 << 16 {
+				hi := min(lo+1<<16, c.Hi)
+				for i := lo; i < hi; i++ {
+					k := perm[el.Src[i]]
+					q := pos[k]
+					pos[k] = q + 1
+					dst[q] = perm[el.Dst[i]]
+					if w != nil {
+						w[q] = el.Weights[i]
+					}
+				}
+				mt.Add(int64(hi - lo))
+			}
+		})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("preprocess: %w", err)
+	}
+	return off, dst, w, nil
+}
+
+// transpose is a stable counting sort of an adjacency (rows off, neighbours
+// nbr, weights w) by neighbour: row x of the result lists, in order, the
+// rows whose lists contain x.
+func (b *builder) transpose(off []uint64, nbr, w []uint32, mt *progress.Meter) ([]uint64, []uint32, []uint32, error) {
+	n, m := b.n, b.m
+	bounds := splitRows(off, sortParts(m, n, b.workers))
+	parts := len(bounds) - 1
+	out := make([]uint32, m)
+	var outW []uint32
+	if w != nil {
+		outW = make([]uint32, m)
+	}
+	offT, err := countingSort(b.ctx, n, parts, b.workers,
+		func(p int, cnt []uint64) {
+			for _, x := range nbr[off[bounds[p]]:off[bounds[p+1]]] {
+				cnt[x]++
+			}
+		},
+		func(p int, pos []uint64) {
+			var pending int64
+			for u := bounds[p]; u < bounds[p+1]; u++ {
+				for i := off[u]; i < off[u+1]; i++ {
+					x := nbr[i]
+					q := pos[x]
+					pos[x] = q + 1
+					out[q] = uint32(u)
+					if w != nil {
+						outW[q] = w[i]
+					}
+				}
+				pending += int64(off[u+1] - off[u])
+				if pending >= 1<<16 {
+					mt.Add(pending)
+					pending = 0
+				}
+			}
+			mt.Add(pending)
+		})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("preprocess: %w", err)
+	}
+	return offT, out, outW, nil
+}
+
+// segments computes SegmentBounds and SegmentSplit from the sparse rows.
+func (b *builder) segments() {
+	l, n := b.l, b.n
+	high := l.GroupStart[b.p.HighGroups]
+	seg := uint64(b.p.SegmentSize)
+	nhs := (high + seg - 1) / seg
+	l.SegmentBounds = make([]uint32, nhs+2)
+	for s := uint64(1); s <= nhs; s++ {
+		l.SegmentBounds[s] = uint32(min(s*seg, high))
+	}
+	l.SegmentBounds[nhs+1] = uint32(n)
+	l.SegmentSplit = make([]uint32, nhs*n)
+	if nhs == 0 {
+		return
+	}
+	off, dst := l.SparseOffsets, l.SparseDst
+	par.For(int(n), b.workers, 1<<12, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			row := dst[off[v]:off[v+1]]
+			i := 0
+			for s := uint64(1); s <= nhs; s++ {
+				bound := l.SegmentBounds[s]
+				for i < len(row) && row[i] < bound {
+					i++
+				}
+				l.SegmentSplit[(s-1)*n+uint64(v)] = uint32(i)
+			}
+		}
+	})
+}
+
+// dynamicWorkers runs fn(worker, i) for every i in [0, n) on up to workers
+// goroutines taking indices from a shared counter; worker identifies the
+// goroutine (for scratch space), never the result.
+func dynamicWorkers(n, workers int, fn func(worker, i int)) {
+	workers = max(1, min(workers, n))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(w, i)
+			}
+		})
+	}
+	wg.Wait()
+}
