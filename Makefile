@@ -80,16 +80,17 @@ cuda-toolkit:
 # stripped of symbol tables and DWARF (Go stack traces still work) to keep
 # what travels small.
 gpu-test: $(KLIB) build
-	@rm -rf gpubin && mkdir -p gpubin
-	@set -e; for pkg in $$($(GO) list -tags cuda -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' $(PKGS)); do \
+	@rm -rf gpubin && mkdir -p gpubin && : >gpubin/MANIFEST
+	@failed=""; for pkg in $$($(GO) list -tags cuda -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' $(PKGS)); do \
 		dir=$${pkg#github.com/mgraph-dev/mgraph}; dir=$${dir#/}; dir=$${dir:-.}; \
 		name=$$(echo "$$dir" | tr / -); \
 		echo "$(GO) test -tags cuda -c -o gpubin/$$name.test ./$$dir"; \
-		$(CUDA_ENV) $(GO) test -tags cuda -ldflags "-s -w $(KERNELS_X)" -c -o gpubin/$$name.test ./$$dir; \
-		echo "$$name $$dir" >>gpubin/MANIFEST; \
-	done
-	cp $(BIN) gpubin/mgraph
-	@echo "gpubin/: $$(wc -l <gpubin/MANIFEST) test binaries; run scripts/gpu-test.sh on the GPU machine"
+		if $(CUDA_ENV) $(GO) test -tags cuda -ldflags "-s -w $(KERNELS_X)" -c -o gpubin/$$name.test ./$$dir; then \
+			echo "$$name $$dir" >>gpubin/MANIFEST; else failed="$$failed $$dir"; fi; \
+	done; \
+	cp $(BIN) gpubin/mgraph; \
+	echo "gpubin/: $$(wc -l <gpubin/MANIFEST) test binaries; run scripts/gpu-test.sh on the GPU machine"; \
+	if [ -n "$$failed" ]; then echo "gpu-test: FAILED to build:$$failed"; exit 1; fi
 
 clean:
 	rm -rf bin build gpubin

@@ -107,13 +107,14 @@ int mg_event_elapsed_ms(int dev, mg_event start, mg_event end, float *ms, char *
 
 /* --- memory-bandwidth probe -------------------------------------------- */
 
-/* Threads per block of the probe kernels. */
-#define MG_PROBE_BLOCK 256
-/* 16-byte vectors each thread loads before using any, per loop iteration:
- * a block works on one contiguous chunk of MG_PROBE_BLOCK * UNROLL vectors
- * at a time (64 KiB for copy, 16 KiB for read; the fastest of the variants
- * measured on an H100, see bench/results/2026-11-22-probe-h100.md). */
-#define MG_PROBE_COPY_UNROLL 16
+/* Probe kernel shape: MG_PROBE_BLOCK threads per block, MG_PROBE_BLOCKS_PER_SM
+ * blocks per SM; each thread loads UNROLL 16-byte vectors before using any,
+ * so a block works on one contiguous chunk of MG_PROBE_BLOCK * UNROLL vectors
+ * at a time (64 KiB for copy, 32 KiB for read). The fastest of the shapes
+ * measured on an H100 (bench/results/2026-11-22-probe-h100.md). */
+#define MG_PROBE_BLOCK 512
+#define MG_PROBE_BLOCKS_PER_SM 4
+#define MG_PROBE_COPY_UNROLL 8
 #define MG_PROBE_READ_UNROLL 4
 
 /* dst[0..bytes) = src[0..bytes). bytes must be a multiple of 16 and both
