@@ -40,6 +40,7 @@ func commands() []command {
 		genCommand(),
 		convertCommand(),
 		infoCommand(),
+		preprocessCommand(),
 		versionCommand(),
 		devicesCommand(),
 		probeCommand(),

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/graph/gen"
+	"github.com/mgraph-dev/mgraph/internal/progress"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/layout/cache"
+	"github.com/mgraph-dev/mgraph/preprocess"
+	"github.com/spf13/pflag"
+)
+
+// layoutFlags are the flags of every command that needs a layout: where
+// the cache is, how to compress, and the layout parameters.
+type layoutFlags struct {
+	cacheDir       string
+	noCache        bool
+	level          int
+	panelSize      uint32
+	heavyThreshold uint64
+	heavyColumns   uint32
+	segmentSize    uint32
+	groups         string
+	highGroups     uint32
+}
+
+func (f *layoutFlags) register(fs *pflag.FlagSet) {
+	d := layout.DefaultParams()
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "layout cache directory (default $"+cache.EnvDir+" or the user cache dir + /mgraph)")
+	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the layout cache")
+	fs.IntVar(&f.level, "level", layout.DefaultLevel, "zstd level of layout files, 1 (fast) to 22 (small)")
+	fs.Uint32Var(&f.panelSize, "panel-size", d.PanelSize, "layout: vertices per row/column panel (P, at most 32767)")
+	fs.Uint64Var(&f.heavyThreshold, "heavy-threshold", d.HeavyThreshold, "layout: a dense block with more edges than this is heavy")
+	fs.Uint32Var(&f.heavyColumns, "heavy-columns", d.HeavyColumns, "layout: columns (threads) of a heavy block's frontier matrix (T)")
+	fs.Uint32Var(&f.segmentSize, "segment-size", d.SegmentSize, "layout: destinations per sparse segment of the high in-degree groups")
+	fs.StringVar(&f.groups, "group-thresholds", joinUints(d.GroupThresholds), "layout: in-degree lower bounds of groups 1..k, descending")
+	fs.Uint32Var(&f.highGroups, "high-groups", d.HighGroups, "layout: groups 1..N are cut into shared-memory segments")
+}
+
+func joinUints(v []uint64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatUint(x, 10)
+	}
+	return strings.Join(s, ",")
+}
+
+// params returns the layout parameters the flags describe.
+func (f *layoutFlags) params() (layout.Params, error) {
+	p := layout.Params{PanelSize: f.panelSize, HeavyThreshold: f.heavyThreshold, HeavyColumns: f.heavyColumns,
+		SegmentSize: f.segmentSize, HighGroups: f.highGroups}
+	if s := strings.TrimSpace(f.groups); s != "" {
+		for _, part := range strings.Split(s, ",") {
+			t, err := strconv.ParseUint(strings.TrimSpace(part), 10, 64)
+			if err != nil {
+				return p, usageError("--group-thresholds: %q is not a number", part)
+			}
+			p.GroupThresholds = append(p.GroupThresholds, t)
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return p, usageError("%v", err)
+	}
+	if f.level < 1 || f.level > 22 {
+		return p, usageError("--level %d outside 1..22", f.level)
+	}
+	return p, nil
+}
+
+// inputDigest identifies a graph input for the cache: the SHA-256 of the
+// file, or of the generator spec and seed, plus a variant string of the
+// reading options that change the graph.
+func inputDigest(path string, in *inputFlags) (cache.Digest, string, error) {
+	variant := fmt.Sprintf("format=%s undirected=%v ignore-weights=%v", in.format, in.undirected, in.noWeights)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		spec, specErr := gen.ParseSpec(path)
+		if specErr != nil {
+			return cache.Digest{}, "", fmt.Errorf("%s: no such file, and not a generator spec (%v)", path, specErr)
+		}
+		return cache.HashString(fmt.Sprintf("gen %s seed=%d", spec, in.seed)), "generated", nil
+	} else if err != nil {
+		return cache.Digest{}, "", err
+	}
+	d, err := cache.HashFile(path)
+	return d, variant, err
+}
+
+// cacheFor opens the layout cache the flags name and returns it with the
+// key of path's layout under parameters p.
+func cacheFor(path string, in *inputFlags, lf *layoutFlags, p layout.Params) (*cache.Cache, string, error) {
+	dir, err := cache.Dir(lf.cacheDir)
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := cache.Open(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	digest, variant, err := inputDigest(path, in)
+	if err != nil {
+		return nil, "", err
+	}
+	return c, cache.Key(digest, variant, p), nil
+}
+
+// lookupCached returns the cached layout of key, or nil on a miss; a bad
+// cached file is reported on stderr (Lookup has removed it).
+func lookupCached(e *env, c *cache.Cache, key string, p layout.Params) *layout.Layout {
+	start := time.Now()
+	l, err := c.Lookup(key, p)
+	switch {
+	case err != nil:
+		fmt.Fprintf(e.stderr, "warning: %v; rebuilding\n", err)
+	case l != nil:
+		fmt.Fprintf(e.stderr, "loaded cached layout %s in %.2fs\n", c.Path(key), time.Since(start).Seconds())
+	}
+	return l
+}
+
+// buildLayout reads or generates path's graph and preprocesses it.
+func buildLayout(ctx context.Context, e *env, path string, in *inputFlags, p layout.Params) (*layout.Layout, *loaded, time.Duration, error) {
+	g, err := loadGraph(ctx, e, path, in)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	start := time.Now()
+	l, err := preprocess.Build(ctx, g.el, p, preprocess.Options{Workers: in.threads, Progress: e.stderr})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	d := time.Since(start)
+	fmt.Fprintf(e.stderr, "preprocessed %s (%d vertices, %d arcs) in %.2fs\n", path, l.NumVertices, l.NumArcs, d.Seconds())
+	return l, g, d, nil
+}
+
+// loadLayout returns the layout of path: a layout file is loaded directly
+// (recognised by its magic); a graph file or generator spec is looked up in
+// the cache by content hash, reading flags and parameters, and built and
+// stored on a miss. A bad cached file is reported, removed and rebuilt.
+// With --no-cache the layout is built every time.
+func loadLayout(ctx context.Context, e *env, path string, in *inputFlags, lf *layoutFlags) (*layout.Layout, error) {
+	if in.threads < 0 {
+		return nil, usageError("--threads must be ≥ 0, got %d", in.threads)
+	}
+	if ok, err := layout.IsLayoutFile(path); err == nil && ok {
+		start := time.Now()
+		l, err := layout.LoadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(e.stderr, "loaded layout %s in %.2fs\n", path, time.Since(start).Seconds())
+		return l, nil
+	}
+	p, err := lf.params()
+	if err != nil {
+		return nil, err
+	}
+	var c *cache.Cache
+	var key string
+	if !lf.noCache {
+		if c, key, err = cacheFor(path, in, lf, p); err != nil {
+			return nil, err
+		}
+		if l := lookupCached(e, c, key, p); l != nil {
+			return l, nil
+		}
+	}
+	l, _, _, err := buildLayout(ctx, e, path, in, p)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil {
+		start := time.Now()
+		if stored, err := c.Store(key, l, layout.SaveOptions{Level: lf.level, Workers: in.threads}); err != nil {
+			fmt.Fprintf(e.stderr, "warning: could not cache the layout: %v\n", err)
+		} else {
+			fmt.Fprintf(e.stderr, "cached layout %s in %.2fs\n", stored, time.Since(start).Seconds())
+		}
+	}
+	return l, nil
+}
+
+// printLayoutInfo describes a layout: parameters, heavy and light blocks
+// and their edges, segments, the bytes of every section and the footprint
+// relative to plain CSR.
+func printLayoutInfo(w io.Writer, l *layout.Layout) {
+	st := l.Stats()
+	pct := func(a, b uint64) float64 {
+		if b == 0 {
+			return 0
+		}
+		return 100 * float64(a) / float64(b)
+	}
+	fmt.Fprintf(w, "layout: %d vertices, %d arcs, weighted=%v, directed=%v\n", l.NumVertices, l.NumArcs, l.Weighted, l.Directed)
+	fmt.Fprintf(w, "params: %v\n", l.Params)
+	fmt.Fprintf(w, "panels: %d×%d\n", l.NumPanels(), l.NumPanels())
+	fmt.Fprintf(w, "groups (vertices): %v\n", st.GroupVertices)
+	fmt.Fprintf(w, "blocks: %d non-empty: %d heavy, %d light\n", st.Blocks, st.HeavyBlocks, st.LightBlocks)
+	fmt.Fprintf(w, "edges: %d in heavy blocks (%.1f%%), %d in light blocks (%.1f%%)\n",
+		st.HeavyEdges, pct(st.HeavyEdges, l.NumArcs), st.LightEdges, pct(st.LightEdges, l.NumArcs))
+	fmt.Fprintf(w, "heavy matrices: %d entries, %d padding (%.1f%%)\n", st.HeavyMatrixEntries, st.HeavyPadding, pct(st.HeavyPadding, st.HeavyMatrixEntries))
+	fmt.Fprintf(w, "stream slots: %d (%.2f per arc)\n", st.Slots, float64(st.Slots)/float64(max(1, l.NumArcs)))
+	fmt.Fprintf(w, "sparse segments: %d (%d high + 1 low)\n", st.Segments, st.HighSegments)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "section\telements\tbytes\t")
+	for _, s := range l.Sections() {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t\n", s.Name, s.Len, progress.Quantity(float64(s.Bytes), "B"))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "footprint: %s (dense %s, sparse %s); plain CSR %s; ratio %.2f× CSR\n",
+		progress.Quantity(float64(l.Footprint()), "B"), progress.Quantity(float64(l.DenseBytes()), "B"),
+		progress.Quantity(float64(l.SparseBytes()), "B"), progress.Quantity(float64(l.CSRBytes()), "B"), l.FootprintRatio())
+}
