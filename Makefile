@@ -7,6 +7,10 @@
 GO      ?= go
 BIN     := bin/mgraph
 PKGS    := ./...
+DEMO_DIR := out/demo
+# The commit, stamped into the binary (Go's own VCS stamping may be off).
+COMMIT  := $(shell git describe --always --dirty 2>/dev/null)
+VERSION_X = -X main.stampedCommit=$(COMMIT)
 
 # --- CUDA -------------------------------------------------------------------
 NVCC    ?= $(shell command -v nvcc 2>/dev/null)
@@ -28,7 +32,7 @@ CUDA_ENV    := $(if $(CUDA_LIBDIR),CGO_LDFLAGS="$(CGO_LDFLAGS) -L$(abspath $(CUD
 # Go's build cache does not track the library named in #cgo LDFLAGS: stamp
 # its hash into the binary so Go relinks whenever the library changes.
 KERNELS_X    = -X github.com/mgraph-dev/mgraph/cgo.kernelsID=$$(sha256sum $(KLIB) | cut -c1-16)
-CUDA_GOFLAGS = -tags cuda -ldflags "$(KERNELS_X)"
+CUDA_GOFLAGS = -tags cuda -ldflags "$(KERNELS_X) $(VERSION_X)"
 # Packages whose tests `make test` also runs with the cuda tag (they skip
 # where no GPU is visible).
 CUDA_TEST_PKGS ?= ./cgo/... ./cmd/mgraph/...
@@ -43,7 +47,7 @@ build: $(KLIB)
 else
 build:
 	@echo "nvcc not found: building the CPU-only bin/mgraph (make cuda-toolkit installs CUDA)"
-	$(GO) build -o $(BIN) ./cmd/mgraph
+	$(GO) build -ldflags "$(VERSION_X)" -o $(BIN) ./cmd/mgraph
 endif
 
 test: $(if $(NVCC),$(KLIB))
@@ -92,5 +96,12 @@ gpu-test: $(KLIB) build
 	echo "gpubin/: $$(wc -l <gpubin/MANIFEST) test binaries; run scripts/gpu-test.sh on the GPU machine"; \
 	if [ -n "$$failed" ]; then echo "gpu-test: FAILED to build:$$failed"; exit 1; fi
 
+# demo: the main job on a generated default graph.
+demo: build
+	@mkdir -p $(DEMO_DIR)
+	$(BIN) gen rmat:18:16 --seed 1 --symmetrize --dedupe --drop-self-loops --weights 1 -o $(DEMO_DIR)/rmat18.mgb
+	$(BIN) convert $(DEMO_DIR)/rmat18.mgb $(DEMO_DIR)/rmat18.mtx.zst
+	$(BIN) info $(DEMO_DIR)/rmat18.mtx.zst
+
 clean:
-	rm -rf bin build gpubin
+	rm -rf bin build gpubin out

@@ -27,12 +27,20 @@ func versionCommand() command {
 	}
 }
 
+// stampedCommit is set at link time by the Makefile (-X main.stampedCommit=…)
+// for builds where Go's own VCS stamping is unavailable. It is never written
+// at run time.
+var stampedCommit string
+
 // buildVersion describes the build from the module and VCS information Go
 // stamps into the binary: the commit, and "+dirty" for a modified tree.
 func buildVersion() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "(unknown build)"
+	}
+	if stampedCommit != "" {
+		return "commit " + stampedCommit
 	}
 	rev, dirty := "", false
 	for _, s := range info.Settings {
