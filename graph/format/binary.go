@@ -507,7 +507,36 @@ func readAtParallel(ra io.ReaderAt, b []byte, off int64, workers int, opts *Read
 	return errors.Join(errs...)
 }
 
-// validateCSR is Adjacency.Validate, in parallel.
+// errNotSymmetric reports an undirected graph whose arcs are not symmetric.
+var errNotSymmetric = errors.New("the graph is marked undirected but its arcs (with their weights) are not symmetric")
+
+// arcHash maps arc u→v of weight w to a pseudo-random value such that
+// arcHash(u, v, w) + arcHash(v, u, w) = 0 (mod 2^64). The sum over the arcs
+// of a symmetric graph is therefore 0, and the sum over an asymmetric one is
+// 0 only by a 2^-64 accident: a cheap, sort-free symmetry check.
+func arcHash(u, v, w uint32) uint64 {
+	if u == v {
+		return 0
+	}
+	lo, hi := min(u, v), max(u, v)
+	h := mix64(uint64(lo)<<32 | uint64(hi))
+	h = mix64(h ^ uint64(w)*0x9e3779b97f4a7c15)
+	if u < v {
+		return h
+	}
+	return -h
+}
+
+// mix64 is the SplitMix64 finaliser.
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// validateCSR is Adjacency.Validate, in parallel, plus a symmetry check
+// for undirected graphs.
 func validateCSR(a *graph.Adjacency, workers int) error {
 	n := a.NumVertices
 	if uint64(len(a.Offsets)) != n+1 {
@@ -555,29 +584,27 @@ func validateCSR(a *graph.Adjacency, workers int) error {
 		}
 	}
 	if !a.Directed {
-		// An undirected graph has as many arcs u→v with u < v as with u > v
-		// (a cheap necessary condition for symmetry).
 		chunks := par.Split(int(n), workers*4)
-		diff := make([]int64, len(chunks))
+		sums := make([]uint64, len(chunks))
 		par.Dynamic(len(chunks), workers, 1, func(i int) {
-			var d int64
+			var d uint64
 			for v := chunks[i].Lo; v < chunks[i].Hi; v++ {
-				for _, u := range a.Neighbors[a.Offsets[v]:a.Offsets[v+1]] {
-					if int(u) > v {
-						d++
-					} else if int(u) < v {
-						d--
+				for j := a.Offsets[v]; j < a.Offsets[v+1]; j++ {
+					var w uint32
+					if a.Weights != nil {
+						w = a.Weights[j]
 					}
+					d += arcHash(uint32(v), a.Neighbors[j], w)
 				}
 			}
-			diff[i] = d
+			sums[i] = d
 		})
-		var d int64
-		for _, x := range diff {
+		var d uint64
+		for _, x := range sums {
 			d += x
 		}
 		if d != 0 {
-			return fmt.Errorf("the graph is marked undirected but its arcs are not symmetric")
+			return errNotSymmetric
 		}
 	}
 	return nil

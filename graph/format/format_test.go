@@ -333,6 +333,8 @@ func TestWriteReadStreams(t *testing.T) {
 	// Undirected lists must be symmetric.
 	bad := &graph.EdgeList{NumVertices: 3, Src: []uint32{0}, Dst: []uint32{1}}
 	assert.ErrorContains(t, Write(context.Background(), io_discard{}, bad, WriteOptions{Format: MatrixMarket}), "not symmetric")
+	asym := &graph.EdgeList{NumVertices: 3, Src: []uint32{0, 1}, Dst: []uint32{1, 0}, Weights: []uint32{4, 5}}
+	assert.ErrorContains(t, Write(context.Background(), io_discard{}, asym, WriteOptions{Format: WeightedEdgeList}), "not symmetric")
 	// Invalid lists are refused.
 	bad = &graph.EdgeList{NumVertices: 1, Src: []uint32{0}, Dst: []uint32{1}, Directed: true}
 	assert.Error(t, Write(context.Background(), io_discard{}, bad, WriteOptions{Format: EdgeList}))

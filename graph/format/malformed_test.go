@@ -225,11 +225,14 @@ func validBinary(t testing.TB, weighted bool) []byte {
 
 // resign recomputes a binary file's checksums after a deliberate change.
 func resign(b []byte) []byte {
+	if len(b) < 64 {
+		return b
+	}
 	n := binary.LittleEndian.Uint64(b[16:])
 	m := binary.LittleEndian.Uint64(b[24:])
 	off := 64 + 8*(n+1)
 	nb := off + 4*m
-	if off <= uint64(len(b)) && nb <= uint64(len(b)) {
+	if n < 1<<40 && m < 1<<40 && off <= uint64(len(b)) && nb <= uint64(len(b)) {
 		binary.LittleEndian.PutUint32(b[32:], crc32.Checksum(b[64:off], castagnoli))
 		binary.LittleEndian.PutUint32(b[36:], crc32.Checksum(b[off:nb], castagnoli))
 		if binary.LittleEndian.Uint32(b[12:])&flagWeighted != 0 && nb+4*m <= uint64(len(b)) {
@@ -267,6 +270,7 @@ func TestBinaryMalformed(t *testing.T) {
 			binary.LittleEndian.PutUint64(b[64+8*3:], binary.LittleEndian.Uint64(b[64+8*3:])+1000)
 			return resign(b)
 		}, "inconsistent binary graph: offsets decrease", ErrFormat},
+		{"asymmetric", func(b []byte) []byte { b[len(b)-1] ^= 1; return resign(b) }, "not symmetric", ErrFormat},
 		{"first", func(b []byte) []byte { binary.LittleEndian.PutUint64(b[64:], 1); return resign(b) }, "inconsistent binary graph: offsets span", ErrFormat},
 		{"neighbour", func(b []byte) []byte {
 			binary.LittleEndian.PutUint32(b[64+8*(n+1)+4:], uint32(n))

@@ -158,25 +158,29 @@ func (t *textWriter) count() (uint64, error) {
 	}
 	chunks := par.Split(len(el.Src), t.workers)
 	lt := make([]uint64, len(chunks))
-	gt := make([]uint64, len(chunks))
+	sums := make([]uint64, len(chunks))
 	par.ForChunks(chunks, func(c par.Chunk) {
-		var a, b uint64
+		var a, h uint64
 		for i := c.Lo; i < c.Hi; i++ {
-			if el.Src[i] < el.Dst[i] {
+			u, v := el.Src[i], el.Dst[i]
+			if u < v {
 				a++
-			} else if el.Src[i] > el.Dst[i] {
-				b++
 			}
+			var w uint32
+			if el.Weights != nil {
+				w = el.Weights[i]
+			}
+			h += arcHash(u, v, w)
 		}
-		lt[c.Index], gt[c.Index] = a, b
+		lt[c.Index], sums[c.Index] = a, h
 	})
-	var a, b uint64
+	var a, h uint64
 	for i := range lt {
 		a += lt[i]
-		b += gt[i]
+		h += sums[i]
 	}
-	if a != b {
-		return 0, fmt.Errorf("write graph: the edge list is marked undirected but is not symmetric (%d arcs u<v, %d arcs u>v)", a, b)
+	if h != 0 {
+		return 0, fmt.Errorf("write graph: the edge list is marked undirected but its arcs (with their weights) are not symmetric")
 	}
 	return el.NumArcs() - a, nil
 }
