@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/mgraph-dev/mgraph/layout"
+)
+
+// RunOptions control how a Runner iterates.
+type RunOptions struct {
+	Mode          Mode
+	MaxIterations int     // 0 = until the frontier is empty
+	Trace         bool    // record an IterationTrace per iteration
+	SampleRate    float64 // fraction of the frontier the hybrid samples for ESP (0 = default)
+	Seed          uint64  // seed of the hybrid's samples
+}
+
+// Runner runs a program to completion over one backend's loaded layout.
+type Runner[V Value] interface {
+	// Run iterates p from frontier f until the frontier is empty, the
+	// iteration cap is reached, or p (when it implements Stopper) stops. The
+	// values are in layout numbering and are updated in place.
+	Run(ctx context.Context, p Program[V], values []V, f *Frontier) (Result, error)
+}
+
+// Stopper is implemented by programs that decide when to stop on their own
+// (PageRank to a tolerance): BeforeIteration is called before iteration i
+// (0-based) and returns false to stop.
+type Stopper interface {
+	BeforeIteration(i int) bool
+}
+
+// Backend is one place programs run (the CPU, a GPU) with a layout loaded
+// there. Apps take a Backend and create runners of the value type they need
+// with NewRunner.
+type Backend interface {
+	// Name is "cpu" or "cuda".
+	Name() string
+	// Layout is the layout the backend holds.
+	Layout() *layout.Layout
+	// Workers is the number of CPU goroutines the backend uses.
+	Workers() int
+	// Uint32Runner and Float64Runner make runners for the two value types.
+	Uint32Runner(opts RunOptions) (Runner[uint32], error)
+	Float64Runner(opts RunOptions) (Runner[float64], error)
+}
+
+// NewRunner returns a runner of value type V on b.
+func NewRunner[V Value](b Backend, opts RunOptions) (Runner[V], error) {
+	var zero V
+	switch any(zero).(type) {
+	case uint32:
+		r, err := b.Uint32Runner(opts)
+		if err != nil {
+			return nil, err
+		}
+		return any(r).(Runner[V]), nil
+	default:
+		r, err := b.Float64Runner(opts)
+		if err != nil {
+			return nil, err
+		}
+		return any(r).(Runner[V]), nil
+	}
+}

@@ -1,0 +1,110 @@
+package engine
+
+import (
+	"github.com/mgraph-dev/mgraph/internal/par"
+)
+
+// Frontier is the set of active vertices of an iteration, held either as a
+// list of vertex ids (sparse mode) or as one flag per vertex (dense mode).
+// Conversions between the two are done on demand and cached.
+type Frontier struct {
+	n       uint64
+	list    []uint32
+	flags   []uint8
+	hasList bool
+	hasFlag bool
+}
+
+// NewFrontierList makes a frontier from a list of distinct vertex ids. The
+// frontier takes ownership of list.
+func NewFrontierList(n uint64, list []uint32) *Frontier {
+	return &Frontier{n: n, list: list, hasList: true}
+}
+
+// NewFrontierFlags makes a frontier from per-vertex flags (non-zero =
+// active). The frontier takes ownership of flags.
+func NewFrontierFlags(flags []uint8) *Frontier {
+	return &Frontier{n: uint64(len(flags)), flags: flags, hasFlag: true}
+}
+
+// AllActive returns a frontier holding every vertex.
+func AllActive(n uint64) *Frontier {
+	flags := make([]uint8, n)
+	for i := range flags {
+		flags[i] = 1
+	}
+	return NewFrontierFlags(flags)
+}
+
+// NumVertices is the size of the vertex set the frontier is drawn from.
+func (f *Frontier) NumVertices() uint64 { return f.n }
+
+// IsList reports whether the frontier is currently held as a list.
+func (f *Frontier) IsList() bool { return f.hasList }
+
+// Len returns the number of active vertices.
+func (f *Frontier) Len(workers int) uint64 {
+	if f.hasList {
+		return uint64(len(f.list))
+	}
+	return uint64(len(f.List(workers)))
+}
+
+// List returns the active vertices in increasing id order when converted
+// from flags (in the order given otherwise), converting if needed.
+func (f *Frontier) List(workers int) []uint32 {
+	if !f.hasList {
+		f.list = FlagsToList(f.flags, workers)
+		f.hasList = true
+	}
+	return f.list
+}
+
+// Flags returns one flag per vertex, converting if needed.
+func (f *Frontier) Flags(workers int) []uint8 {
+	if !f.hasFlag {
+		f.flags = ListToFlags(f.n, f.list, workers)
+		f.hasFlag = true
+	}
+	return f.flags
+}
+
+// FlagsToList collects the indices of non-zero flags in increasing order:
+// each worker compacts its own range, then the pieces are concatenated (the
+// CPU analogue of the GPU's warp-aggregated append).
+func FlagsToList(flags []uint8, workers int) []uint32 {
+	chunks := par.Split(len(flags), par.Workers(workers))
+	counts := make([]uint64, len(chunks))
+	par.ForChunks(chunks, func(c par.Chunk) {
+		var k uint64
+		for _, f := range flags[c.Lo:c.Hi] {
+			if f != 0 {
+				k++
+			}
+		}
+		counts[c.Index] = k
+	})
+	total := par.ExclusiveScan(counts)
+	list := make([]uint32, total)
+	par.ForChunks(chunks, func(c par.Chunk) {
+		p := counts[c.Index]
+		for i := c.Lo; i < c.Hi; i++ {
+			if flags[i] != 0 {
+				list[p] = uint32(i)
+				p++
+			}
+		}
+	})
+	return list
+}
+
+// ListToFlags scatters a list of vertex ids into a flag array of n entries.
+func ListToFlags(n uint64, list []uint32, workers int) []uint8 {
+	flags := make([]uint8, n)
+	par.For(len(list), workers, 1<<14, func(lo, hi int) {
+		for _, v := range list[lo:hi] {
+			flags[v] = 1
+		}
+	})
+	return flags
+}
