@@ -13,7 +13,7 @@ import "math"
 // Value is a vertex value type the engines support: uint32 for the min-style
 // programs (BFS levels, SSSP distances, CC labels) and float64 for the
 // sum-style ones (PageRank, BC).
-type Value interface{ ~uint32 | ~float64 }
+type Value interface{ uint32 | float64 }
 
 // EdgeOp is how an edge turns its source's value into a contribution. The
 // set is closed so that engines can specialise their inner loops (and the
