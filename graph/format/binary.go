@@ -268,8 +268,12 @@ func gf2Square(square, mat *[32]uint32) {
 	}
 }
 
-// WriteBinary writes g to w in the binary CSR format. g must be consistent
-// (see graph.Adjacency.Validate).
+// WriteBinary writes g to w in the binary CSR format (.mgb): a 64-byte
+// little-endian header (magic "\x89MGB\r\n\x1a\n", format version, flags
+// for directed and weighted, vertex and arc counts, a CRC-32C of each
+// section and of the header), then the offsets (n+1 uint64), the neighbours
+// (m uint32) and, when weighted, the weights (m uint32). g must be
+// consistent (see graph.Adjacency.Validate).
 func WriteBinary(w io.Writer, g *graph.CSR) error {
 	return writeBinary(w, g, 0)
 }

@@ -30,6 +30,13 @@
 //     Undirected set gives the same graph.
 //   - Weights are uint32: negative, fractional or too large weights are
 //     errors unless ReadOptions.IgnoreWeights drops them.
+//   - Writers start every text file with a comment saying mgraph wrote it.
+//     A plain edge list drops weights; a weighted edge list or DIMACS file
+//     of an unweighted graph gives every arc weight 1. Matrix Market writes
+//     "integer" for weighted and "pattern" for unweighted graphs, "general"
+//     for directed and "symmetric" for undirected ones.
+//   - The binary format (.mgb) is a checksummed CSR; see WriteBinary.
+//     Reading it ReadFile returns the arcs in CSR order (by source).
 package format
 
 import (
