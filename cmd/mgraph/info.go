@@ -10,11 +10,12 @@ import (
 
 	"github.com/mgraph-dev/mgraph/apps/ref"
 	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/spf13/pflag"
 )
 
-// graphInfo is what `mgraph info` reports, also as JSON.
-type graphInfo struct {
+// graphReport is what `mgraph info` reports, also as JSON.
+type graphReport struct {
 	Source           string             `json:"source"`
 	Format           string             `json:"format,omitempty"`
 	Compression      string             `json:"compression,omitempty"`
@@ -44,39 +45,72 @@ histogram over MultiGraph's six in-degree groups (≥2048, [1024,2048),
 [512,1024), [256,512), [128,256), <128) and the size of the largest (weakly)
 connected component.
 
+With --layout (or when INPUT is a layout file written by 'mgraph
+preprocess') it also describes the graph's dual layout: heavy and light
+blocks and their edges, sparse segments, the bytes of every section and the
+footprint relative to plain CSR. The layout comes from the cache, or is built
+and cached (see 'mgraph preprocess --help').
+
 Examples:
   mgraph info ../shared/datasets/cit-HepPh.mtx.zst
-  mgraph info --json rmat:16`,
+  mgraph info --json rmat:16
+  mgraph info --layout rmat:16`,
 		flags: func(fs *pflag.FlagSet) func(context.Context, *env, []string) error {
 			var in inputFlags
-			var asJSON bool
+			var lf layoutFlags
+			var asJSON, withLayout bool
 			in.register(fs)
 			fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
+			fs.BoolVar(&withLayout, "layout", false, "also describe the graph's dual layout")
+			lf.register(fs)
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) != 1 {
 					return usageError("info takes one INPUT, got %d arguments", len(args))
 				}
-				g, err := loadGraph(ctx, e, args[0], &in)
-				if err != nil {
-					return err
+				isLayout, _ := layout.IsLayoutFile(args[0])
+				if withLayout || isLayout {
+					if asJSON {
+						return usageError("--json describes graphs only, not layouts")
+					}
+					if !isLayout {
+						if err := graphInfo(ctx, e, args[0], &in, false); err != nil {
+							return err
+						}
+						fmt.Fprintln(e.stdout)
+					}
+					l, err := loadLayout(ctx, e, args[0], &in, &lf)
+					if err != nil {
+						return err
+					}
+					printLayoutInfo(e.stdout, l)
+					return nil
 				}
-				rep := describe(args[0], g, in.threads)
-				if asJSON {
-					enc := json.NewEncoder(e.stdout)
-					enc.SetIndent("", "  ")
-					return enc.Encode(rep)
-				}
-				printInfo(e.stdout, rep)
-				return nil
+				return graphInfo(ctx, e, args[0], &in, asJSON)
 			}
 		},
 	}
 }
 
+// graphInfo prints the graph report of path.
+func graphInfo(ctx context.Context, e *env, path string, in *inputFlags, asJSON bool) error {
+	g, err := loadGraph(ctx, e, path, in)
+	if err != nil {
+		return err
+	}
+	rep := describe(path, g, in.threads)
+	if asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printInfo(e.stdout, rep)
+	return nil
+}
+
 // describe computes the report for a loaded graph.
-func describe(source string, g *loaded, threads int) *graphInfo {
+func describe(source string, g *loaded, threads int) *graphReport {
 	el := g.el
-	rep := &graphInfo{
+	rep := &graphReport{
 		Source:      source,
 		Vertices:    el.NumVertices,
 		Arcs:        el.NumArcs(),
@@ -102,7 +136,7 @@ func describe(source string, g *loaded, threads int) *graphInfo {
 	return rep
 }
 
-func printInfo(w io.Writer, r *graphInfo) {
+func printInfo(w io.Writer, r *graphReport) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	kind := "undirected (stored symmetrized)"
 	if r.Directed {

@@ -113,3 +113,19 @@ func TestVersion(t *testing.T) {
 	assert.Contains(t, out, "mgraph ")
 	assert.Contains(t, out, "cuda:")
 }
+
+func TestInfoLayout(t *testing.T) {
+	cacheDir := t.TempDir()
+	code, out, errOut := mgraph(t, "info", "--layout", "--cache-dir", cacheDir, "--panel-size", "100", "rmat:9:8")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "in-degree groups")
+	assert.Contains(t, out, "panels: 6×6")
+	assert.Regexp(t, `ratio [0-9.]+× CSR`, out)
+	assert.Contains(t, errOut, "cached layout")
+	// Second time: from the cache.
+	code, _, errOut = mgraph(t, "info", "--layout", "--cache-dir", cacheDir, "--panel-size", "100", "rmat:9:8")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "loaded cached layout")
+	code, _, errOut = mgraph(t, "info", "--layout", "--json", "rmat:9:8")
+	assert.Equal(t, 2, code, errOut)
+}
