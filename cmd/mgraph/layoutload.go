@@ -81,13 +81,13 @@ func (f *layoutFlags) params() (layout.Params, error) {
 // file, or of the generator spec and seed, plus a variant string of the
 // reading options that change the graph.
 func inputDigest(path string, in *inputFlags) (cache.Digest, string, error) {
-	variant := fmt.Sprintf("format=%s undirected=%v ignore-weights=%v", in.format, in.undirected, in.noWeights)
+	variant := in.variant()
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		spec, specErr := gen.ParseSpec(path)
 		if specErr != nil {
 			return cache.Digest{}, "", fmt.Errorf("%s: no such file, and not a generator spec (%v)", path, specErr)
 		}
-		return cache.HashString(fmt.Sprintf("gen %s seed=%d", spec, in.seed)), "generated", nil
+		return cache.HashString(fmt.Sprintf("gen %s seed=%d", spec, in.seed)), "generated " + variant, nil
 	} else if err != nil {
 		return cache.Digest{}, "", err
 	}

@@ -22,6 +22,36 @@ type inputFlags struct {
 	noWeights  bool
 	seed       uint64
 	threads    int
+
+	// Set by commands, not flags: transforms applied after reading, part of
+	// the layout cache key (see variant).
+	transpose  bool   // reverse every arc (BC's backward pass on directed graphs)
+	addWeights bool   // give an unweighted graph random weights in [1, 64] ...
+	weightSeed uint64 // ... from this seed
+}
+
+// variant names the reading options and transforms that change the graph,
+// for the layout cache key.
+func (f *inputFlags) variant() string {
+	v := fmt.Sprintf("format=%s undirected=%v ignore-weights=%v transpose=%v",
+		f.format, f.undirected, f.noWeights, f.transpose)
+	if f.addWeights {
+		v += fmt.Sprintf(" weights=%d", f.weightSeed)
+	}
+	return v
+}
+
+// transform applies the variant's transforms to a graph just read.
+func (f *inputFlags) transform(el *graph.EdgeList) {
+	if f.undirected && el.Directed {
+		el.Symmetrize(f.threads)
+	}
+	if f.transpose {
+		el.Transpose()
+	}
+	if f.addWeights && !el.Weighted() {
+		el.SetRandomWeights(f.weightSeed, 1, 64, f.threads)
+	}
 }
 
 func (f *inputFlags) register(fs *pflag.FlagSet) {
@@ -60,6 +90,7 @@ func loadGraph(ctx context.Context, e *env, path string, f *inputFlags) (*loaded
 		if err != nil {
 			return nil, fmt.Errorf("generate %s: %w", spec, err)
 		}
+		f.transform(el)
 		return &loaded{el: el, spec: spec.String(), elapsed: time.Since(start)}, nil
 	}
 	if statErr != nil {
@@ -77,6 +108,7 @@ func loadGraph(ctx context.Context, e *env, path string, f *inputFlags) (*loaded
 	if err != nil {
 		return nil, err
 	}
+	f.transform(el)
 	return &loaded{el: el, info: info, elapsed: time.Since(start)}, nil
 }
 
