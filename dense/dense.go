@@ -71,8 +71,8 @@ type Engine[V engine.Value] struct {
 	act    []uint8 // staged active flags, only for sum with weights
 	ws     []worker[V]
 
-	heavyLight []int32 // phase-1 units, largest first: h ≥ 0 heavy block, -(c+1) light panel
-	rowUnits   []int32 // phase-2 units (row panels), largest first
+	heavyLight []int // phase-1 units, largest first: h ≥ 0 heavy block, -(c+1) light panel
+	rowUnits   []int // phase-2 units (row panels), largest first
 
 	scratch []V // Estimate's light-edge target, allocated on first use
 }
@@ -150,19 +150,19 @@ func checkShape(l *layout.Layout) error {
 
 // units lists the work units of both phases, largest first, so that the
 // dynamic schedule ends with small units and balances well.
-func (e *Engine[V]) units() (phase1, phase2 []int32) {
+func (e *Engine[V]) units() (phase1, phase2 []int) {
 	l := e.l
 	type unit struct {
-		id   int32
+		id   int
 		cost uint64
 	}
 	var u []unit
 	for h := range l.HeavyRow {
-		u = append(u, unit{int32(h), l.HeavyMatrixStart[h+1] - l.HeavyMatrixStart[h] + uint64(l.HeavyNumDst[h])})
+		u = append(u, unit{h, l.HeavyMatrixStart[h+1] - l.HeavyMatrixStart[h] + uint64(l.HeavyNumDst[h])})
 	}
 	for c := 0; c+1 < len(l.LightStart); c++ {
 		if k := l.LightStart[c+1] - l.LightStart[c]; k > 0 {
-			u = append(u, unit{-int32(c) - 1, k * 3 / 2}) // scattered writes cost more than matrix entries
+			u = append(u, unit{-c - 1, k * 3 / 2}) // scattered writes cost more than matrix entries
 		}
 	}
 	byCost := func(a, b unit) int {
@@ -172,7 +172,7 @@ func (e *Engine[V]) units() (phase1, phase2 []int32) {
 			}
 			return 1
 		}
-		return int(a.id) - int(b.id)
+		return a.id - b.id
 	}
 	slices.SortStableFunc(u, byCost)
 	for _, x := range u {
@@ -180,7 +180,7 @@ func (e *Engine[V]) units() (phase1, phase2 []int32) {
 	}
 	u = u[:0]
 	for r := 0; r+1 < len(l.RowSlotStart); r++ {
-		u = append(u, unit{int32(r), l.RowSlotStart[r+1] - l.RowSlotStart[r] + uint64(e.p)})
+		u = append(u, unit{r, l.RowSlotStart[r+1] - l.RowSlotStart[r] + uint64(e.p)})
 	}
 	slices.SortStableFunc(u, byCost)
 	for _, x := range u {
@@ -272,7 +272,7 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.Program[V], values []V, a
 	applyAll := p.ApplyAll()
 	e.run(len(e.rowUnits), func(w, i int) {
 		ws := &e.ws[w]
-		r := int(e.rowUnits[i])
+		r := e.rowUnits[i]
 		lo, hi := e.fold(ws, r, k, id)
 		acc := ws.acc[:hi-lo]
 		nx := next[lo:hi]
@@ -381,8 +381,8 @@ func satAdd[V engine.Value](x V, w uint32) V {
 
 // panel returns the fixed-size view of column panel c's staged
 // contributions (and flags).
-func (e *Engine[V]) panel(c uint32) (*[accSize]V, *[accSize]uint8) {
-	o := int(c) * e.p
+func (e *Engine[V]) panel(c int) (*[accSize]V, *[accSize]uint8) {
+	o := c * e.p
 	st := (*[accSize]V)(e.stage[o : o+accSize])
 	if e.act == nil {
 		return st, nil
@@ -394,10 +394,10 @@ func (e *Engine[V]) panel(c uint32) (*[accSize]V, *[accSize]uint8) {
 // light column panel (u = -(c+1)). Heavy partials go to out[HeavySlot..],
 // light contributions to out[LightSlot[i]]; when mask is non-nil (Estimate)
 // the light slots are first reduced with *mask to stay inside out.
-func (e *Engine[V]) phase1Unit(ws *worker[V], u int32, k kind, id V, out []V, mask *uint64) {
+func (e *Engine[V]) phase1Unit(ws *worker[V], u int, k kind, id V, out []V, mask *uint64) {
 	l := e.l
 	if u < 0 {
-		c := uint32(-u - 1)
+		c := -u - 1
 		lo, hi := l.LightStart[c], l.LightStart[c+1]
 		st, act := e.panel(c)
 		src, slot := l.LightSrc[lo:hi], l.LightSlot[lo:hi]
@@ -429,7 +429,7 @@ func (e *Engine[V]) phase1Unit(ws *worker[V], u int32, k kind, id V, out []V, ma
 		wts = l.HeavyWeights[start : start+uint64(rows)*uint64(t)]
 	}
 	d := int(l.HeavyNumDst[h])
-	st, act := e.panel(l.HeavyCol[h])
+	st, act := e.panel(int(l.HeavyCol[h]))
 	// Columns after the last used one hold only padding: the fill is
 	// column-major and padding comes only at its end.
 	cols := t
@@ -491,9 +491,7 @@ func heavyMin[V engine.Value](mat []int16, t, cols int, id V, st, acc *[accSize]
 		dst := dst[:len(row)]
 		for j, x := range row {
 			if x >= 0 {
-				if c := st[x&accMask]; c < reg[j] {
-					reg[j] = c
-				}
+				reg[j] = min(reg[j], st[x&accMask])
 				continue
 			}
 			a := &acc[dst[j]&accMask]
@@ -515,9 +513,7 @@ func heavyMinW[V engine.Value](mat []int16, wts []uint32, t, cols int, id V, st,
 		dst := dst[:len(row)]
 		for j, x := range row {
 			if x >= 0 {
-				if c := satAdd(st[x&accMask], wr[j]); c < reg[j] {
-					reg[j] = c
-				}
+				reg[j] = min(reg[j], satAdd(st[x&accMask], wr[j]))
 				continue
 			}
 			a := &acc[dst[j]&accMask]
@@ -648,9 +644,7 @@ func foldMin[V engine.Value](sd []uint16, in []V, acc *[accSize]V) {
 	in = in[:len(sd)]
 	for i, d := range sd {
 		a := &acc[d&accMask]
-		if c := in[i]; c < *a {
-			*a = c
-		}
+		*a = min(*a, in[i])
 	}
 }
 

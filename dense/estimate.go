@@ -64,7 +64,7 @@ func (e *Engine[V]) Estimate(ctx context.Context, p engine.Program[V], values []
 	edge := p.Edge()
 
 	// Work per unit, and the sample.
-	var heavy, light []int32
+	var heavy, light []int
 	for _, u := range e.heavyLight {
 		if u >= 0 {
 			heavy = append(heavy, u)
@@ -72,26 +72,26 @@ func (e *Engine[V]) Estimate(ctx context.Context, p engine.Program[V], values []
 			light = append(light, u)
 		}
 	}
-	heavyWork := func(u int32) uint64 { return l.HeavyMatrixStart[u+1] - l.HeavyMatrixStart[u] }
-	lightWork := func(u int32) uint64 { c := -u - 1; return l.LightStart[c+1] - l.LightStart[c] }
-	rowWork := func(u int32) uint64 {
+	heavyWork := func(u int) uint64 { return l.HeavyMatrixStart[u+1] - l.HeavyMatrixStart[u] }
+	lightWork := func(u int) uint64 { c := -u - 1; return l.LightStart[c+1] - l.LightStart[c] }
+	rowWork := func(u int) uint64 {
 		return l.RowSlotStart[u+1] - l.RowSlotStart[u] + uint64(min(uint64(e.p), n-uint64(u)*uint64(e.p)))
 	}
-	sample := func(units []int32) []int32 {
-		var s []int32
+	sample := func(units []int) []int {
+		var s []int
 		for i := min(sampleStride/2, (len(units)-1)/2); i >= 0 && i < len(units); i += sampleStride {
 			s = append(s, units[i])
 		}
 		return s
 	}
 	type part struct {
-		units      []int32
+		units      []int
 		total, got uint64
 		nanos      atomic.Int64
 	}
 	parts := [3]*part{{units: sample(heavy)}, {units: sample(light)}, {units: sample(e.rowUnits)}}
-	for i, all := range [3][]int32{heavy, light, e.rowUnits} {
-		work := [3]func(int32) uint64{heavyWork, lightWork, rowWork}[i]
+	for i, all := range [3][]int{heavy, light, e.rowUnits} {
+		work := [3]func(int) uint64{heavyWork, lightWork, rowWork}[i]
 		for _, u := range all {
 			parts[i].total += work(u)
 		}
@@ -139,7 +139,7 @@ func (e *Engine[V]) Estimate(ctx context.Context, p engine.Program[V], values []
 			if i < 2 {
 				e.phase1Unit(ws, units[j], k, id, e.scratch, &mask)
 			} else {
-				e.fold(ws, int(units[j]), k, id)
+				e.fold(ws, units[j], k, id)
 			}
 			pt.nanos.Add(int64(time.Since(t)))
 		})
