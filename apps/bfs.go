@@ -1,0 +1,44 @@
+package apps
+
+import (
+	"context"
+
+	"github.com/mgraph-dev/mgraph/engine"
+)
+
+// bfsProgram: a vertex's value is its level; an arc offers level+1; a
+// vertex takes the smallest offer if it beats its level and is then active.
+type bfsProgram struct{}
+
+func (bfsProgram) Edge() engine.EdgeOp       { return engine.EdgeSourcePlusOne }
+func (bfsProgram) Combine() engine.CombineOp { return engine.CombineMin }
+func (bfsProgram) ApplyAll() bool            { return false }
+func (bfsProgram) Apply(v uint32, acc uint32, level []uint32) bool {
+	if acc < level[v] {
+		level[v] = acc
+		return true
+	}
+	return false
+}
+
+// BFS returns the level (hop distance) of every vertex from source, with
+// Unreached for vertices it does not reach.
+func BFS(ctx context.Context, b engine.Backend, source uint32, opts engine.RunOptions) ([]uint32, engine.Result, error) {
+	l := b.Layout()
+	s, err := checkSource(l, source)
+	if err != nil {
+		return nil, engine.Result{}, err
+	}
+	run, err := engine.NewRunner[uint32](b, opts)
+	if err != nil {
+		return nil, engine.Result{}, err
+	}
+	level := make([]uint32, l.NumVertices)
+	fill(level, Unreached, b.Workers())
+	level[s] = 0
+	res, err := run.Run(ctx, bfsProgram{}, level, engine.NewFrontierList(l.NumVertices, []uint32{s}))
+	if err != nil {
+		return nil, res, err
+	}
+	return toOriginal(l, level, b.Workers()), res, nil
+}

@@ -1,0 +1,66 @@
+package apps
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/internal/par"
+)
+
+// ccProgram is label propagation (the papers' CC): every vertex starts with
+// its own id as label; an arc offers the source's label; a vertex takes the
+// smallest offer if it beats its label and is then active.
+type ccProgram struct{}
+
+func (ccProgram) Edge() engine.EdgeOp       { return engine.EdgeSource }
+func (ccProgram) Combine() engine.CombineOp { return engine.CombineMin }
+func (ccProgram) ApplyAll() bool            { return false }
+func (ccProgram) Apply(v uint32, acc uint32, label []uint32) bool {
+	if acc < label[v] {
+		label[v] = acc
+		return true
+	}
+	return false
+}
+
+// CC labels every vertex with its connected component, the label being the
+// smallest original vertex id in the component. The graph must be
+// undirected (for weak components of a directed graph, symmetrize it).
+func CC(ctx context.Context, b engine.Backend, opts engine.RunOptions) ([]uint32, engine.Result, error) {
+	l := b.Layout()
+	if l.Directed {
+		return nil, engine.Result{}, fmt.Errorf("cc needs an undirected graph; symmetrize the directed input (weak components)")
+	}
+	run, err := engine.NewRunner[uint32](b, opts)
+	if err != nil {
+		return nil, engine.Result{}, err
+	}
+	n := l.NumVertices
+	label := make([]uint32, n)
+	par.For(int(n), b.Workers(), 1<<15, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			label[v] = uint32(v)
+		}
+	})
+	res, err := run.Run(ctx, ccProgram{}, label, engine.AllActive(n))
+	if err != nil {
+		return nil, res, err
+	}
+	// Each component now carries its smallest layout id; relabel it by its
+	// smallest original id.
+	smallest := make([]uint32, n)
+	fill(smallest, Unreached, b.Workers())
+	for v := uint64(0); v < n; v++ {
+		if old := l.InvPerm[v]; old < smallest[label[v]] {
+			smallest[label[v]] = old
+		}
+	}
+	out := make([]uint32, n)
+	par.For(int(n), b.Workers(), 1<<15, func(lo, hi int) {
+		for old := lo; old < hi; old++ {
+			out[old] = smallest[label[l.Perm[old]]]
+		}
+	})
+	return out, res, nil
+}

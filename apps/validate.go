@@ -1,0 +1,138 @@
+package apps
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/mgraph-dev/mgraph/apps/ref"
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/par"
+	"github.com/mgraph-dev/mgraph/layout"
+)
+
+// OriginalCSR rebuilds the graph's out-adjacency in original numbering from
+// the layout's sparse part (which holds every arc once), so a result can be
+// validated without reading the input again.
+func OriginalCSR(l *layout.Layout, workers int) *graph.CSR {
+	n := l.NumVertices
+	g := &graph.CSR{Adjacency: graph.Adjacency{
+		NumVertices: n,
+		Offsets:     make([]uint64, n+1),
+		Neighbors:   make([]uint32, l.NumArcs),
+		Directed:    l.Directed,
+	}}
+	if l.Weighted {
+		g.Weights = make([]uint32, l.NumArcs)
+	}
+	for old := uint64(0); old < n; old++ {
+		g.Offsets[old+1] = g.Offsets[old] + l.OutDegree(l.Perm[old])
+	}
+	par.For(int(n), workers, 1<<14, func(lo, hi int) {
+		for old := lo; old < hi; old++ {
+			v := l.Perm[old]
+			src := l.SparseOffsets[v]
+			dst := g.Offsets[old]
+			for i := uint64(0); i < l.OutDegree(v); i++ {
+				g.Neighbors[dst+i] = l.InvPerm[l.SparseDst[src+i]]
+				if l.Weighted {
+					g.Weights[dst+i] = l.SparseWeights[src+i]
+				}
+			}
+		}
+	})
+	return g
+}
+
+// ValidateBFS checks levels against the reference BFS from source.
+func ValidateBFS(g *graph.CSR, source uint32, levels []uint32) error {
+	want, _ := ref.BFS(g, source)
+	return ref.CompareLevels(want, levels)
+}
+
+// ValidateSSSP checks distances against Dijkstra from source. A reference
+// distance of 2^32−1 or more must read as Unreached (saturated).
+func ValidateSSSP(g *graph.CSR, source uint32, dist []uint32) error {
+	want, err := ref.SSSP(g, source)
+	if err != nil {
+		return err
+	}
+	got := make([]uint64, len(dist))
+	for i, d := range dist {
+		got[i] = uint64(d)
+		if d == Unreached {
+			got[i] = ref.Infinity
+		}
+	}
+	for i, w := range want {
+		if w >= Unreached {
+			want[i] = ref.Infinity
+		}
+	}
+	return ref.CompareDistances(want, got)
+}
+
+// ValidateCC checks labels against union-find: the same partition and the
+// same labels (the smallest member id).
+func ValidateCC(g *graph.CSR, labels []uint32) error {
+	want := ref.CCAdjacency(&g.Adjacency)
+	if err := ref.SamePartition(want, labels); err != nil {
+		return err
+	}
+	return ref.CompareLevels(want, labels)
+}
+
+// PageRankRelTol and PageRankAbsTol bound the per-vertex difference between
+// topology-driven PageRank and the reference run with the same options
+// (same iteration, different summation order).
+const (
+	PageRankRelTol = 1e-6
+	PageRankAbsTol = 1e-12
+)
+
+// ValidatePageRank checks topology-driven ranks against the reference run
+// with the same damping, tolerance and iteration cap.
+func ValidatePageRank(g *graph.CSR, opts PageRankOptions, ranks []float64) error {
+	want, _ := ref.PageRank(g, ref.PageRankOptions{Damping: opts.Damping, Tolerance: opts.Tolerance, MaxIterations: opts.MaxIterations})
+	return ref.CompareFloats(want, ranks, PageRankRelTol, PageRankAbsTol)
+}
+
+// ValidatePageRankDelta checks data-driven ranks against the converged
+// reference: their L1 distance must be within twice the tolerance (the
+// method bounds it by the tolerance; the factor leaves room for the
+// reference's own error).
+func ValidatePageRankDelta(g *graph.CSR, opts PageRankOptions, ranks []float64) error {
+	want, _ := ref.PageRank(g, ref.PageRankOptions{Damping: opts.Damping, Tolerance: 1e-13, MaxIterations: 10000})
+	if len(want) != len(ranks) {
+		return fmt.Errorf("pagerank: %d ranks, want %d", len(ranks), len(want))
+	}
+	var l1 float64
+	worst, at := 0.0, -1
+	for v := range want {
+		d := math.Abs(want[v] - ranks[v])
+		if math.IsNaN(d) {
+			return fmt.Errorf("pagerank: vertex %d has rank %g", v, ranks[v])
+		}
+		l1 += d
+		if d > worst {
+			worst, at = d, v
+		}
+	}
+	if bound := 2 * opts.Tolerance; l1 > bound {
+		return fmt.Errorf("pagerank: L1 distance to the converged ranks %.3g exceeds %.3g (worst vertex %d: %g, want %g)",
+			l1, bound, at, ranks[at], want[at])
+	}
+	return nil
+}
+
+// BCRelTol and BCAbsTol bound the per-vertex difference between BC and
+// the reference (same algorithm, different summation order).
+const (
+	BCRelTol = 1e-9
+	BCAbsTol = 1e-9
+)
+
+// ValidateBC checks centralities against Brandes' algorithm from the same
+// sources.
+func ValidateBC(g *graph.CSR, sources []uint32, bc []float64) error {
+	return ref.CompareFloats(ref.BC(g, sources), bc, BCRelTol, BCAbsTol)
+}
