@@ -1,0 +1,222 @@
+// Package sampler is MultiGraph's hybrid (§6, Algorithm 3): before the first
+// iteration it measures EDP, the cost of a dense iteration, by running the
+// dense path on a sample of the work; at the start of every iteration it
+// measures ESP, the cost of a sparse iteration, by running the sparse
+// traversal on a random sample of the frontier and scaling up; the cheaper
+// mode runs the iteration. Switching modes converts the frontier (flags →
+// list by compaction, list → flags by scatter).
+//
+// Sampling never changes results: the samples run as dry runs that write
+// only scratch memory and never call the program's Apply.
+package sampler
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/layout"
+)
+
+// Defaults of the sampling.
+const (
+	// DefaultSampleRate is the fraction of the frontier sampled for ESP.
+	DefaultSampleRate = 0.01
+	// MinSample is the fewest frontier vertices an ESP sample holds (the
+	// whole frontier when it is smaller).
+	MinSample = 64
+	// MaxSample caps an ESP sample, so sampling stays cheap on huge frontiers.
+	MaxSample = 1 << 15
+)
+
+// Runner runs programs with the hybrid, or with one mode forced. It
+// implements engine.Runner.
+type Runner[V engine.Value] struct {
+	l       *layout.Layout
+	dense   engine.DenseStepper[V]
+	sparse  engine.SparseStepper[V]
+	workers int
+	opts    engine.RunOptions
+	rng     *rand.Rand
+	edp     map[programKind]time.Duration // EDP per kind of program
+}
+
+// programKind is what EDP depends on: the edge and combine operations.
+type programKind struct {
+	edge    engine.EdgeOp
+	combine engine.CombineOp
+}
+
+// New returns a runner over a layout's dense and sparse engines.
+func New[V engine.Value](l *layout.Layout, d engine.DenseStepper[V], s engine.SparseStepper[V], workers int, opts engine.RunOptions) *Runner[V] {
+	if opts.SampleRate <= 0 || opts.SampleRate > 1 {
+		opts.SampleRate = DefaultSampleRate
+	}
+	return &Runner[V]{
+		l: l, dense: d, sparse: s, workers: workers, opts: opts,
+		rng: rand.New(rand.NewPCG(opts.Seed, 0x73616d706c65)), // stream: "sample"
+		edp: map[programKind]time.Duration{},
+	}
+}
+
+// Run iterates p from f; see engine.Runner.
+func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f *engine.Frontier) (engine.Result, error) {
+	var res engine.Result
+	if uint64(len(values)) != r.l.NumVertices || f.NumVertices() != r.l.NumVertices {
+		return res, fmt.Errorf("run: %d values and a frontier over %d vertices for a graph of %d",
+			len(values), f.NumVertices(), r.l.NumVertices)
+	}
+	if p.Edge() == engine.EdgeSourcePlusWeight && !r.l.Weighted {
+		return res, fmt.Errorf("run: the program adds edge weights but the graph has none")
+	}
+	start := time.Now()
+	count := f.Len(r.workers)
+	var spare []uint8 // the dense step's output flags, recycled between steps
+	prev := engine.Mode(255)
+	for i := 0; ; i++ {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		if r.opts.MaxIterations > 0 && i >= r.opts.MaxIterations {
+			break
+		}
+		if s, ok := p.(engine.Stopper); ok && !s.BeforeIteration(i) {
+			break
+		}
+		if count == 0 && !p.ApplyAll() {
+			break
+		}
+		tr := engine.IterationTrace{Iteration: i, FrontierVertices: count}
+		if r.opts.Trace { // counted outside the iteration's time
+			tr.FrontierEdges = frontierEdges(r.l, f, r.workers)
+			res.Edges += tr.FrontierEdges
+		}
+		iterStart := time.Now()
+		mode, err := r.decide(ctx, p, values, f, count, &tr)
+		if err != nil {
+			return res, err
+		}
+		if i > 0 && mode != prev {
+			res.Switches++
+			tr.Switched = true
+		}
+		prev = mode
+		convStart := time.Now()
+		if mode == engine.Dense {
+			active := f.Flags(r.workers)
+			tr.Phases = append(tr.Phases, engine.Phase{Name: "to-flags", Seconds: time.Since(convStart).Seconds()})
+			if len(spare) != len(active) {
+				spare = make([]uint8, len(active))
+			}
+			n, phases, err := r.dense.Step(ctx, p, values, active, spare)
+			if err != nil {
+				return res, err
+			}
+			tr.Phases = append(tr.Phases, phases...)
+			f, spare, count = engine.NewFrontierFlags(spare), active, n
+		} else {
+			list := f.List(r.workers)
+			tr.Phases = append(tr.Phases, engine.Phase{Name: "to-list", Seconds: time.Since(convStart).Seconds()})
+			out, phases, err := r.sparse.Step(ctx, p, values, list)
+			if err != nil {
+				return res, err
+			}
+			tr.Phases = append(tr.Phases, phases...)
+			f, count = engine.NewFrontierList(r.l.NumVertices, out), uint64(len(out))
+		}
+		tr.Mode = mode.String()
+		tr.Seconds = time.Since(iterStart).Seconds()
+		res.Iterations++
+		if r.opts.Trace {
+			res.Trace = append(res.Trace, tr)
+		}
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// decide picks the mode of one iteration: the forced mode, or the hybrid's
+// choice between EDP and ESP.
+func (r *Runner[V]) decide(ctx context.Context, p engine.Program[V], values []V, f *engine.Frontier, count uint64, tr *engine.IterationTrace) (engine.Mode, error) {
+	switch {
+	case r.opts.Mode != engine.Hybrid:
+		return r.opts.Mode, nil
+	case p.ApplyAll() || count == r.l.NumVertices:
+		// Every vertex is applied (or active) anyway: the sparse path can
+		// only do the dense path's work with atomics.
+		return engine.Dense, nil
+	}
+	sampleStart := time.Now()
+	kind := programKind{p.Edge(), p.Combine()}
+	edp, ok := r.edp[kind]
+	if !ok {
+		var err error
+		if edp, err = r.dense.Estimate(ctx, p, values); err != nil {
+			return 0, fmt.Errorf("hybrid: dense estimate: %w", err)
+		}
+		r.edp[kind] = edp
+	}
+	sample := r.sample(f, count)
+	t, err := r.sparse.Estimate(ctx, p, values, sample)
+	if err != nil {
+		return 0, fmt.Errorf("hybrid: sparse estimate: %w", err)
+	}
+	esp := time.Duration(0)
+	if len(sample) > 0 {
+		esp = time.Duration(float64(t) * float64(count) / float64(len(sample)))
+	}
+	tr.EDPSeconds, tr.ESPSeconds = edp.Seconds(), esp.Seconds()
+	tr.SampleSeconds = time.Since(sampleStart).Seconds()
+	if esp < edp {
+		return engine.Sparse, nil
+	}
+	return engine.Dense, nil
+}
+
+// sample draws the ESP sample: the whole frontier when it is small, else
+// SampleRate of it (at least MinSample, at most MaxSample) at random. A
+// frontier held as flags is sampled from random windows of the flag array,
+// so it is not converted in full (the CPU analogue of the paper's sampling
+// from frontier_active).
+func (r *Runner[V]) sample(f *engine.Frontier, count uint64) []uint32 {
+	want := uint64(float64(count) * r.opts.SampleRate)
+	want = min(max(want, MinSample), MaxSample, count)
+	if f.IsList() {
+		list := f.List(r.workers)
+		if want == count {
+			return list
+		}
+		out := make([]uint32, want)
+		for i := range out {
+			out[i] = list[r.rng.Uint64N(count)]
+		}
+		return out
+	}
+	flags := f.Flags(r.workers)
+	n := uint64(len(flags))
+	// Scan windows at random offsets until enough active vertices are found;
+	// the expected scan length is want·n/count.
+	const window = 4096
+	out := make([]uint32, 0, want)
+	for scanned := uint64(0); uint64(len(out)) < want && scanned < n; scanned += window {
+		lo := r.rng.Uint64N(n)
+		hi := min(lo+window, n)
+		for v := lo; v < hi && uint64(len(out)) < want; v++ {
+			if flags[v] != 0 {
+				out = append(out, uint32(v))
+			}
+		}
+	}
+	return out
+}
+
+// frontierEdges sums the out-degrees of the frontier's vertices.
+func frontierEdges(l *layout.Layout, f *engine.Frontier, workers int) uint64 {
+	var e uint64
+	for _, v := range f.List(workers) {
+		e += l.OutDegree(v)
+	}
+	return e
+}
