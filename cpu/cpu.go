@@ -1,0 +1,62 @@
+// Package cpu is mgraph's multi-core CPU backend: the dense (MultiGraphD)
+// and sparse (MultiGraphS) engines over one layout, driven by the sampling
+// hybrid. It implements engine.Backend.
+package cpu
+
+import (
+	"fmt"
+
+	"github.com/mgraph-dev/mgraph/dense"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/internal/par"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/sampler"
+	"github.com/mgraph-dev/mgraph/sparse"
+)
+
+// Backend runs programs on the CPU over one layout.
+type Backend struct {
+	l       *layout.Layout
+	workers int
+}
+
+// New returns a CPU backend for l using workers goroutines (0 = all cores).
+func New(l *layout.Layout, workers int) (*Backend, error) {
+	if workers < 0 {
+		return nil, fmt.Errorf("cpu backend: negative worker count %d", workers)
+	}
+	return &Backend{l: l, workers: par.Workers(workers)}, nil
+}
+
+var _ engine.Backend = (*Backend)(nil)
+
+// Name returns "cpu".
+func (b *Backend) Name() string { return "cpu" }
+
+// Layout returns the layout the backend runs on.
+func (b *Backend) Layout() *layout.Layout { return b.l }
+
+// Workers returns the number of goroutines the engines use.
+func (b *Backend) Workers() int { return b.workers }
+
+// Uint32Runner returns a runner for uint32-valued programs.
+func (b *Backend) Uint32Runner(opts engine.RunOptions) (engine.Runner[uint32], error) {
+	return newRunner[uint32](b, opts)
+}
+
+// Float64Runner returns a runner for float64-valued programs.
+func (b *Backend) Float64Runner(opts engine.RunOptions) (engine.Runner[float64], error) {
+	return newRunner[float64](b, opts)
+}
+
+func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runner[V], error) {
+	d, err := dense.New[V](b.l, b.workers)
+	if err != nil {
+		return nil, fmt.Errorf("cpu backend: %w", err)
+	}
+	s, err := sparse.New[V](b.l, b.workers)
+	if err != nil {
+		return nil, fmt.Errorf("cpu backend: %w", err)
+	}
+	return sampler.New[V](b.l, d, s, b.workers, opts), nil
+}
