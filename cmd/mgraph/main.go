@@ -40,6 +40,7 @@ func commands() []command {
 		genCommand(),
 		convertCommand(),
 		infoCommand(),
+		runCommand(),
 		preprocessCommand(),
 		versionCommand(),
 		devicesCommand(),

@@ -1,0 +1,446 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/spf13/pflag"
+)
+
+// appNames lists the programs `mgraph run` knows, in help order.
+var appNames = []string{"bfs", "sssp", "cc", "pr", "pr-delta", "bc"}
+
+// runFlags are the flags of `mgraph run`.
+type runFlags struct {
+	in        inputFlags
+	lf        layoutFlags
+	mode      string
+	backend   string
+	source    int64
+	sources   int
+	seed      uint64
+	trials    int
+	validate  bool
+	out       string
+	trace     string
+	weights   int64
+	damping   float64
+	tolerance float64
+	maxIter   int
+}
+
+func runCommand() command {
+	return command{
+		name:    "run",
+		summary: "run a graph program: " + strings.Join(appNames, ", "),
+		usage:   "[flags] APP GRAPH",
+		help: `APP is one of:
+  bfs        levels from a source (hop distance)
+  sssp       shortest-path distances from a source over uint32 weights
+  cc         connected components (label propagation; directed input is
+             symmetrized, giving weak components), labelled by smallest id
+  pr         PageRank, topology-driven (every vertex every iteration)
+  pr-delta   PageRank, data-driven (only vertices whose rank still changes)
+  bc         betweenness centrality (Brandes) from one or more sources
+GRAPH is a graph file, a layout file from 'mgraph preprocess', or a
+generator spec (rmat:20, grid:2048, ...). Layouts are cached (see 'mgraph
+preprocess --help'); reading and preprocessing are timed apart from the run.
+
+Time excludes reading, preprocessing and transfers. MTEPS follows the
+papers: |E|/time for bfs, sssp, cc and pr-delta, |E| per iteration for pr,
+and 2|E|·sources/time for bc, |E| being the graph's arcs.
+
+Examples:
+  mgraph run bfs rmat:20 --symmetrize-input --trials 5 --threads 2
+  mgraph run sssp grid:1024 --weights 1 --validate
+  mgraph run pr web.mtx.zst --mode dense --trace pr-trace.json
+  mgraph run bc coauthors.mtx.zst --sources 4 --out bc.tsv`,
+		flags: func(fs *pflag.FlagSet) func(context.Context, *env, []string) error {
+			f := &runFlags{}
+			fs.StringVar(&f.mode, "mode", "hybrid", "hybrid (sampling picks per iteration), dense or sparse")
+			fs.StringVar(&f.backend, "backend", "auto", "cpu, cuda, or auto (cuda when a GPU engine is available)")
+			fs.Int64Var(&f.source, "source", -1, "source vertex, original id (-1: random, seeded, with out-degree > 0)")
+			fs.IntVar(&f.sources, "sources", 0, "number of random sources: bfs/sssp use one per trial (default: trials), bc uses all (default 1)")
+			fs.Uint64Var(&f.seed, "seed", 1, "seed of the random sources and of the hybrid's samples")
+			fs.IntVar(&f.trials, "trials", 1, "times to run the program")
+			fs.BoolVar(&f.validate, "validate", false, "check the result against the serial reference (exit 1 on mismatch)")
+			fs.StringVar(&f.out, "out", "", "write vertex → value (original ids): TSV, or raw little-endian values if FILE ends in .bin")
+			fs.StringVar(&f.trace, "trace", "", "write a JSON record of every iteration (mode, frontier, estimates, phase times)")
+			fs.Int64Var(&f.weights, "weights", -1, "give an unweighted graph random weights in [1, 64] from this seed (for sssp)")
+			fs.Float64Var(&f.damping, "damping", 0.85, "pr: damping factor")
+			fs.Float64Var(&f.tolerance, "tolerance", 1e-4, "pr: stop when the L1 change of the ranks falls below this")
+			fs.IntVar(&f.maxIter, "max-iterations", -1, "iteration cap (-1: the app's default: 20 for pr, none otherwise)")
+			fs.BoolVar(&f.in.undirected, "symmetrize-input", false, "symmetrize a directed input before preprocessing")
+			f.in.register(fs)
+			f.lf.register(fs)
+			return func(ctx context.Context, e *env, args []string) error { return f.run(ctx, e, args) }
+		},
+	}
+}
+
+// trialRecord is one trial in the --trace file.
+type trialRecord struct {
+	Trial   int           `json:"trial"`
+	Sources []uint32      `json:"sources,omitempty"`
+	Seconds float64       `json:"seconds"`
+	MTEPS   float64       `json:"mteps"`
+	Result  engine.Result `json:"result"`
+}
+
+// traceFile is the --trace document.
+type traceFile struct {
+	App      string        `json:"app"`
+	Graph    string        `json:"graph"`
+	Vertices uint64        `json:"vertices"`
+	Arcs     uint64        `json:"arcs"`
+	Mode     string        `json:"mode"`
+	Backend  string        `json:"backend"`
+	Threads  int           `json:"threads"`
+	Trials   []trialRecord `json:"trials"`
+}
+
+func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
+	if len(args) != 2 {
+		return usageError("run takes APP and GRAPH, got %d arguments", len(args))
+	}
+	app, graphPath := args[0], args[1]
+	if app == "pr-data" {
+		app = "pr-delta"
+	}
+	if !slices.Contains(appNames, app) {
+		return usageError("unknown app %q (want one of %s)", app, strings.Join(appNames, ", "))
+	}
+	mode, err := engine.ParseMode(f.mode)
+	if err != nil {
+		return usageError("--mode: %v", err)
+	}
+	switch {
+	case f.trials < 1:
+		return usageError("--trials must be at least 1, got %d", f.trials)
+	case f.sources < 0:
+		return usageError("--sources must be ≥ 0, got %d", f.sources)
+	case f.in.threads < 0:
+		return usageError("--threads must be ≥ 0, got %d", f.in.threads)
+	case f.maxIter < -1:
+		return usageError("--max-iterations must be ≥ 0 (or -1 for the default), got %d", f.maxIter)
+	}
+	if f.weights >= 0 {
+		f.in.addWeights, f.in.weightSeed = true, uint64(f.weights)
+	}
+	if err := f.checkBackend(); err != nil {
+		return err
+	}
+
+	l, err := loadLayout(ctx, e, graphPath, &f.in, &f.lf)
+	if err != nil {
+		return err
+	}
+	if app == "cc" && l.Directed {
+		fmt.Fprintln(e.stderr, "cc: the graph is directed; using its symmetrized layout (weak components)")
+		f.in.undirected = true
+		if l, err = loadLayout(ctx, e, graphPath, &f.in, &f.lf); err != nil {
+			return err
+		}
+	}
+	if app == "sssp" && !l.Weighted {
+		return fmt.Errorf("sssp needs edge weights and %s has none: add --weights SEED to generate them", graphPath)
+	}
+	fwd, err := cpu.New(l, f.in.threads)
+	if err != nil {
+		return err
+	}
+	bwd := fwd
+	if app == "bc" && l.Directed {
+		tin := f.in
+		tin.transpose = true
+		lt, err := loadLayout(ctx, e, graphPath, &tin, &f.lf)
+		if err != nil {
+			return fmt.Errorf("bc: transposed layout: %w", err)
+		}
+		if bwd, err = cpu.New(lt, f.in.threads); err != nil {
+			return err
+		}
+	}
+
+	sources, err := f.pickSources(app, l)
+	if err != nil {
+		return err
+	}
+	opts := engine.RunOptions{Mode: mode, Trace: f.trace != "", Seed: f.seed}
+	pr := apps.PageRankOptions{Damping: f.damping, Tolerance: f.tolerance, MaxIterations: 20}
+	if app == "pr-delta" {
+		pr.MaxIterations = 0
+	}
+	if f.maxIter >= 0 {
+		pr.MaxIterations = f.maxIter
+		if app != "pr" && app != "pr-delta" {
+			opts.MaxIterations = f.maxIter
+		}
+	}
+
+	doc := traceFile{App: app, Graph: graphPath, Vertices: l.NumVertices, Arcs: l.NumArcs,
+		Mode: mode.String(), Backend: fwd.Name(), Threads: fwd.Workers()}
+	var last any
+	var lastSources []uint32
+	var times []float64
+	for t := 0; t < f.trials; t++ {
+		trialSources := sources
+		if app == "bfs" || app == "sssp" {
+			trialSources = []uint32{sources[t%len(sources)]}
+		}
+		start := time.Now()
+		var res engine.Result
+		switch app {
+		case "bfs":
+			last, res, err = apps.BFS(ctx, fwd, trialSources[0], opts)
+		case "sssp":
+			last, res, err = apps.SSSP(ctx, fwd, trialSources[0], opts)
+		case "cc":
+			last, res, err = apps.CC(ctx, fwd, opts)
+		case "pr":
+			last, res, err = apps.PageRank(ctx, fwd, pr, opts)
+		case "pr-delta":
+			last, res, err = apps.PageRankDelta(ctx, fwd, pr, opts)
+		case "bc":
+			last, res, err = apps.BC(ctx, fwd, bwd, trialSources, opts)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", app, err)
+		}
+		secs := time.Since(start).Seconds()
+		times = append(times, secs)
+		lastSources = trialSources
+		mteps := teps(app, l, res, len(trialSources), secs) / 1e6
+		rec := trialRecord{Trial: t + 1, Seconds: secs, MTEPS: mteps, Result: res}
+		if app == "bfs" || app == "sssp" || app == "bc" {
+			rec.Sources = trialSources
+		}
+		doc.Trials = append(doc.Trials, rec)
+		fmt.Fprintf(e.stdout, "trial %d/%d: %s, %.1f MTEPS, %d iterations, %d mode switches%s\n",
+			t+1, f.trials, fmtSeconds(secs), mteps, res.Iterations, res.Switches, modeCounts(res))
+	}
+	slices.Sort(times)
+	best, median := times[0], times[len(times)/2]
+	bestRes := doc.Trials[0].Result
+	fmt.Fprintf(e.stdout, "%s on %s (%d vertices, %d arcs), %s×%d, %s: best %s, median %s, %.1f MTEPS (best)\n",
+		app, graphPath, l.NumVertices, l.NumArcs, fwd.Name(), fwd.Workers(), mode,
+		fmtSeconds(best), fmtSeconds(median), teps(app, l, bestRes, len(lastSources), best)/1e6)
+
+	if f.trace != "" {
+		if err := writeJSONFile(f.trace, doc); err != nil {
+			return err
+		}
+	}
+	if f.out != "" {
+		if err := writeValues(f.out, last); err != nil {
+			return err
+		}
+	}
+	if f.validate {
+		start := time.Now()
+		if err := validateResult(app, l, fwd.Workers(), lastSources, pr, last); err != nil {
+			return fmt.Errorf("validation FAILED: %w", err)
+		}
+		fmt.Fprintf(e.stdout, "validation: ok (against the serial reference, %s)\n", fmtSeconds(time.Since(start).Seconds()))
+	}
+	return nil
+}
+
+// checkBackend resolves --backend. The GPU engines are not built yet, so
+// cuda is refused and auto means cpu.
+func (f *runFlags) checkBackend() error {
+	switch f.backend {
+	case "cpu", "auto":
+		f.backend = "cpu"
+		return nil
+	case "cuda":
+		return fmt.Errorf("--backend cuda: the GPU engines are not implemented yet; use --backend cpu")
+	}
+	return usageError("--backend %q: want cpu, cuda or auto", f.backend)
+}
+
+// pickSources returns the sources of the run: --source, or random vertices
+// with out-degree > 0 drawn from --seed.
+func (f *runFlags) pickSources(app string, l *layout.Layout) ([]uint32, error) {
+	if app != "bfs" && app != "sssp" && app != "bc" {
+		return nil, nil
+	}
+	n := l.NumVertices
+	if f.source >= 0 {
+		if uint64(f.source) >= n {
+			return nil, usageError("--source %d is not a vertex: the graph has %d vertices (0..%d)", f.source, n, int64(n)-1)
+		}
+		return []uint32{uint32(f.source)}, nil
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("%s needs a source, and the graph has no vertices", app)
+	}
+	count := f.sources
+	if count == 0 {
+		count = 1
+		if app != "bc" {
+			count = f.trials
+		}
+	}
+	rng := rand.New(rand.NewPCG(f.seed, 0x736f75726365)) // stream: "source"
+	out := make([]uint32, 0, count)
+	for tries := 0; len(out) < count; tries++ {
+		v := uint32(rng.Uint64N(n))
+		if l.OutDegree(l.Perm[v]) > 0 || tries > 1000*count {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// teps is the papers' traversed-edges-per-second figure of one run.
+func teps(app string, l *layout.Layout, res engine.Result, sources int, secs float64) float64 {
+	if secs <= 0 {
+		return 0
+	}
+	e := float64(l.NumArcs)
+	switch app {
+	case "pr":
+		return e * float64(max(1, res.Iterations)) / secs
+	case "bc":
+		return 2 * e * float64(sources) / secs
+	}
+	return e / secs
+}
+
+// modeCounts summarises how many iterations ran in each mode, when traced.
+func modeCounts(res engine.Result) string {
+	if len(res.Trace) == 0 {
+		return ""
+	}
+	var d, s int
+	for _, it := range res.Trace {
+		if it.Mode == "dense" {
+			d++
+		} else {
+			s++
+		}
+	}
+	return fmt.Sprintf(" (sparse %d, dense %d)", s, d)
+}
+
+func fmtSeconds(s float64) string {
+	switch {
+	case s < 1e-3:
+		return fmt.Sprintf("%.1f µs", s*1e6)
+	case s < 1:
+		return fmt.Sprintf("%.3f ms", s*1e3)
+	}
+	return fmt.Sprintf("%.3f s", s)
+}
+
+// validateResult checks an app's result against apps/ref.
+func validateResult(app string, l *layout.Layout, workers int, sources []uint32, pr apps.PageRankOptions, result any) error {
+	g := apps.OriginalCSR(l, workers)
+	switch app {
+	case "bfs":
+		return apps.ValidateBFS(g, sources[0], result.([]uint32))
+	case "sssp":
+		return apps.ValidateSSSP(g, sources[0], result.([]uint32))
+	case "cc":
+		return apps.ValidateCC(g, result.([]uint32))
+	case "pr":
+		return apps.ValidatePageRank(g, pr, result.([]float64))
+	case "pr-delta":
+		if pr.MaxIterations > 0 {
+			return fmt.Errorf("pr-delta is validated against the converged ranks; drop --max-iterations")
+		}
+		return apps.ValidatePageRankDelta(g, pr, result.([]float64))
+	case "bc":
+		return apps.ValidateBC(g, sources, result.([]float64))
+	}
+	return fmt.Errorf("no validation for %s", app)
+}
+
+// writeValues writes vertex → value in original numbering: TSV lines, or
+// the raw little-endian array when path ends in .bin. Written to a temporary
+// file and renamed, so no partial file is left under path.
+func writeValues(path string, values any) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		if strings.HasSuffix(path, ".bin") {
+			return binary.Write(w, binary.LittleEndian, values)
+		}
+		bw := bufio.NewWriterSize(w, 1<<20)
+		var buf []byte
+		switch vs := values.(type) {
+		case []uint32:
+			for v, x := range vs {
+				buf = strconv.AppendUint(buf[:0], uint64(v), 10)
+				buf = append(buf, '\t')
+				if x == math.MaxUint32 {
+					buf = append(buf, "inf"...)
+				} else {
+					buf = strconv.AppendUint(buf, uint64(x), 10)
+				}
+				buf = append(buf, '\n')
+				bw.Write(buf)
+			}
+		case []float64:
+			for v, x := range vs {
+				buf = strconv.AppendUint(buf[:0], uint64(v), 10)
+				buf = append(buf, '\t')
+				buf = strconv.AppendFloat(buf, x, 'g', -1, 64)
+				buf = append(buf, '\n')
+				bw.Write(buf)
+			}
+		default:
+			return fmt.Errorf("cannot write values of type %T", values)
+		}
+		return bw.Flush()
+	})
+}
+
+// writeJSONFile writes v as indented JSON, atomically.
+func writeJSONFile(path string, v any) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		return enc.Encode(v)
+	})
+}
+
+// writeAtomic writes a file through fill into a temporary file in the same
+// directory and renames it to path once complete.
+func writeAtomic(path string, fill func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err = fill(tmp); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
