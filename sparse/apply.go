@@ -49,12 +49,25 @@ func (e *Engine[V]) apply(p engine.Program[V], values []V, t *target[V]) []uint3
 		})
 		parts = len(chunks)
 	case total == 0:
-	case uint64(total)*e.scanDiv >= n:
-		// Many touched vertices: scan the bitset (ascending order).
+	case e.scan(t, total):
+		// Many touched vertices: scan (ascending order) the bitset for sums,
+		// the accumulator itself for min (touched ⇔ not the identity).
 		chunks := par.Split(len(bits), e.applyWorkers(total))
+		isMin := t.op == engine.CombineMin
 		par.ForChunks(chunks, func(c par.Chunk) {
 			out := e.ws[c.Index].out[:0]
 			for wi := c.Lo; wi < c.Hi; wi++ {
+				if isMin {
+					for v := uint64(wi) * 32; v < min(uint64(wi)*32+32, n); v++ {
+						if a := acc[v]; a != ident {
+							acc[v] = ident
+							if p.Apply(uint32(v), a, values) {
+								out = append(out, uint32(v))
+							}
+						}
+					}
+					continue
+				}
 				b := bits[wi]
 				if b == 0 {
 					continue
@@ -83,7 +96,7 @@ func (e *Engine[V]) apply(p engine.Program[V], values []V, t *target[V]) []uint3
 				for _, v := range e.ws[i].touched {
 					a := acc[v]
 					acc[v] = ident
-					bits[v>>5] = 0 // every set bit of the word belongs to a listed vertex
+					bits[v>>5] = 0 // sums: every set bit of the word belongs to a listed vertex
 					if p.Apply(v, a, values) {
 						out = append(out, v)
 					}
@@ -94,6 +107,7 @@ func (e *Engine[V]) apply(p engine.Program[V], values []V, t *target[V]) []uint3
 			break
 		}
 		chunks := par.Split(total, nw)
+		isSum := t.op == engine.CombineSum
 		par.ForChunks(chunks, func(c par.Chunk) {
 			out := e.ws[c.Index].out[:0]
 			pos := 0 // position of list i's first vertex in the concatenation
@@ -107,7 +121,9 @@ func (e *Engine[V]) apply(p engine.Program[V], values []V, t *target[V]) []uint3
 				for _, v := range l[lo:hi] {
 					a := acc[v]
 					acc[v] = ident
-					atomic.AndUint32(&bits[v>>5], ^(uint32(1) << (v & 31)))
+					if isSum {
+						atomic.AndUint32(&bits[v>>5], ^(uint32(1) << (v & 31)))
+					}
 					if p.Apply(v, a, values) {
 						out = append(out, v)
 					}
@@ -121,6 +137,17 @@ func (e *Engine[V]) apply(p engine.Program[V], values []V, t *target[V]) []uint3
 		e.ws[i].touched = e.ws[i].touched[:0]
 	}
 	return e.gather(parts)
+}
+
+// scan reports whether the touched vertices of t (total of them) are many
+// enough to find them by scanning rather than through the workers' lists:
+// a sum scans the bitset (n/32 words), a min the accumulator (n values).
+func (e *Engine[V]) scan(t *target[V], total int) bool {
+	k := uint64(total) * e.scanDiv
+	if t.op == engine.CombineMin {
+		k /= 8
+	}
+	return k >= e.n
 }
 
 // gather concatenates the out lists of workers 0..parts-1 into a new slice.

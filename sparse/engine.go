@@ -5,35 +5,44 @@
 //
 // An Engine runs one iteration (Step) in three phases:
 //
-//   - sparse-high: the arcs into the high in-degree destinations (groups
-//     1..HighGroups, segments 0..H-1). The frontier's high arcs are cut
-//     among the workers by arc count; each worker folds its share into a
-//     private accumulator covering the high destinations, one segment at a
-//     time (SegmentSize entries: the CPU analogue of the paper's
-//     shared-memory accumulation), and the private partials are then merged
-//     segment by segment, each segment by one worker, without atomics.
-//   - sparse-low: the arcs into the low segment. The frontier is cut among
-//     the workers by arc count (a prefix sum of the low part of every
-//     out-degree, so a vertex of huge out-degree is shared by several
-//     workers: the CPU analogue of the three-stage load balance) and every
-//     contribution is combined into the accumulator with an atomic
-//     operation (a compare-and-swap loop for min, skipped when the
-//     contribution cannot improve; an atomic add or a CAS loop on the bits
-//     for sums).
+//   - sparse-traverse: the frontier's arcs are cut among the workers by arc
+//     count (a prefix sum of the out-degrees, so a vertex of huge
+//     out-degree is shared by several workers: the CPU analogue of the
+//     paper's three-stage load balance), and each worker makes one pass
+//     over its share of every row. Because rows are sorted by destination,
+//     a row is its high part (destinations in the high in-degree segments)
+//     followed by its low part. The high arcs are folded into the worker's
+//     private accumulator over the high destinations (the CPU analogue of
+//     the paper's shared-memory segments: with the default parameters the
+//     whole high region is a few hundred KiB and stays in the core's
+//     cache), without atomics. The low arcs are combined into the shared
+//     accumulator with atomic operations: a compare-and-swap loop for min,
+//     skipped when the contribution cannot improve, and an atomic add (CAS
+//     loop on the bits for float64) for sums.
+//   - sparse-merge: the private partials are merged into the shared
+//     accumulator segment by segment, each segment by one goroutine, so no
+//     two goroutines write the same destination and no atomics are needed.
 //   - sparse-apply: Apply for every vertex that received a contribution
 //     (every vertex when the program says ApplyAll), resetting the
 //     accumulator as it goes; the vertices Apply makes active form the next
 //     frontier.
 //
+// One pass per row, rather than one pass per segment as on the GPU, is a
+// deliberate CPU choice: each pass over a row costs a few cache misses
+// (offsets, segment splits, the row's first line), which with R-MAT's
+// average degree of 30 cost as much as the arcs themselves.
+//
 // Frontiers whose arcs total less than a few thousand run inline on the
-// calling goroutine, and no phase does work proportional to the number of
-// vertices unless the program is ApplyAll: a Step over a tiny frontier costs
-// microseconds.
+// calling goroutine (one plain pass, no atomics), and no phase does work
+// proportional to the number of vertices unless the program is ApplyAll or
+// the touched vertices are a sizeable fraction of them: a Step over a tiny
+// frontier costs microseconds.
 //
 // The package also offers the general Advance and Filter primitives (a
 // callback per arc and per vertex) for writing new traversals; programs
-// (engine.Program) run much faster through an Engine, whose inner loops are
-// specialised on the program's edge and combine operations.
+// that fit engine.Program run several times faster through an Engine,
+// whose inner loops are specialised on the program's edge and combine
+// operations.
 package sparse
 
 import (
@@ -68,6 +77,20 @@ const (
 	minApplyPerWorker = 1024
 )
 
+// Names of the phases Step reports.
+const (
+	// PhaseTraverse: one pass over the frontier's arcs; arcs into high
+	// in-degree destinations go to per-worker private accumulators, arcs
+	// into the low segment are combined into the shared accumulator (with
+	// atomics when parallel).
+	PhaseTraverse = "sparse-traverse"
+	// PhaseMerge: the private partials of the high segments merged into the
+	// shared accumulator, one segment per goroutine, without atomics.
+	PhaseMerge = "sparse-merge"
+	// PhaseApply: Apply on the touched vertices and the next frontier.
+	PhaseApply = "sparse-apply"
+)
+
 // ErrUnweighted is returned by Step and Estimate for a program whose edges
 // add the weight (engine.EdgeSourcePlusWeight) on a layout without weights.
 var ErrUnweighted = errors.New("sparse: program adds edge weights but the layout is unweighted")
@@ -95,10 +118,13 @@ type Engine[V engine.Value] struct {
 	priv    []privBuf[V]
 	ws      []workerState
 
-	preH, preL []uint64 // per-frontier-position exclusive prefix sums of high/low arcs
-	chunkH     []uint64
-	chunkL     []uint64
-	chunkBad   []int64
+	splitH  []uint32 // row-relative offset of each vertex's first low arc (H > 0)
+	segSize uint32   // destinations per high segment
+	active  int      // workers whose private accumulators hold partials
+
+	pre      []uint64 // exclusive prefix sums of the frontier's out-degrees
+	chunkSum []uint64
+	chunkBad []int64
 
 	// knobs (tests lower them to force the parallel paths)
 	inlineArcs       uint64
@@ -122,8 +148,10 @@ type privBuf[V engine.Value] struct {
 	bits   []uint32
 	op     engine.CombineOp
 	ident  V
-	list   []uint32 // destinations touched, grouped by segment
-	segEnd []int    // list[segEnd[s]:segEnd[s+1]] are segment s's
+	list   []uint32 // high destinations touched, in the order reached
+	buf    []uint32 // scratch for sorted
+	sorted []uint32 // list bucketed by segment
+	segEnd []int    // sorted[segEnd[s]:segEnd[s+1]] are segment s's
 	_      [64]byte
 }
 
@@ -166,8 +194,15 @@ func New[V engine.Value](l *layout.Layout, workers int) (*Engine[V], error) {
 		inlineArcs: inlineArcs, minArcsPerWorker: minArcsPerWorker,
 		scanDiv: scanDiv, minApplyWorker: minApplyPerWorker, parallelPrefix: parallelPrefix,
 	}
+	e.segSize = l.Params.SegmentSize
 	if e.nhs > 0 {
 		e.high = l.SegmentBounds[e.nhs]
+		e.splitH = l.SegmentSplit[uint64(e.nhs-1)*n : uint64(e.nhs)*n]
+		for s := 0; s <= e.nhs; s++ {
+			if uint64(l.SegmentBounds[s]) != min(uint64(s)*uint64(e.segSize), uint64(e.high)) {
+				return nil, fmt.Errorf("sparse: segment %d starts at %d, not at a multiple of the segment size %d", s, l.SegmentBounds[s], e.segSize)
+			}
+		}
 	}
 	e.main = newTarget[V](n)
 	e.ws = make([]workerState, w)
@@ -179,8 +214,7 @@ func New[V engine.Value](l *layout.Layout, workers int) (*Engine[V], error) {
 		pb.op = engine.CombineSum // zeroed memory is the sum identity
 		pb.segEnd = make([]int, e.nhs+1)
 	}
-	e.chunkH = make([]uint64, w)
-	e.chunkL = make([]uint64, w)
+	e.chunkSum = make([]uint64, w)
 	e.chunkBad = make([]int64, w)
 	return e, nil
 }
@@ -262,9 +296,9 @@ func (e *Engine[V]) check(p engine.Program[V], values []V) error {
 // (for sums up to floating-point rounding, since the order of the
 // additions varies).
 //
-// The phases reported are sparse-high, sparse-low and sparse-apply. When
-// ctx is cancelled between phases Step restores its state and returns
-// ctx.Err() with values unchanged.
+// The phases reported are PhaseTraverse, PhaseMerge and PhaseApply. When
+// ctx is cancelled before the apply phase Step restores its state and
+// returns ctx.Err() with values unchanged.
 func (e *Engine[V]) Step(ctx context.Context, p engine.Program[V], values []V, frontier []uint32) ([]uint32, []engine.Phase, error) {
 	if err := e.check(p, values); err != nil {
 		return nil, nil, err
@@ -276,35 +310,32 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.Program[V], values []V, f
 	e.prepareTarget(t, p.Combine())
 	phases := make([]engine.Phase, 0, 3)
 	start := time.Now()
-	eh, el, err := e.plan(frontier)
+	total, err := e.plan(frontier)
 	if err != nil {
 		return nil, nil, err
 	}
-	parallel := e.workers > 1 && eh+el >= e.inlineArcs
-	k := newKernel(p, values, e.l)
-	e.traverseHigh(k, t, frontier, eh, parallel)
+	parallel := e.workers > 1 && total >= e.inlineArcs
+	e.traverse(newKernel(p, values, e.l), t, frontier, total, parallel)
 	now := time.Now()
-	phases = append(phases, engine.Phase{Name: "sparse-high", Seconds: now.Sub(start).Seconds()})
+	phases = append(phases, engine.Phase{Name: PhaseTraverse, Seconds: now.Sub(start).Seconds()})
 	start = now
-	if err := ctx.Err(); err != nil {
-		e.resetTouched(t)
-		return nil, nil, err
+	if e.active > 0 && e.nhs > 0 {
+		e.merge(t)
 	}
-	e.traverseLow(k, t, frontier, el, parallel)
 	now = time.Now()
-	phases = append(phases, engine.Phase{Name: "sparse-low", Seconds: now.Sub(start).Seconds()})
+	phases = append(phases, engine.Phase{Name: PhaseMerge, Seconds: now.Sub(start).Seconds()})
 	start = now
 	if err := ctx.Err(); err != nil {
 		e.resetTouched(t)
 		return nil, nil, err
 	}
 	next := e.apply(p, values, t)
-	phases = append(phases, engine.Phase{Name: "sparse-apply", Seconds: time.Since(start).Seconds()})
+	phases = append(phases, engine.Phase{Name: PhaseApply, Seconds: time.Since(start).Seconds()})
 	return next, phases, nil
 }
 
 // Estimate returns the time the sparse traversal of sample takes (ESP,
-// MultiGraph §6): the same high and low phases as Step, combining into a
+// MultiGraph §6): the same traverse and merge phases as Step, combining into a
 // second accumulator that is reset afterwards (the reset, which stands for
 // the apply phase, is timed as well), never calling Apply and never
 // touching values or any state a later Step reads. The hybrid scales the
@@ -323,14 +354,15 @@ func (e *Engine[V]) Estimate(ctx context.Context, p engine.Program[V], values []
 	t := &e.scratch
 	e.prepareTarget(t, p.Combine())
 	start := time.Now()
-	eh, el, err := e.plan(sample)
+	total, err := e.plan(sample)
 	if err != nil {
 		return 0, err
 	}
-	parallel := e.workers > 1 && eh+el >= e.inlineArcs
-	k := newKernel(p, values, e.l)
-	e.traverseHigh(k, t, sample, eh, parallel)
-	e.traverseLow(k, t, sample, el, parallel)
+	parallel := e.workers > 1 && total >= e.inlineArcs
+	e.traverse(newKernel(p, values, e.l), t, sample, total, parallel)
+	if e.active > 0 && e.nhs > 0 {
+		e.merge(t)
+	}
 	e.resetTouched(t)
 	d := time.Since(start)
 	return d, ctx.Err()
@@ -343,10 +375,18 @@ func (e *Engine[V]) resetTouched(t *target[V]) {
 	for i := range e.ws {
 		total += len(e.ws[i].touched)
 	}
-	if total*int(e.scanDiv) >= len(t.acc) && total > 0 {
-		// Many: clear by scanning the bitset.
+	if total > 0 && e.scan(t, total) {
+		// Many: scan (the bitset for sums, every entry for min).
 		bits := t.bits
+		isMin := t.op == engine.CombineMin
 		par.For(len(bits), e.workers, 1<<12, func(lo, hi int) {
+			if isMin {
+				acc := t.acc[lo*32 : min(hi*32, len(t.acc))]
+				for i := range acc {
+					acc[i] = t.ident
+				}
+				return
+			}
 			for wi := lo; wi < hi; wi++ {
 				b := bits[wi]
 				for b != 0 {
@@ -397,73 +437,59 @@ func (e *Engine[V]) workersFor(arcs uint64) int {
 	return int(w)
 }
 
-// plan checks the frontier and fills preH/preL with the exclusive prefix
-// sums of each frontier vertex's high and low arc counts; it returns the
-// totals.
-func (e *Engine[V]) plan(frontier []uint32) (eh, el uint64, err error) {
+// plan checks the frontier and fills e.pre with the exclusive prefix sums
+// of its out-degrees; it returns their total.
+func (e *Engine[V]) plan(frontier []uint32) (uint64, error) {
 	f := len(frontier)
-	if cap(e.preH) < f+1 {
-		e.preH = make([]uint64, f+1, max(f+1, 2*cap(e.preH)))
-		e.preL = make([]uint64, f+1, cap(e.preH))
+	if cap(e.pre) < f+1 {
+		e.pre = make([]uint64, f+1, max(f+1, 2*cap(e.pre)))
 	}
-	e.preH, e.preL = e.preH[:f+1], e.preL[:f+1]
+	e.pre = e.pre[:f+1]
 	off := e.l.SparseOffsets
 	n := e.n
-	var split []uint32
-	if e.nhs > 0 {
-		split = e.l.SegmentSplit[uint64(e.nhs-1)*n : uint64(e.nhs)*n]
-	}
 	// prefix writes the local prefix sums of frontier[lo:hi] and returns
-	// their totals, or bad ≥ 0: the index of a vertex out of range.
-	prefix := func(lo, hi int) (sh, sl uint64, bad int) {
-		preH, preL := e.preH, e.preL
+	// their total, or bad ≥ 0: the index of a vertex out of range.
+	prefix := func(lo, hi int) (sum uint64, bad int) {
+		pre := e.pre
 		for i := lo; i < hi; i++ {
 			u := frontier[i]
 			if uint64(u) >= n {
-				return 0, 0, i
+				return 0, i
 			}
-			preH[i], preL[i] = sh, sl
-			d := off[u+1] - off[u]
-			var h uint64
-			if split != nil {
-				h = uint64(split[u])
-			}
-			sh += h
-			sl += d - h
+			pre[i] = sum
+			sum += off[u+1] - off[u]
 		}
-		return sh, sl, -1
+		return sum, -1
 	}
-	if f < e.parallelPrefix || e.workers == 1 {
-		sh, sl, bad := prefix(0, f)
+	if f == 0 || f < e.parallelPrefix || e.workers == 1 {
+		sum, bad := prefix(0, f)
 		if bad >= 0 {
-			return 0, 0, fmt.Errorf("sparse: frontier vertex %d is not below %d", frontier[bad], n)
+			return 0, fmt.Errorf("sparse: frontier vertex %d is not below %d", frontier[bad], n)
 		}
-		e.preH[f], e.preL[f] = sh, sl
-		return sh, sl, nil
+		e.pre[f] = sum
+		return sum, nil
 	}
 	chunks := par.Split(f, e.workers)
 	par.ForChunks(chunks, func(c par.Chunk) {
-		sh, sl, bad := prefix(c.Lo, c.Hi)
-		e.chunkH[c.Index], e.chunkL[c.Index], e.chunkBad[c.Index] = sh, sl, int64(bad)
+		sum, bad := prefix(c.Lo, c.Hi)
+		e.chunkSum[c.Index], e.chunkBad[c.Index] = sum, int64(bad)
 	})
 	for _, c := range chunks {
 		if b := e.chunkBad[c.Index]; b >= 0 {
-			return 0, 0, fmt.Errorf("sparse: frontier vertex %d is not below %d", frontier[b], n)
+			return 0, fmt.Errorf("sparse: frontier vertex %d is not below %d", frontier[b], n)
 		}
 	}
-	ch, cl := e.chunkH[:len(chunks)], e.chunkL[:len(chunks)]
-	eh = par.ExclusiveScan(ch)
-	el = par.ExclusiveScan(cl)
+	sums := e.chunkSum[:len(chunks)]
+	total := par.ExclusiveScan(sums)
 	par.ForChunks(chunks[1:], func(c par.Chunk) {
-		bh, bl := ch[c.Index], cl[c.Index]
-		preH, preL := e.preH[c.Lo:c.Hi], e.preL[c.Lo:c.Hi]
-		for i := range preH {
-			preH[i] += bh
-			preL[i] += bl
+		base := sums[c.Index]
+		pre := e.pre[c.Lo:c.Hi]
+		for i := range pre {
+			pre[i] += base
 		}
 	})
-	e.preH[f], e.preL[f] = eh, el
-	return eh, el, nil
+	e.pre[f] = total
+	return total, nil
 }
 
 // findStart returns the frontier position whose arc range [pre[i], pre[i+1])

@@ -17,11 +17,19 @@ import (
 // piece of a row (a source's arcs in one segment), never per arc.
 //
 // Plain kernels write an accumulator that only their goroutine touches
-// (the whole accumulator when a step runs inline, a worker's private one in
-// the high phase); atomic kernels combine into the shared accumulator in the
-// low phase. All of them set the touched bit of a destination the first
-// time it receives a contribution and append it to the caller's list, so
-// every vertex with its bit set is in exactly one list.
+// (the whole accumulator when a step runs inline, a worker's private one for
+// the high destinations); atomic kernels combine into the shared
+// accumulator (the low destinations, in parallel). Every kernel appends a
+// destination to the caller's list the first time it receives a
+// contribution, so every touched vertex is in exactly one list:
+//
+//   - min: the first contribution is the one that moves the accumulator off
+//     the identity, which happens exactly once per step (contributions equal
+//     to the identity are skipped), so no flags are needed; a shared
+//     bitset written with atomics by every worker would make its cache
+//     lines bounce between cores on every first touch.
+//   - sum: the first contribution claims the destination's bit in the
+//     touched bitset (an atomic load, and an atomic OR only when clear).
 
 // kind is the specialisation of the inner loop.
 type kind uint8
@@ -65,9 +73,9 @@ func (k *kernel[V]) plain(u uint32, lo, hi uint64, acc []V, bits []uint32, ident
 	x := k.values[u]
 	switch k.kind {
 	case minConst:
-		return plainMinConst(k.dst[lo:hi], acc, bits, engine.Contribute(k.edge, x, 0), ident, list)
+		return plainMinConst(k.dst[lo:hi], acc, engine.Contribute(k.edge, x, 0), ident, list)
 	case minWeight:
-		return plainMinWeight(k.dst[lo:hi], k.wts[lo:hi], acc, bits, x, ident, list)
+		return plainMinWeight(k.dst[lo:hi], k.wts[lo:hi], acc, x, ident, list)
 	case sumConst:
 		c := engine.Contribute(k.edge, x, 0)
 		if c == 0 {
@@ -79,11 +87,10 @@ func (k *kernel[V]) plain(u uint32, lo, hi uint64, acc []V, bits []uint32, ident
 	}
 }
 
-func plainMinConst[V engine.Value](dst []uint32, acc []V, bits []uint32, c, ident V, list []uint32) []uint32 {
+func plainMinConst[V engine.Value](dst []uint32, acc []V, c, ident V, list []uint32) []uint32 {
 	for _, v := range dst {
 		if cur := acc[v]; c < cur {
 			if cur == ident {
-				bits[v>>5] |= 1 << (v & 31)
 				list = append(list, v)
 			}
 			acc[v] = c
@@ -92,7 +99,7 @@ func plainMinConst[V engine.Value](dst []uint32, acc []V, bits []uint32, c, iden
 	return list
 }
 
-func plainMinWeight[V engine.Value](dst, wts []uint32, acc []V, bits []uint32, x, ident V, list []uint32) []uint32 {
+func plainMinWeight[V engine.Value](dst, wts []uint32, acc []V, x, ident V, list []uint32) []uint32 {
 	wts = wts[:len(dst)]
 	for i, v := range dst {
 		c := x + V(wts[i])
@@ -101,7 +108,6 @@ func plainMinWeight[V engine.Value](dst, wts []uint32, acc []V, bits []uint32, x
 		}
 		if cur := acc[v]; c < cur {
 			if cur == ident {
-				bits[v>>5] |= 1 << (v & 31)
 				list = append(list, v)
 			}
 			acc[v] = c
@@ -151,9 +157,9 @@ func (k *kernel[V]) atomicPiece(t *target[V]) func(u uint32, lo, hi uint64, list
 			x := vals[u]
 			switch k.kind {
 			case minConst:
-				return atomicMinConstU32(k.dst[lo:hi], acc, t.bits, engine.Contribute(k.edge, x, 0), list)
+				return atomicMinConstU32(k.dst[lo:hi], acc, engine.Contribute(k.edge, x, 0), list)
 			case minWeight:
-				return atomicMinWeightU32(k.dst[lo:hi], k.wts[lo:hi], acc, t.bits, x, list)
+				return atomicMinWeightU32(k.dst[lo:hi], k.wts[lo:hi], acc, x, list)
 			case sumConst:
 				return atomicSumConstU32(k.dst[lo:hi], acc, t.bits, engine.Contribute(k.edge, x, 0), list)
 			default:
@@ -166,9 +172,9 @@ func (k *kernel[V]) atomicPiece(t *target[V]) func(u uint32, lo, hi uint64, list
 			x := vals[u]
 			switch k.kind {
 			case minConst:
-				return atomicMinConstF64(k.dst[lo:hi], acc, t.bits, engine.Contribute(k.edge, x, 0), list)
+				return atomicMinConstF64(k.dst[lo:hi], acc, engine.Contribute(k.edge, x, 0), list)
 			case minWeight:
-				return atomicMinWeightF64(k.dst[lo:hi], k.wts[lo:hi], acc, t.bits, x, list)
+				return atomicMinWeightF64(k.dst[lo:hi], k.wts[lo:hi], acc, x, list)
 			case sumConst:
 				return atomicSumConstF64(k.dst[lo:hi], acc, t.bits, engine.Contribute(k.edge, x, 0), list)
 			default:
@@ -179,21 +185,14 @@ func (k *kernel[V]) atomicPiece(t *target[V]) func(u uint32, lo, hi uint64, list
 	panic("sparse: unsupported value type")
 }
 
-// markMin records v, whose accumulator a min just moved off the identity
-// (which happens once per step), as touched.
-func markMin(bits []uint32, v uint32, list []uint32) []uint32 {
-	atomic.OrUint32(&bits[v>>5], 1<<(v&31))
-	return append(list, v)
-}
-
-func atomicMinConstU32(dst []uint32, acc, bits []uint32, c uint32, list []uint32) []uint32 {
+func atomicMinConstU32(dst []uint32, acc []uint32, c uint32, list []uint32) []uint32 {
 	for _, v := range dst {
 		p := &acc[v]
 		cur := atomic.LoadUint32(p)
 		for c < cur {
 			if atomic.CompareAndSwapUint32(p, cur, c) {
 				if cur == math.MaxUint32 {
-					list = markMin(bits, v, list)
+					list = append(list, v)
 				}
 				break
 			}
@@ -203,7 +202,7 @@ func atomicMinConstU32(dst []uint32, acc, bits []uint32, c uint32, list []uint32
 	return list
 }
 
-func atomicMinWeightU32(dst, wts []uint32, acc, bits []uint32, x uint32, list []uint32) []uint32 {
+func atomicMinWeightU32(dst, wts []uint32, acc []uint32, x uint32, list []uint32) []uint32 {
 	wts = wts[:len(dst)]
 	for i, v := range dst {
 		c := x + wts[i]
@@ -215,7 +214,7 @@ func atomicMinWeightU32(dst, wts []uint32, acc, bits []uint32, x uint32, list []
 		for c < cur {
 			if atomic.CompareAndSwapUint32(p, cur, c) {
 				if cur == math.MaxUint32 {
-					list = markMin(bits, v, list)
+					list = append(list, v)
 				}
 				break
 			}
@@ -284,20 +283,20 @@ func addF64(p *uint64, c float64) {
 	}
 }
 
-func atomicMinConstF64(dst []uint32, acc []float64, bits []uint32, c float64, list []uint32) []uint32 {
+func atomicMinConstF64(dst []uint32, acc []float64, c float64, list []uint32) []uint32 {
 	for _, v := range dst {
 		if minF64(f64ptr(&acc[v]), c) {
-			list = markMin(bits, v, list)
+			list = append(list, v)
 		}
 	}
 	return list
 }
 
-func atomicMinWeightF64(dst, wts []uint32, acc []float64, bits []uint32, x float64, list []uint32) []uint32 {
+func atomicMinWeightF64(dst, wts []uint32, acc []float64, x float64, list []uint32) []uint32 {
 	wts = wts[:len(dst)]
 	for i, v := range dst {
 		if minF64(f64ptr(&acc[v]), x+float64(wts[i])) {
-			list = markMin(bits, v, list)
+			list = append(list, v)
 		}
 	}
 	return list
@@ -334,14 +333,13 @@ func atomicSumWeightF64(dst, wts []uint32, acc []float64, bits []uint32, x float
 // mergeMin folds a worker's private partials of the destinations seg into
 // acc (whose entries for seg only the calling goroutine writes) and resets
 // them.
-func mergeMin[V engine.Value](seg []uint32, pacc []V, pbits []uint32, acc []V, bits []uint32, ident V, list []uint32) []uint32 {
+func mergeMin[V engine.Value](seg []uint32, pacc []V, acc []V, ident V, list []uint32) []uint32 {
 	for _, d := range seg {
 		x := pacc[d]
 		pacc[d] = ident
-		atomic.AndUint32(&pbits[d>>5], ^(uint32(1) << (d & 31)))
 		if cur := acc[d]; x < cur {
 			if cur == ident {
-				list = markMin(bits, d, list)
+				list = append(list, d)
 			}
 			acc[d] = x
 		}

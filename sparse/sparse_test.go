@@ -136,6 +136,9 @@ func checkReset[V engine.Value](t *testing.T, e *Engine[V]) {
 			require.Zerof(t, b, "private bits word %d of worker %d", i, w)
 		}
 	}
+	for w := range e.priv {
+		require.Empty(t, e.priv[w].list)
+	}
 	for w := range e.ws {
 		require.Empty(t, e.ws[w].touched)
 		require.Empty(t, e.ws[w].out)

@@ -6,74 +6,135 @@ import (
 	"github.com/mgraph-dev/mgraph/engine"
 )
 
-// splitOf returns the row-relative offset of u's first arc in segment s
-// (0 ≤ s ≤ H; split(0) = 0).
-func (e *Engine[V]) splitOf(s int, u uint32) uint64 {
-	if s == 0 {
+// highSplit returns the row-relative offset of u's first low arc: its arcs
+// [0, highSplit) go to high destinations.
+func (e *Engine[V]) highSplit(u uint32) uint64 {
+	if e.nhs == 0 {
 		return 0
 	}
-	return uint64(e.l.SegmentSplit[uint64(s-1)*e.n+uint64(u)])
+	return uint64(e.splitH[u])
 }
 
-// traverseHigh runs the sparse-high phase: the frontier's arcs into the high
-// segments. Inline, they go straight into t. In parallel, the eh high arcs
-// are cut among the workers by arc count; each worker accumulates its share
-// segment by segment into its private accumulator, and the partials are
-// then merged into t one segment per goroutine, without atomics on t.acc.
-func (e *Engine[V]) traverseHigh(k *kernel[V], t *target[V], frontier []uint32, eh uint64, parallel bool) {
-	if eh == 0 {
+// traverse folds the contributions of the frontier's arcs (total arcs in
+// all) into t and returns the time of the merge of the high segments (zero
+// when there was none).
+//
+// Inline, one pass over each row combines straight into t.acc. In
+// parallel, the arcs are cut among the workers by arc count (the prefix sum
+// e.pre), so a vertex of large out-degree is shared by several workers.
+// Each worker makes one pass over its share of every row: the arcs into
+// high destinations go to the worker's private accumulator (the CPU
+// analogue of the paper's shared-memory segments: the whole high region of
+// the default layout is a few hundred KiB and stays in cache), the arcs
+// into the low segment are combined into t.acc with atomics. Each worker
+// then buckets the high destinations it touched by segment, and the
+// partials are merged into t.acc one segment per goroutine, so no two
+// goroutines write the same destination and no atomics are needed on
+// t.acc.
+func (e *Engine[V]) traverse(k *kernel[V], t *target[V], frontier []uint32, total uint64, parallel bool) {
+	if total == 0 {
 		return
 	}
 	off := k.off
 	if !parallel {
 		list := e.ws[0].touched
 		for _, u := range frontier {
-			if h := e.splitOf(e.nhs, u); h > 0 {
-				list = k.plain(u, off[u], off[u]+h, t.acc, t.bits, t.ident, list)
+			if off[u] < off[u+1] {
+				list = k.plain(u, off[u], off[u+1], t.acc, t.bits, t.ident, list)
 			}
 		}
 		e.ws[0].touched = list
 		return
 	}
-	nw := e.workersFor(eh)
-	pre := e.preH
+	nw := e.workersFor(total)
+	e.active = nw
+	pre := e.pre
 	f := len(frontier)
-	nhs := e.nhs
+	piece := k.atomicPiece(t)
 	run(nw, func(w int) {
 		pb := &e.priv[w]
-		e.preparePriv(pb, t.op)
-		a, b := eh*uint64(w)/uint64(nw), eh*uint64(w+1)/uint64(nw)
-		list := pb.list[:0]
-		for s := range pb.segEnd {
-			pb.segEnd[s] = 0
+		if e.nhs > 0 {
+			e.preparePriv(pb, t.op)
 		}
+		hlist := pb.list[:0]
+		list := e.ws[w].touched
+		a, b := total*uint64(w)/uint64(nw), total*uint64(w+1)/uint64(nw)
 		if a < b {
-			i0 := findStart(pre, a)
-			for s := 0; s < nhs; s++ {
-				for i := i0; i < f; i++ {
-					vlo := pre[i]
-					if vlo >= b {
-						break
-					}
-					vhi := pre[i+1]
-					if vhi == vlo {
-						continue
-					}
-					// The worker's share of u's high arcs, row-relative.
-					rlo, rhi := max(a, vlo)-vlo, min(b, vhi)-vlo
-					u := frontier[i]
-					lo := max(e.splitOf(s, u), rlo)
-					hi := min(e.splitOf(s+1, u), rhi)
-					if lo < hi {
-						list = k.plain(u, off[u]+lo, off[u]+hi, pb.acc, pb.bits, pb.ident, list)
-					}
+			for i := findStart(pre, a); i < f; i++ {
+				vlo := pre[i]
+				if vlo >= b {
+					break
 				}
-				pb.segEnd[s+1] = len(list)
+				vhi := pre[i+1]
+				if vhi == vlo {
+					continue
+				}
+				u := frontier[i]
+				// The worker's share of u's row, row-relative, and the
+				// boundary between u's high and low arcs.
+				rlo, rhi := max(a, vlo)-vlo, min(b, vhi)-vlo
+				h := e.highSplit(u)
+				base := off[u]
+				if rlo < h {
+					hlist = k.plain(u, base+rlo, base+min(h, rhi), pb.acc, pb.bits, pb.ident, hlist)
+				}
+				if lo := max(rlo, h); lo < rhi {
+					list = piece(u, base+lo, base+rhi, list)
+				}
 			}
 		}
-		pb.list = list
+		e.ws[w].touched = list
+		pb.list = hlist
+		if e.nhs > 0 {
+			e.bucket(pb)
+		}
 	})
-	// Merge: one segment at a time per goroutine.
+}
+
+// bucket sorts a worker's touched high destinations by segment (counting
+// sort into pb.sorted) and fills pb.segEnd.
+func (e *Engine[V]) bucket(pb *privBuf[V]) {
+	nhs := e.nhs
+	seg := e.segSize
+	end := pb.segEnd // nhs+1 entries
+	if nhs == 1 {
+		pb.sorted = pb.list
+		end[0], end[1] = 0, len(pb.list)
+		return
+	}
+	for s := range end {
+		end[s] = 0
+	}
+	for _, d := range pb.list {
+		end[d/seg+1]++
+	}
+	for s := 1; s <= nhs; s++ {
+		end[s] += end[s-1]
+	}
+	// end[s] is now the start of segment s; fill, advancing the starts to
+	// the ends.
+	if cap(pb.buf) < len(pb.list) {
+		pb.buf = make([]uint32, len(pb.list), cap(pb.list))
+	}
+	sorted := pb.buf[:len(pb.list)]
+	for _, d := range pb.list {
+		s := d / seg
+		sorted[end[s]] = d
+		end[s]++
+	}
+	copy(end[1:], end[:nhs])
+	end[0] = 0
+	pb.sorted = sorted
+}
+
+// merge folds the workers' private partials into t.acc, one segment per
+// goroutine (each segment's destinations are written by one goroutine
+// only), resetting the private accumulators. The destinations t had not
+// seen yet are claimed in t.bits and added to the merging goroutine's
+// touched list.
+func (e *Engine[V]) merge(t *target[V]) {
+	nw := e.active
+	nhs := e.nhs
 	var next atomic.Int64
 	run(min(e.workers, nhs), func(mw int) {
 		list := e.ws[mw].touched
@@ -84,12 +145,12 @@ func (e *Engine[V]) traverseHigh(k *kernel[V], t *target[V], frontier []uint32, 
 			}
 			for w := 0; w < nw; w++ {
 				pb := &e.priv[w]
-				seg := pb.list[pb.segEnd[s]:pb.segEnd[s+1]]
+				seg := pb.sorted[pb.segEnd[s]:pb.segEnd[s+1]]
 				if len(seg) == 0 {
 					continue
 				}
 				if t.op == engine.CombineMin {
-					list = mergeMin(seg, pb.acc, pb.bits, t.acc, t.bits, t.ident, list)
+					list = mergeMin(seg, pb.acc, t.acc, t.ident, list)
 				} else {
 					list = mergeSum(seg, pb.acc, pb.bits, t.acc, t.bits, list)
 				}
@@ -97,50 +158,9 @@ func (e *Engine[V]) traverseHigh(k *kernel[V], t *target[V], frontier []uint32, 
 		}
 		e.ws[mw].touched = list
 	})
-}
-
-// traverseLow runs the sparse-low phase: the frontier's arcs into the low
-// segment, cut among the workers by arc count (a vertex of large out-degree
-// is shared by several), combined into t with atomics.
-func (e *Engine[V]) traverseLow(k *kernel[V], t *target[V], frontier []uint32, el uint64, parallel bool) {
-	if el == 0 {
-		return
+	for w := 0; w < nw; w++ {
+		e.priv[w].list = e.priv[w].list[:0]
+		e.priv[w].sorted = nil
 	}
-	off := k.off
-	if !parallel {
-		list := e.ws[0].touched
-		for _, u := range frontier {
-			lo, hi := off[u]+e.splitOf(e.nhs, u), off[u+1]
-			if lo < hi {
-				list = k.plain(u, lo, hi, t.acc, t.bits, t.ident, list)
-			}
-		}
-		e.ws[0].touched = list
-		return
-	}
-	nw := e.workersFor(el)
-	pre := e.preL
-	f := len(frontier)
-	piece := k.atomicPiece(t)
-	run(nw, func(w int) {
-		a, b := el*uint64(w)/uint64(nw), el*uint64(w+1)/uint64(nw)
-		if a >= b {
-			return
-		}
-		list := e.ws[w].touched
-		for i := findStart(pre, a); i < f; i++ {
-			vlo := pre[i]
-			if vlo >= b {
-				break
-			}
-			vhi := pre[i+1]
-			if vhi == vlo {
-				continue
-			}
-			u := frontier[i]
-			base := off[u] + e.splitOf(e.nhs, u)
-			list = piece(u, base+max(a, vlo)-vlo, base+min(b, vhi)-vlo, list)
-		}
-		e.ws[w].touched = list
-	})
+	e.active = 0
 }
