@@ -46,9 +46,10 @@ type prProgram struct {
 	l       *layout.Layout
 	opts    PageRankOptions
 	workers int
-	rank    []float64
-	change  []float64 // |r_new − r_old| of each vertex in the last iteration
-	base    float64   // (1−d)/n + d·D/n of the current iteration
+	rank     []float64
+	change   []float64 // |r_new − r_old| of each vertex in the last iteration
+	dangling []uint32  // vertices without out-arcs
+	base     float64   // (1−d)/n + d·D/n of the current iteration
 }
 
 func (*prProgram) Edge() engine.EdgeOp       { return engine.EdgeSource }
@@ -73,7 +74,10 @@ func (p *prProgram) BeforeIteration(i int) bool {
 		return false
 	}
 	n := float64(p.l.NumVertices)
-	dangling := sumIf(p.rank, p.workers, func(v int) bool { return p.l.OutDegree(uint32(v)) == 0 })
+	var dangling float64
+	for _, v := range p.dangling {
+		dangling += p.rank[v]
+	}
 	p.base = (1-p.opts.Damping)/n + p.opts.Damping*dangling/n
 	return true
 }
@@ -109,6 +113,11 @@ func PageRank(ctx context.Context, b engine.Backend, pr PageRankOptions, opts en
 			share[v] = shareOf(l, uint32(v), p.rank[v])
 		}
 	})
+	for v := uint32(0); uint64(v) < n; v++ {
+		if l.OutDegree(v) == 0 {
+			p.dangling = append(p.dangling, v)
+		}
+	}
 	res, err := run.Run(ctx, p, share, engine.AllActive(n))
 	if err != nil {
 		return nil, res, err
@@ -192,19 +201,12 @@ func PageRankDelta(ctx context.Context, b engine.Backend, pr PageRankOptions, op
 // sum adds xs in a fixed chunk order, so the result does not depend on
 // scheduling.
 func sum(xs []float64, workers int) float64 {
-	return sumIf(xs, workers, nil)
-}
-
-// sumIf adds the xs[i] for which keep(i) holds (all when keep is nil).
-func sumIf(xs []float64, workers int, keep func(i int) bool) float64 {
 	chunks := par.Split(len(xs), par.Workers(workers))
 	parts := make([]float64, len(chunks))
 	par.ForChunks(chunks, func(c par.Chunk) {
 		var s float64
-		for i := c.Lo; i < c.Hi; i++ {
-			if keep == nil || keep(i) {
-				s += xs[i]
-			}
+		for _, x := range xs[c.Lo:c.Hi] {
+			s += x
 		}
 		parts[c.Index] = s
 	})

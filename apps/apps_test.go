@@ -1,0 +1,214 @@
+package apps_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/graph/format"
+	"github.com/mgraph-dev/mgraph/graph/gen"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/preprocess"
+	"github.com/stretchr/testify/require"
+)
+
+// smallParams exercise heavy blocks, repeated markers, many panels and
+// several sparse segments on small graphs.
+var smallParams = layout.Params{PanelSize: 64, HeavyThreshold: 100, HeavyColumns: 32, SegmentSize: 16,
+	GroupThresholds: []uint64{64, 32, 16, 8, 4}, HighGroups: 4}
+
+var modes = []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse}
+
+// shape is a named test graph.
+type shape struct {
+	name string
+	el   *graph.EdgeList
+}
+
+func generated(t testing.TB, spec string, seed uint64) *graph.EdgeList {
+	s, err := gen.ParseSpec(spec)
+	require.NoError(t, err)
+	el, err := s.Generate(context.Background(), seed, 2, nil)
+	require.NoError(t, err)
+	return el
+}
+
+// undirected builds an undirected list from edge pairs.
+func undirected(n uint64, pairs ...[2]uint32) *graph.EdgeList {
+	el := &graph.EdgeList{NumVertices: n, Directed: true}
+	for _, p := range pairs {
+		el.Src = append(el.Src, p[0])
+		el.Dst = append(el.Dst, p[1])
+	}
+	el.Symmetrize(1)
+	return el
+}
+
+func shapes(t testing.TB) []shape {
+	rmat := generated(t, "rmat:10:8", 1)
+	rmat.Symmetrize(2)
+	rmat.DropSelfLoops()
+	rmat.Dedupe(2)
+	rawDirected := generated(t, "rmat:9:6", 2) // duplicates, self-loops, directed
+	star := &graph.EdgeList{NumVertices: 300, Directed: true}
+	for v := uint32(1); v < 300; v++ {
+		star.Src, star.Dst = append(star.Src, v), append(star.Dst, 0)
+	}
+	star.Symmetrize(1)
+	var chain [][2]uint32
+	for v := uint32(0); v+1 < 500; v++ {
+		chain = append(chain, [2]uint32{v, v + 1})
+	}
+	return []shape{
+		{"rmat", rmat},
+		{"rmat-directed-raw", rawDirected},
+		{"rgg", generated(t, "rgg:n=800", 3)},
+		{"grid", generated(t, "grid:20x23:0.1", 4)},
+		{"star", star},
+		{"chain", undirected(500, chain...)},
+		{"disconnected", undirected(12, [2]uint32{0, 1}, [2]uint32{1, 2}, [2]uint32{4, 5}, [2]uint32{7, 8}, [2]uint32{8, 9}, [2]uint32{9, 7})},
+		{"single", &graph.EdgeList{NumVertices: 1}},
+		{"empty", &graph.EdgeList{}},
+	}
+}
+
+// backends builds the forward backend and, for directed graphs, the
+// backend over the transpose; withWeights adds weights first.
+func backends(t testing.TB, el *graph.EdgeList, p layout.Params) (fwd, bwd *cpu.Backend) {
+	ctx := context.Background()
+	l, err := preprocess.Build(ctx, el, p, preprocess.Options{Workers: 2})
+	require.NoError(t, err)
+	fwd, err = cpu.New(l, 2)
+	require.NoError(t, err)
+	bwd = fwd
+	if el.Directed {
+		tr := el.Clone()
+		tr.Transpose()
+		lt, err := preprocess.Build(ctx, tr, p, preprocess.Options{Workers: 2})
+		require.NoError(t, err)
+		bwd, err = cpu.New(lt, 2)
+		require.NoError(t, err)
+	}
+	return fwd, bwd
+}
+
+// sourcesOf picks up to three sources spread over the vertex ids.
+func sourcesOf(n uint64) []uint32 {
+	if n == 0 {
+		return nil
+	}
+	return []uint32{0, uint32(n / 2), uint32(n - 1)}
+}
+
+// checkAll runs every app in every mode on el and validates each result
+// against the reference; it also checks the modes agree with each other.
+func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params) {
+	ctx := context.Background()
+	weighted := el.Clone()
+	weighted.SetRandomWeights(9, 1, 64, 2)
+	fwd, bwd := backends(t, el, p)
+	wfwd, _ := backends(t, weighted, p)
+	g := apps.OriginalCSR(fwd.Layout(), 2)
+	wg := apps.OriginalCSR(wfwd.Layout(), 2)
+	sym := el.Clone()
+	sym.Symmetrize(2)
+	sfwd, _ := backends(t, sym, p)
+	sg := apps.OriginalCSR(sfwd.Layout(), 2)
+	n := el.NumVertices
+	pr := apps.DefaultPageRankOptions()
+	prDelta := pr
+	prDelta.MaxIterations = 0
+
+	results := map[string][]any{}
+	for _, mode := range modes {
+		opts := engine.RunOptions{Mode: mode, Seed: 5}
+		tag := func(app string) string { return fmt.Sprintf("%s/%s", app, mode) }
+		for _, s := range sourcesOf(n) {
+			levels, _, err := apps.BFS(ctx, fwd, s, opts)
+			require.NoError(t, err, tag("bfs"))
+			require.NoError(t, apps.ValidateBFS(g, s, levels), tag("bfs"))
+			results["bfs"] = append(results["bfs"], levels)
+
+			dist, _, err := apps.SSSP(ctx, wfwd, s, opts)
+			require.NoError(t, err, tag("sssp"))
+			require.NoError(t, apps.ValidateSSSP(wg, s, dist), tag("sssp"))
+			results["sssp"] = append(results["sssp"], dist)
+		}
+		labels, _, err := apps.CC(ctx, sfwd, opts)
+		require.NoError(t, err, tag("cc"))
+		require.NoError(t, apps.ValidateCC(sg, labels), tag("cc"))
+		results["cc"] = append(results["cc"], labels)
+
+		ranks, _, err := apps.PageRank(ctx, fwd, pr, opts)
+		require.NoError(t, err, tag("pr"))
+		require.NoError(t, apps.ValidatePageRank(g, pr, ranks), tag("pr"))
+
+		dranks, _, err := apps.PageRankDelta(ctx, fwd, prDelta, opts)
+		require.NoError(t, err, tag("pr-delta"))
+		require.NoError(t, apps.ValidatePageRankDelta(g, prDelta, dranks), tag("pr-delta"))
+
+		if srcs := sourcesOf(n); len(srcs) > 0 {
+			bc, _, err := apps.BC(ctx, fwd, bwd, srcs, opts)
+			require.NoError(t, err, tag("bc"))
+			require.NoError(t, apps.ValidateBC(g, srcs, bc), tag("bc"))
+		}
+	}
+	// Min-style results are exact, so the three modes must agree exactly.
+	for app, rs := range results {
+		per := len(rs) / len(modes)
+		for i := per; i < len(rs); i++ {
+			require.Equal(t, rs[i%per], rs[i], "%s: mode %s differs from hybrid", app, modes[i/per])
+		}
+	}
+}
+
+func TestAppsAllModesAllShapes(t *testing.T) {
+	for _, s := range shapes(t) {
+		t.Run(s.name, func(t *testing.T) {
+			checkAll(t, s.el, smallParams)
+			if s.el.NumArcs() > 1000 {
+				checkAll(t, s.el, layout.DefaultParams())
+			}
+		})
+	}
+}
+
+func TestAppsOnDatasets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("datasets: skipped in -short")
+	}
+	dir := filepath.Join("..", "..", "shared", "datasets")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.mtx.zst"))
+	if len(files) == 0 {
+		t.Skipf("no datasets in %s", dir)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			el, _, err := format.ReadFile(context.Background(), f, format.ReadOptions{})
+			require.NoError(t, err)
+			checkAll(t, el, layout.DefaultParams())
+		})
+	}
+}
+
+func TestBadArguments(t *testing.T) {
+	ctx := context.Background()
+	fwd, _ := backends(t, undirected(4, [2]uint32{0, 1}), smallParams)
+	_, _, err := apps.BFS(ctx, fwd, 4, engine.RunOptions{})
+	require.ErrorContains(t, err, "source 4 is not a vertex")
+	_, _, err = apps.SSSP(ctx, fwd, 0, engine.RunOptions{})
+	require.ErrorContains(t, err, "needs edge weights")
+	dir := &graph.EdgeList{NumVertices: 2, Directed: true, Src: []uint32{0}, Dst: []uint32{1}}
+	dfwd, _ := backends(t, dir, smallParams)
+	_, _, err = apps.CC(ctx, dfwd, engine.RunOptions{})
+	require.ErrorContains(t, err, "undirected")
+	_, _, err = apps.BC(ctx, dfwd, dfwd, []uint32{0}, engine.RunOptions{})
+	require.ErrorContains(t, err, "transpose")
+	_, _, err = apps.PageRank(ctx, fwd, apps.PageRankOptions{Damping: 1.5}, engine.RunOptions{})
+	require.ErrorContains(t, err, "damping")
+}
