@@ -43,9 +43,9 @@ func (o PageRankOptions) validate() error {
 // r_new(v) = (1−d)/n + d·(D/n + Σ shares of its in-neighbours), D being the
 // rank held by dangling vertices.
 type prProgram struct {
-	l       *layout.Layout
-	opts    PageRankOptions
-	workers int
+	l        *layout.Layout
+	opts     PageRankOptions
+	workers  int
 	rank     []float64
 	change   []float64 // |r_new − r_old| of each vertex in the last iteration
 	dangling []uint32  // vertices without out-arcs
