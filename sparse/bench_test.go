@@ -69,7 +69,7 @@ func BenchmarkSparseStep(b *testing.B) {
 		name string
 		frac float64
 		k    int
-	}{{"tiny1", 0, 1}, {"tiny10", 0, 10}, {"1pct", 0.01, 0}, {"10pct", 0.1, 0}, {"50pct", 0.5, 0}}
+	}{{"tiny1", 0, 1}, {"tiny10", 0, 10}, {"tiny100", 0, 100}, {"1pct", 0.01, 0}, {"10pct", 0.1, 0}, {"50pct", 0.5, 0}}
 	for _, c := range cases {
 		r := rand.New(rand.NewPCG(11, 12))
 		var frontier []uint32

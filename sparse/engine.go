@@ -319,7 +319,7 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.Program[V], values []V, f
 	now := time.Now()
 	phases = append(phases, engine.Phase{Name: PhaseTraverse, Seconds: now.Sub(start).Seconds()})
 	start = now
-	if e.active > 0 && e.nhs > 0 {
+	if e.active > 0 {
 		e.merge(t)
 	}
 	now = time.Now()
@@ -360,7 +360,7 @@ func (e *Engine[V]) Estimate(ctx context.Context, p engine.Program[V], values []
 	}
 	parallel := e.workers > 1 && total >= e.inlineArcs
 	e.traverse(newKernel(p, values, e.l), t, sample, total, parallel)
-	if e.active > 0 && e.nhs > 0 {
+	if e.active > 0 {
 		e.merge(t)
 	}
 	e.resetTouched(t)

@@ -47,7 +47,9 @@ func (e *Engine[V]) traverse(k *kernel[V], t *target[V], frontier []uint32, tota
 		return
 	}
 	nw := e.workersFor(total)
-	e.active = nw
+	if e.nhs > 0 {
+		e.active = nw
+	}
 	pre := e.pre
 	f := len(frontier)
 	piece := k.atomicPiece(t)
