@@ -146,6 +146,70 @@ int mg_reduce_sum_f64(int dev, const double *in, uint64_t n, double *out_dev,
                       void *scratch_dev, uint64_t scratch_bytes, mg_stream s,
                       char *err, size_t errlen);
 
+/* --- GPU preprocessing: the dual layout (docs/layout.md) ---------------- */
+
+/* Builds the same layout as the CPU builder (package preprocess), byte for
+ * byte, on device dev: the edge list is copied from host memory, built on the
+ * device (CUB radix sorts, scans and run-length encodings; one thread block
+ * per heavy block for the heavy matrices), and every array is kept on the
+ * device until mg_pp_section copies it out and mg_pp_free releases it.
+ * Limits: n and m at most MG_PP_MAX_ITEMS (CUB counts items in int). */
+#define MG_PP_MAX_ITEMS 2147483647ull
+#define MG_PP_MAX_THRESHOLDS 64
+#define MG_PP_PHASES 6
+
+/* The layout's arrays, in the order of docs/layout.md (and layout.Layout). */
+enum {
+    MG_PP_PERM, MG_PP_INV_PERM, MG_PP_GROUP_START,
+    MG_PP_BLOCK_ROW, MG_PP_BLOCK_COL, MG_PP_BLOCK_EDGES, MG_PP_BLOCK_HEAVY,
+    MG_PP_HEAVY_ROW, MG_PP_HEAVY_COL, MG_PP_HEAVY_ROWS, MG_PP_HEAVY_MATRIX_START,
+    MG_PP_HEAVY_NUM_DST, MG_PP_HEAVY_SLOT, MG_PP_HEAVY_MATRIX, MG_PP_HEAVY_WEIGHTS,
+    MG_PP_LIGHT_START, MG_PP_LIGHT_SRC, MG_PP_LIGHT_WEIGHTS, MG_PP_LIGHT_SLOT,
+    MG_PP_ROW_SLOT_START, MG_PP_SLOT_DST,
+    MG_PP_SPARSE_OFFSETS, MG_PP_SPARSE_DST, MG_PP_SPARSE_WEIGHTS,
+    MG_PP_SEGMENT_BOUNDS, MG_PP_SEGMENT_SPLIT,
+    MG_PP_SECTIONS
+};
+
+/* Graph size and layout parameters (layout.Params); the group thresholds
+ * are passed beside it. */
+typedef struct {
+    uint64_t n, m;
+    uint64_t heavy_threshold;
+    uint32_t panel_size, heavy_columns, segment_size, high_groups;
+    uint32_t num_thresholds; /* at most MG_PP_MAX_THRESHOLDS */
+    int weighted;            /* weights != NULL */
+} mg_pp_params;
+
+/* What mg_pp_build reports. */
+typedef struct {
+    uint64_t len[MG_PP_SECTIONS]; /* element count of every section */
+    int too_large;                /* more than 2^32-1 stream slots: nothing built */
+    float upload_ms;              /* host-to-device copy of the edge list (events) */
+    float build_ms;               /* from the end of the upload to the last kernel (events),
+                                     host work between kernels included */
+    float phase_ms[MG_PP_PHASES]; /* degrees+renumber, sort by source, sort by block,
+                                     blocks+slots, dense fill, sparse part */
+    uint64_t peak_bytes;          /* most device memory held at once by the build */
+} mg_pp_result;
+
+typedef struct mg_pp_layout mg_pp_layout; /* opaque: the arrays on the device */
+
+/* Builds the layout of the arcs src[i] -> dst[i] (i < m; host arrays; weights
+ * NULL or m host values) with vertices 0..n-1. thresholds: num_thresholds host
+ * values. On success *out holds the arrays (free with mg_pp_free) unless
+ * res->too_large, when *out is NULL. Out of device memory is MG_ERR_OOM, with
+ * everything allocated so far released. */
+int mg_pp_build(int dev, const mg_pp_params *p, const uint64_t *thresholds,
+                const uint32_t *src, const uint32_t *dst, const uint32_t *weights,
+                mg_pp_layout **out, mg_pp_result *res, char *err, size_t errlen);
+/* Copies section s (bytes must equal its length times its element size) to
+ * host memory dst. */
+int mg_pp_section(int dev, const mg_pp_layout *l, int s, void *dst, uint64_t bytes,
+                  char *err, size_t errlen);
+/* Releases the arrays (NULL is allowed). */
+int mg_pp_free(int dev, mg_pp_layout *l, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,7 +18,10 @@ func preprocessCommand() command {
 		usage:   "[flags] INPUT [-o OUTPUT]",
 		help: `INPUT is a graph file or a generator spec (see 'mgraph gen --help').
 Builds the layout (in-degree-group renumbering, dense heavy/light blocks with
-the stream-buffer map, sparse segments) on all cores and writes it,
+the stream-buffer map, sparse segments) on the GPU when one is visible and
+the graph fits (--preprocess-on auto; gpu or cpu to choose; a graph too big
+for device memory is built on the CPU with a note), else on all cores, and
+writes it,
 zstd-compressed and checksummed, to OUTPUT, or into the layout cache when -o
 is not given: keyed by the SHA-256 of the input, the reading flags, the
 parameters and the format version. A layout the cache already holds is not
@@ -28,7 +31,8 @@ that take a graph accept the input (and use the cache) or a layout file.
 Examples:
   mgraph preprocess ../shared/datasets/cit-HepPh.mtx.zst
   mgraph preprocess rmat20.mgb -o rmat20.mgl --level 1
-  mgraph preprocess grid.mtx --panel-size 4096 --heavy-threshold 8192 --validate`,
+  mgraph preprocess grid.mtx --panel-size 4096 --heavy-threshold 8192 --validate
+  mgraph preprocess rmat:24:16 --preprocess-on gpu -o rmat24.mgl`,
 		flags: func(fs *pflag.FlagSet) func(context.Context, *env, []string) error {
 			var in inputFlags
 			var lf layoutFlags
@@ -85,7 +89,7 @@ Examples:
 						}
 					}
 				}
-				l, g, took, err := buildLayout(ctx, e, args[0], &in, p)
+				l, g, took, err := buildLayout(ctx, e, args[0], &in, &lf, p)
 				if err != nil {
 					return err
 				}

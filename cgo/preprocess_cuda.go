@@ -1,0 +1,181 @@
+//go:build cuda
+
+package cuda
+
+/*
+#include "mgraph.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"time"
+	"unsafe"
+
+	"github.com/mgraph-dev/mgraph/layout"
+)
+
+// The section order of mgraph.h must match layoutSections; the cuda build
+// checks the count.
+var (
+	_ [C.MG_PP_SECTIONS - 26]struct{}
+	_ [26 - C.MG_PP_SECTIONS]struct{}
+	_ [C.MG_PP_PHASES - len(LayoutPhases)]struct{}
+	_ [len(LayoutPhases) - C.MG_PP_PHASES]struct{}
+)
+
+// LayoutPhases names the phases of LayoutTimings.Phases, in order.
+var LayoutPhases = [6]string{"degrees+renumber", "sort by source", "sort by block", "blocks+slots", "dense fill", "sparse part"}
+
+// LayoutTimings are the times of one device layout build.
+type LayoutTimings struct {
+	// Upload is the host-to-device copy of the edge list (CUDA events).
+	Upload time.Duration
+	// Build is the device time from the end of the upload to the last
+	// kernel (CUDA events), host work between kernels included.
+	Build time.Duration
+	// Phases split Build (LayoutPhases names them).
+	Phases [6]time.Duration
+	// Download is the host wall time of copying every array back.
+	Download time.Duration
+	// PeakBytes is the most device memory the build held at once.
+	PeakBytes uint64
+}
+
+// MaxLayoutItems bounds the vertices and arcs of a device layout build
+// (CUB counts items in int).
+const MaxLayoutItems = uint64(C.MG_PP_MAX_ITEMS)
+
+// layoutSections returns pointers to l's arrays in the C API's order.
+func layoutSections(l *layout.Layout) []any {
+	return []any{
+		&l.Perm, &l.InvPerm, &l.GroupStart,
+		&l.BlockRow, &l.BlockCol, &l.BlockEdges, &l.BlockHeavy,
+		&l.HeavyRow, &l.HeavyCol, &l.HeavyRows, &l.HeavyMatrixStart,
+		&l.HeavyNumDst, &l.HeavySlot, &l.HeavyMatrix, &l.HeavyWeights,
+		&l.LightStart, &l.LightSrc, &l.LightWeights, &l.LightSlot,
+		&l.RowSlotStart, &l.SlotDst,
+		&l.SparseOffsets, &l.SparseDst, &l.SparseWeights,
+		&l.SegmentBounds, &l.SegmentSplit,
+	}
+}
+
+// makeSection allocates the slice behind s (a pointer to a slice field)
+// with n elements and returns its first element's address and byte size.
+func makeSection(s any, n uint64) (unsafe.Pointer, uint64) {
+	switch p := s.(type) {
+	case *[]uint8:
+		*p = make([]uint8, n)
+		if n > 0 {
+			return unsafe.Pointer(&(*p)[0]), n
+		}
+	case *[]uint16:
+		*p = make([]uint16, n)
+		if n > 0 {
+			return unsafe.Pointer(&(*p)[0]), 2 * n
+		}
+	case *[]int16:
+		*p = make([]int16, n)
+		if n > 0 {
+			return unsafe.Pointer(&(*p)[0]), 2 * n
+		}
+	case *[]uint32:
+		*p = make([]uint32, n)
+		if n > 0 {
+			return unsafe.Pointer(&(*p)[0]), 4 * n
+		}
+	case *[]uint64:
+		*p = make([]uint64, n)
+		if n > 0 {
+			return unsafe.Pointer(&(*p)[0]), 8 * n
+		}
+	default:
+		panic(fmt.Sprintf("cuda: layout section of type %T", s))
+	}
+	return nil, 0
+}
+
+// BuildLayout builds the dual layout (docs/layout.md) of the graph with n
+// vertices and arcs src[i] → dst[i] (weights nil or parallel) on device d,
+// byte-identical to preprocess.Build with the same parameters. The caller
+// validates the parameters and the edge list. It fails with ErrInvalid
+// when n or the arc count exceeds MaxLayoutItems, with ErrOutOfMemory (an
+// *OutOfMemoryError) when the device cannot hold the build, and with
+// layout.ErrTooLarge when the layout would need more than 2^32-1 stream
+// slots.
+func BuildLayout(d Device, n uint64, src, dst, weights []uint32, directed bool, p layout.Params) (*layout.Layout, LayoutTimings, error) {
+	var tm LayoutTimings
+	m := uint64(len(src))
+	if uint64(len(dst)) != m || (weights != nil && uint64(len(weights)) != m) {
+		return nil, tm, invalidf("BuildLayout", "%d sources, %d destinations, %d weights", len(src), len(dst), len(weights))
+	}
+	if n > MaxLayoutItems || m > MaxLayoutItems {
+		return nil, tm, invalidf("BuildLayout", "%d vertices and %d arcs: the device builder takes at most %d of each", n, m, MaxLayoutItems)
+	}
+	if len(p.GroupThresholds) > C.MG_PP_MAX_THRESHOLDS {
+		return nil, tm, invalidf("BuildLayout", "%d group thresholds, at most %d", len(p.GroupThresholds), C.MG_PP_MAX_THRESHOLDS)
+	}
+	cp := C.mg_pp_params{
+		n: C.uint64_t(n), m: C.uint64_t(m), heavy_threshold: C.uint64_t(p.HeavyThreshold),
+		panel_size: C.uint32_t(p.PanelSize), heavy_columns: C.uint32_t(p.HeavyColumns),
+		segment_size: C.uint32_t(p.SegmentSize), high_groups: C.uint32_t(p.HighGroups),
+		num_thresholds: C.uint32_t(len(p.GroupThresholds)),
+	}
+	if weights != nil {
+		cp.weighted = 1
+	}
+	var thr *C.uint64_t
+	if len(p.GroupThresholds) > 0 {
+		thr = (*C.uint64_t)(unsafe.Pointer(&p.GroupThresholds[0]))
+	}
+	var srcP, dstP, wP *C.uint32_t
+	if m > 0 {
+		srcP = (*C.uint32_t)(unsafe.Pointer(&src[0]))
+		dstP = (*C.uint32_t)(unsafe.Pointer(&dst[0]))
+		if weights != nil {
+			wP = (*C.uint32_t)(unsafe.Pointer(&weights[0]))
+		}
+	}
+	var h *C.mg_pp_layout
+	var res C.mg_pp_result
+	err := call("BuildLayout", func(e *C.char, ne C.size_t) C.int {
+		return C.mg_pp_build(C.int(d.ordinal), &cp, thr, srcP, dstP, wP, &h, &res, e, ne)
+	})
+	tm.PeakBytes = uint64(res.peak_bytes)
+	if err != nil {
+		if e, ok := err.(*Error); ok && e.Code == codeOOM {
+			oom := &OutOfMemoryError{Device: d.ordinal, Requested: uint64(res.peak_bytes), Err: err}
+			oom.Free, oom.Total, _ = backendMemInfo(d.ordinal)
+			return nil, tm, oom
+		}
+		return nil, tm, err
+	}
+	if res.too_large != 0 {
+		return nil, tm, fmt.Errorf("cuda: BuildLayout: more than %d stream slots: %w", uint64(layout.MaxSlots), layout.ErrTooLarge)
+	}
+	defer call("BuildLayout", func(e *C.char, ne C.size_t) C.int { return C.mg_pp_free(C.int(d.ordinal), h, e, ne) })
+	tm.Upload = msDuration(float64(res.upload_ms))
+	tm.Build = msDuration(float64(res.build_ms))
+	for i := range tm.Phases {
+		tm.Phases[i] = msDuration(float64(res.phase_ms[i]))
+	}
+	l := &layout.Layout{
+		Params: layout.Params{PanelSize: p.PanelSize, HeavyThreshold: p.HeavyThreshold, HeavyColumns: p.HeavyColumns,
+			SegmentSize: p.SegmentSize, GroupThresholds: append([]uint64(nil), p.GroupThresholds...), HighGroups: p.HighGroups},
+		NumVertices: n, NumArcs: m, Weighted: weights != nil, Directed: directed,
+	}
+	start := time.Now()
+	for i, s := range layoutSections(l) {
+		ptr, bytes := makeSection(s, uint64(res.len[i]))
+		if err := call("BuildLayout", func(e *C.char, ne C.size_t) C.int {
+			return C.mg_pp_section(C.int(d.ordinal), h, C.int(i), ptr, C.uint64_t(bytes), e, ne)
+		}); err != nil {
+			return nil, tm, err
+		}
+	}
+	tm.Download = time.Since(start)
+	l.Normalize()
+	return l, tm, nil
+}
+
+func msDuration(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
