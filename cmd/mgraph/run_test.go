@@ -1,0 +1,103 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRunAppsValidateEveryMode(t *testing.T) {
+	cache := t.TempDir()
+	for _, app := range appNames {
+		for _, mode := range []string{"hybrid", "dense", "sparse"} {
+			args := []string{"run", app, "rmat:8:8", "--symmetrize-input", "--mode", mode, "--validate",
+				"--cache-dir", cache, "--panel-size", "64", "--trials", "2"}
+			if app == "sssp" {
+				args = append(args, "--weights", "3")
+			}
+			code, out, errOut := mgraph(t, args...)
+			require.Equal(t, 0, code, "%s %s: %s", app, mode, errOut)
+			assert.Contains(t, out, "validation: ok", "%s %s", app, mode)
+			assert.Contains(t, out, "trial 2/2", "%s %s", app, mode)
+			assert.Regexp(t, `best .*, median .*, [0-9.]+ MTEPS`, out)
+		}
+	}
+}
+
+func TestRunDirectedGraphs(t *testing.T) {
+	cache := t.TempDir()
+	// cc symmetrizes a directed graph; bc builds the transposed layout.
+	for _, app := range []string{"cc", "bc", "pr", "bfs"} {
+		code, out, errOut := mgraph(t, "run", app, "rmat:8:4", "--validate", "--cache-dir", cache)
+		require.Equal(t, 0, code, "%s: %s", app, errOut)
+		assert.Contains(t, out, "validation: ok", app)
+	}
+	_, _, errOut := mgraph(t, "run", "cc", "rmat:8:4", "--cache-dir", cache)
+	assert.Contains(t, errOut, "weak components")
+}
+
+func TestRunOutAndTrace(t *testing.T) {
+	dir := t.TempDir()
+	out, trace := filepath.Join(dir, "levels.tsv"), filepath.Join(dir, "trace.json")
+	code, _, errOut := mgraph(t, "run", "bfs", "grid:8:0", "--source", "0", "--out", out, "--trace", trace,
+		"--cache-dir", dir, "--trials", "2")
+	require.Equal(t, 0, code, errOut)
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	require.Len(t, lines, 64)
+	assert.Equal(t, "0\t0", lines[0])
+	assert.Equal(t, "63\t14", lines[63], "corner to corner of an 8×8 grid")
+
+	var doc traceFile
+	raw, err := os.ReadFile(trace)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	assert.Equal(t, "bfs", doc.App)
+	require.Len(t, doc.Trials, 2)
+	res := doc.Trials[0].Result
+	assert.Equal(t, 15, res.Iterations)
+	require.Len(t, res.Trace, res.Iterations)
+	assert.Equal(t, uint64(1), res.Trace[0].FrontierVertices)
+	assert.NotEmpty(t, res.Trace[0].Phases)
+	assert.Equal(t, []uint32{0}, doc.Trials[0].Sources)
+
+	bin := filepath.Join(dir, "ranks.bin")
+	code, _, errOut = mgraph(t, "run", "pr", "grid:8:0", "--out", bin, "--cache-dir", dir)
+	require.Equal(t, 0, code, errOut)
+	st, err := os.Stat(bin)
+	require.NoError(t, err)
+	assert.Equal(t, int64(64*8), st.Size(), "64 float64 ranks")
+}
+
+func TestRunBadArguments(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"run", "bfs"}, 2, "APP and GRAPH"},
+		{[]string{"run", "dfs", "grid:4"}, 2, `unknown app "dfs"`},
+		{[]string{"run", "bfs", "grid:4", "--mode", "fast"}, 2, "unknown mode"},
+		{[]string{"run", "bfs", "grid:4", "--source", "16"}, 2, "--source 16 is not a vertex"},
+		{[]string{"run", "bfs", "grid:4", "--threads", "-1"}, 2, "--threads"},
+		{[]string{"run", "bfs", "grid:4", "--trials", "0"}, 2, "--trials"},
+		{[]string{"run", "sssp", "grid:4"}, 1, "add --weights SEED"},
+		{[]string{"run", "bfs", "grid:4", "--backend", "cuda"}, 1, "GPU engines are not implemented"},
+		{[]string{"run", "bfs", "grid:4", "--backend", "tpu"}, 2, "--backend"},
+		{[]string{"run", "pr", "grid:4", "--damping", "1.5"}, 1, "damping"},
+		{[]string{"run", "bfs", filepath.Join(dir, "missing.mtx")}, 1, "missing.mtx"},
+	}
+	for _, c := range cases {
+		args := append(c.args, "--cache-dir", dir)
+		code, _, errOut := mgraph(t, args...)
+		assert.Equal(t, c.code, code, "%v: %s", c.args, errOut)
+		assert.Contains(t, errOut, c.msg, "%v", c.args)
+	}
+}
