@@ -100,8 +100,10 @@ gpu-test: $(KLIB) build
 demo: build
 	@mkdir -p $(DEMO_DIR)
 	$(BIN) gen rmat:18:16 --seed 1 --symmetrize --dedupe --drop-self-loops --weights 1 -o $(DEMO_DIR)/rmat18.mgb
-	$(BIN) convert $(DEMO_DIR)/rmat18.mgb $(DEMO_DIR)/rmat18.mtx.zst
-	$(BIN) info $(DEMO_DIR)/rmat18.mtx.zst
+	$(BIN) info $(DEMO_DIR)/rmat18.mgb
+	$(BIN) preprocess $(DEMO_DIR)/rmat18.mgb -o $(DEMO_DIR)/rmat18.mgl
+	$(BIN) run bfs $(DEMO_DIR)/rmat18.mgl --trials 3 --validate --trace $(DEMO_DIR)/bfs-trace.json
+	$(BIN) run pr $(DEMO_DIR)/rmat18.mgl --trials 3 --validate
 
 clean:
 	rm -rf bin build gpubin out
