@@ -8,7 +8,14 @@ import (
 
 // bfsProgram: a vertex's value is its level; an arc offers level+1; a
 // vertex takes the smallest offer if it beats its level and is then active.
+//
+// It implements engine.EarlyExit: all the active vertices of an iteration
+// are at the same level, so every offer of an iteration is equal, and a
+// vertex with a level never takes a later (larger) offer. The hybrid may
+// therefore run its large iterations as pull steps.
 type bfsProgram struct{}
+
+var _ engine.EarlyExit[uint32] = bfsProgram{}
 
 func (bfsProgram) Edge() engine.EdgeOp       { return engine.EdgeSourcePlusOne }
 func (bfsProgram) Combine() engine.CombineOp { return engine.CombineMin }
@@ -20,6 +27,9 @@ func (bfsProgram) Apply(v uint32, acc uint32, level []uint32) bool {
 	}
 	return false
 }
+
+// Unsettled reports whether v has no level yet.
+func (bfsProgram) Unsettled(v uint32, level []uint32) bool { return level[v] == Unreached }
 
 // BFS returns the level (hop distance) of every vertex from source, with
 // Unreached for vertices it does not reach.

@@ -75,6 +75,61 @@ type SparseStepper[V Value] interface {
 	Estimate(ctx context.Context, p Program[V], values []V, sample []uint32) (time.Duration, error)
 }
 
+// EarlyExit is implemented by min programs whose iterations can run as a
+// pull (bottom-up) step: every unsettled vertex scans its in-neighbours and
+// stops at the first active one, instead of every active vertex pushing
+// along all its arcs (Beamer's direction-optimizing BFS; SEP-Graph's pull).
+// The hybrid uses such a step only for programs that implement EarlyExit
+// and only on undirected layouts, where a vertex's out-row is also its
+// in-row.
+//
+// A program may implement EarlyExit only if all of the following hold, for
+// every run and every iteration:
+//
+//   - Combine is CombineMin and ApplyAll is false.
+//   - Every contribution made in one iteration is equal: for any two active
+//     sources u, u' and arcs of weights w, w',
+//     Contribute(Edge, values[u], w) == Contribute(Edge, values[u'], w').
+//     The combined value of any vertex that receives contributions is then
+//     the first one, so Apply on the first contribution found is final for
+//     that iteration. (BFS: every active vertex is at the current level and
+//     the edge adds 1, never the weight.)
+//   - Unsettled(v, values) reports false only if no later contribution can
+//     change v: Apply(v, c, values) then changes nothing and returns false
+//     for any contribution c of this or a later iteration. A pull step
+//     skips the vertices it reports settled.
+//   - Every active vertex is settled, and Apply changes values only of the
+//     vertex it is called on: a pull step reads values[u] of active
+//     vertices u while Apply runs concurrently on unsettled ones.
+//
+// Unsettled is called concurrently for distinct vertices and must only read.
+type EarlyExit[V Value] interface {
+	Program[V]
+	// Unsettled reports whether v may still take a contribution (BFS: its
+	// level is still Unreached).
+	Unsettled(v uint32, values []V) bool
+}
+
+// PullStepper runs pull (bottom-up) iterations of EarlyExit programs over an
+// undirected layout.
+type PullStepper[V Value] interface {
+	// Step runs one iteration: for every vertex v that Unsettled reports,
+	// v's in-neighbours are scanned until the first u with active[u] != 0,
+	// and Apply(v, Contribute(p.Edge(), values[u], w), values) is called;
+	// next[v] is set to 1 for the vertices Apply made active and 0 for all
+	// others. It returns the number of active vertices in next and the time
+	// of each phase. The result equals a push step's for programs that keep
+	// the EarlyExit contract.
+	Step(ctx context.Context, p EarlyExit[V], values []V, active, next []uint8) (uint64, []Phase, error)
+	// NextArcs returns the out-arcs of the vertices the last Step made
+	// active (the sum of their out-degrees), counted during that Step.
+	NextArcs() uint64
+	// Estimate returns the expected time of one Step from active, measured
+	// as a dry run over a sample of the vertices that calls neither Apply
+	// nor writes values or any state a later Step reads.
+	Estimate(ctx context.Context, p EarlyExit[V], values []V, active []uint8) (time.Duration, error)
+}
+
 // IterationTrace records one iteration for --trace.
 type IterationTrace struct {
 	Iteration        int     `json:"iteration"`
@@ -83,10 +138,14 @@ type IterationTrace struct {
 	FrontierEdges    uint64  `json:"frontier_edges"`
 	EDPSeconds       float64 `json:"edp_seconds,omitempty"` // dense estimate (hybrid)
 	ESPSeconds       float64 `json:"esp_seconds,omitempty"` // sparse estimate (hybrid)
-	SampleSeconds    float64 `json:"sample_seconds,omitempty"`
-	Switched         bool    `json:"switched,omitempty"`
-	Phases           []Phase `json:"phases"`
-	Seconds          float64 `json:"seconds"`
+	// UnsettledEdges is the hybrid's estimate of the arcs of the vertices
+	// not yet settled, for EarlyExit programs: it switches to pull when
+	// FrontierEdges exceeds UnsettledEdges / alpha.
+	UnsettledEdges uint64  `json:"unsettled_edges,omitempty"`
+	SampleSeconds  float64 `json:"sample_seconds,omitempty"`
+	Switched       bool    `json:"switched,omitempty"`
+	Phases         []Phase `json:"phases"`
+	Seconds        float64 `json:"seconds"`
 }
 
 // Result summarises one run of a program.
