@@ -1,0 +1,50 @@
+package apps
+
+import (
+	"fmt"
+
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/layout"
+)
+
+// OracleApps lists the apps Traversal sets up: the min-style programs, whose
+// results do not depend on the mode that ran an iteration, so an iteration
+// can be run in both modes from the same state and either result continued
+// from (bench's per-iteration oracle, the paper's Table 2).
+var OracleApps = []string{"bfs", "sssp", "cc"}
+
+// Traversal returns the program of app (one of OracleApps) with its
+// initial values and frontier in l's numbering, exactly as BFS, SSSP and CC
+// start their runs; source is in original numbering (ignored by cc). The
+// caller owns the returned slices.
+func Traversal(app string, l *layout.Layout, source uint32, workers int) (engine.Program[uint32], []uint32, *engine.Frontier, error) {
+	n := l.NumVertices
+	switch app {
+	case "bfs", "sssp":
+		if app == "sssp" && !l.Weighted {
+			return nil, nil, nil, fmt.Errorf("sssp needs edge weights, and the graph has none")
+		}
+		s, err := checkSource(l, source)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		values := make([]uint32, n)
+		fill(values, Unreached, workers)
+		values[s] = 0
+		var p engine.Program[uint32] = bfsProgram{}
+		if app == "sssp" {
+			p = ssspProgram{}
+		}
+		return p, values, engine.NewFrontierList(n, []uint32{s}), nil
+	case "cc":
+		if l.Directed {
+			return nil, nil, nil, fmt.Errorf("cc needs an undirected graph")
+		}
+		values := make([]uint32, n)
+		for v := range values {
+			values[v] = uint32(v)
+		}
+		return ccProgram{}, values, engine.AllActive(n), nil
+	}
+	return nil, nil, nil, fmt.Errorf("no per-iteration oracle for %q (want one of %v)", app, OracleApps)
+}
