@@ -41,6 +41,7 @@ func commands() []command {
 		convertCommand(),
 		infoCommand(),
 		runCommand(),
+		benchCommand(),
 		preprocessCommand(),
 		versionCommand(),
 		devicesCommand(),

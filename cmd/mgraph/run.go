@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/bench"
 	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/layout"
@@ -309,19 +310,10 @@ func (f *runFlags) pickSources(app string, l *layout.Layout) ([]uint32, error) {
 	return out, nil
 }
 
-// teps is the papers' traversed-edges-per-second figure of one run.
+// teps is the papers' traversed-edges-per-second figure of one run (see
+// bench.TEPS, shared with 'mgraph bench').
 func teps(app string, l *layout.Layout, res engine.Result, sources int, secs float64) float64 {
-	if secs <= 0 {
-		return 0
-	}
-	e := float64(l.NumArcs)
-	switch app {
-	case "pr":
-		return e * float64(max(1, res.Iterations)) / secs
-	case "bc":
-		return 2 * e * float64(sources) / secs
-	}
-	return e / secs
+	return bench.TEPS(app, l.NumArcs, res.Iterations, sources, secs)
 }
 
 // modeCounts summarises how many iterations ran in each mode, when traced.

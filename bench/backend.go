@@ -1,0 +1,88 @@
+package bench
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/dense"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/sparse"
+)
+
+// Backend is how the harness uses one backend kind: it loads a layout onto
+// the backend (timing the host→device upload, zero for the CPU) and makes
+// the dense and sparse steppers the per-iteration oracle drives.
+type Backend struct {
+	// New makes a backend holding l with threads CPU workers (0 = all
+	// cores) and returns the time spent uploading l (0 on the CPU).
+	New func(l *layout.Layout, threads int) (engine.Backend, time.Duration, error)
+	// Steppers returns the backend's dense and sparse engines for uint32
+	// programs over l, for the per-iteration oracle. Each Step must have
+	// finished (synchronised) when it returns, so that host timing is valid.
+	Steppers func(l *layout.Layout, threads int) (engine.DenseStepper[uint32], engine.SparseStepper[uint32], error)
+}
+
+var (
+	backendsMu sync.Mutex
+	backends   = map[string]Backend{
+		"cpu": {
+			New: func(l *layout.Layout, threads int) (engine.Backend, time.Duration, error) {
+				b, err := cpu.New(l, threads)
+				return b, 0, err
+			},
+			Steppers: func(l *layout.Layout, threads int) (engine.DenseStepper[uint32], engine.SparseStepper[uint32], error) {
+				b, err := cpu.New(l, threads)
+				if err != nil {
+					return nil, nil, err
+				}
+				d, err := dense.New[uint32](l, b.Workers())
+				if err != nil {
+					return nil, nil, err
+				}
+				s, err := sparse.New[uint32](l, b.Workers())
+				if err != nil {
+					return nil, nil, err
+				}
+				return d, s, nil
+			},
+		},
+	}
+)
+
+// RegisterBackend makes a backend kind available to plans under name (the
+// CUDA engines register "cuda" when they are built in).
+func RegisterBackend(name string, b Backend) {
+	backendsMu.Lock()
+	defer backendsMu.Unlock()
+	backends[name] = b
+}
+
+// BackendNames lists the registered backends, sorted.
+func BackendNames() []string {
+	backendsMu.Lock()
+	defer backendsMu.Unlock()
+	var names []string
+	for n := range backends {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func backendFor(name string) (Backend, error) {
+	backendsMu.Lock()
+	b, ok := backends[name]
+	backendsMu.Unlock()
+	if ok {
+		return b, nil
+	}
+	if name == "cuda" {
+		return Backend{}, fmt.Errorf("backend cuda: the GPU engines are not built into this mgraph yet (issue #6); use cpu")
+	}
+	return Backend{}, fmt.Errorf("unknown backend %q (available: %s)", name, strings.Join(BackendNames(), ", "))
+}

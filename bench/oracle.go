@@ -1,0 +1,216 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/layout"
+)
+
+// OracleIteration is one iteration of the per-iteration oracle (one row of
+// the paper's Table 2).
+type OracleIteration struct {
+	Iteration        int     `json:"iteration"`
+	FrontierVertices uint64  `json:"frontier_vertices"`
+	FrontierEdges    uint64  `json:"frontier_edges"` // out-arcs of the frontier
+	SparseSeconds    float64 `json:"sparse_seconds"`
+	DenseSeconds     float64 `json:"dense_seconds"`
+	Best             string  `json:"best"` // the faster mode
+	BestSeconds      float64 `json:"best_seconds"`
+	// Hybrid is the mode the hybrid chose for this iteration in its own
+	// traced run ("" when that run had no such iteration), HybridSeconds
+	// the time it measured for the iteration (its sampling included).
+	Hybrid        string  `json:"hybrid"`
+	HybridSeconds float64 `json:"hybrid_seconds"`
+	// Agree is false when the two modes left different values or
+	// frontiers (a bug: min programs give identical results).
+	Agree bool `json:"agree"`
+}
+
+// OracleRun is the per-iteration oracle of one app on one graph.
+type OracleRun struct {
+	App        string            `json:"app"`
+	Graph      string            `json:"graph"`
+	Backend    string            `json:"backend"`
+	Threads    int               `json:"threads"`
+	Source     uint32            `json:"source"` // original numbering (unused by cc)
+	Repeats    int               `json:"repeats"`
+	Iterations []OracleIteration `json:"iterations"`
+	// Totals over the iterations.
+	TotalSparse float64 `json:"total_sparse_seconds"` // every iteration sparse
+	TotalDense  float64 `json:"total_dense_seconds"`  // every iteration dense
+	TotalBest   float64 `json:"total_best_seconds"`   // the best mode every iteration
+	// TotalChosen is the oracle's time of the modes the hybrid chose;
+	// Regret = TotalChosen − TotalBest is what its choices cost.
+	TotalChosen   float64 `json:"total_chosen_seconds"`
+	Regret        float64 `json:"regret_seconds"`
+	RegretPercent float64 `json:"regret_percent"` // of TotalBest
+	// HybridIterationSecs sums the hybrid's own iteration times (sampling
+	// and frontier conversions included); HybridRunSeconds is its whole run.
+	HybridIterationSecs float64 `json:"hybrid_iteration_seconds"`
+	HybridRunSeconds    float64 `json:"hybrid_run_seconds"`
+	HybridIterations    int     `json:"hybrid_iterations"`
+	Mismatches          int     `json:"mismatches"` // iterations where the modes disagreed
+}
+
+// maxRepeatSecs: a step slower than this is timed once (noise matters
+// little there, and the oracle stays quick on long traversals).
+const maxRepeatSecs = 0.02
+
+// Oracle runs app (one of apps.OracleApps) on l iteration by iteration: at
+// every iteration it runs the iteration in dense and in sparse mode from
+// the same state (values and frontier copied; each engine gets the
+// frontier in its own form, prepared outside the timing), times both
+// (the minimum of repeats runs), checks that both give the same values and
+// next frontier, and continues from the sparse result. The hybrid's choices
+// come from a separate traced hybrid run on b, aligned by iteration.
+// source is in original numbering.
+func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout.Layout, app string, source uint32, repeats int, seed uint64) (*OracleRun, error) {
+	bk, err := backendFor(backendName)
+	if err != nil {
+		return nil, err
+	}
+	workers := b.Workers()
+	ds, ss, err := bk.Steppers(l, workers)
+	if err != nil {
+		return nil, fmt.Errorf("oracle: %w", err)
+	}
+	p, values, f, err := apps.Traversal(app, l, source, workers)
+	if err != nil {
+		return nil, fmt.Errorf("oracle: %w", err)
+	}
+	repeats = max(1, repeats)
+	run := &OracleRun{App: app, Backend: backendName, Threads: workers, Source: source, Repeats: repeats}
+	if app == "cc" {
+		run.Source = 0
+	}
+	n := l.NumVertices
+	frontier := slices.Clone(f.List(workers))
+	work := make([]uint32, n)
+	denseVals := make([]uint32, n)
+	next := make([]uint8, n)
+	for i := 0; len(frontier) > 0; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		it := OracleIteration{Iteration: i, FrontierVertices: uint64(len(frontier)), Agree: true}
+		for _, v := range frontier {
+			it.FrontierEdges += l.OutDegree(v)
+		}
+		active := engine.ListToFlags(n, frontier, workers)
+
+		// Dense: values copied, flags prepared, Step timed.
+		var denseCount uint64
+		it.DenseSeconds = -1
+		for r := 0; r < repeats; r++ {
+			copy(work, values)
+			start := time.Now()
+			c, _, err := ds.Step(ctx, p, work, active, next)
+			secs := time.Since(start).Seconds()
+			if err != nil {
+				return nil, fmt.Errorf("oracle: dense step %d: %w", i, err)
+			}
+			if it.DenseSeconds < 0 || secs < it.DenseSeconds {
+				it.DenseSeconds = secs
+			}
+			denseCount = c
+			if secs > maxRepeatSecs {
+				break
+			}
+		}
+		copy(denseVals, work)
+
+		// Sparse: the same from the list; its result is continued from.
+		var out []uint32
+		it.SparseSeconds = -1
+		for r := 0; r < repeats; r++ {
+			copy(work, values)
+			start := time.Now()
+			o, _, err := ss.Step(ctx, p, work, frontier)
+			secs := time.Since(start).Seconds()
+			if err != nil {
+				return nil, fmt.Errorf("oracle: sparse step %d: %w", i, err)
+			}
+			if it.SparseSeconds < 0 || secs < it.SparseSeconds {
+				it.SparseSeconds = secs
+			}
+			out = o
+			if secs > maxRepeatSecs {
+				break
+			}
+		}
+		if uint64(len(out)) != denseCount || !slices.Equal(work, denseVals) || !sameSet(out, next) {
+			it.Agree = false
+			run.Mismatches++
+		}
+		it.Best, it.BestSeconds = "sparse", it.SparseSeconds
+		if it.DenseSeconds < it.SparseSeconds {
+			it.Best, it.BestSeconds = "dense", it.DenseSeconds
+		}
+		run.TotalSparse += it.SparseSeconds
+		run.TotalDense += it.DenseSeconds
+		run.TotalBest += it.BestSeconds
+		run.Iterations = append(run.Iterations, it)
+		copy(values, work)
+		frontier = out
+	}
+
+	// The hybrid's own run, traced, aligned by iteration.
+	opts := engine.RunOptions{Mode: engine.Hybrid, Trace: true, Seed: seed}
+	var res engine.Result
+	switch app {
+	case "bfs":
+		_, res, err = apps.BFS(ctx, b, source, opts)
+	case "sssp":
+		_, res, err = apps.SSSP(ctx, b, source, opts)
+	case "cc":
+		_, res, err = apps.CC(ctx, b, opts)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("oracle: hybrid run: %w", err)
+	}
+	run.HybridRunSeconds, run.HybridIterations = res.Seconds, res.Iterations
+	for _, tr := range res.Trace {
+		run.HybridIterationSecs += tr.Seconds
+		if tr.Iteration < len(run.Iterations) {
+			it := &run.Iterations[tr.Iteration]
+			it.Hybrid, it.HybridSeconds = tr.Mode, tr.Seconds
+		}
+	}
+	for _, it := range run.Iterations {
+		switch it.Hybrid {
+		case "dense":
+			run.TotalChosen += it.DenseSeconds
+		case "sparse":
+			run.TotalChosen += it.SparseSeconds
+		default: // no such hybrid iteration: count the best
+			run.TotalChosen += it.BestSeconds
+		}
+	}
+	run.Regret = run.TotalChosen - run.TotalBest
+	if run.TotalBest > 0 {
+		run.RegretPercent = 100 * run.Regret / run.TotalBest
+	}
+	return run, nil
+}
+
+// sameSet reports whether list holds exactly the vertices flagged in flags
+// (list has no duplicates, as engines guarantee).
+func sameSet(list []uint32, flags []uint8) bool {
+	for _, v := range list {
+		if flags[v] == 0 {
+			return false
+		}
+	}
+	var k int
+	for _, f := range flags {
+		if f != 0 {
+			k++
+		}
+	}
+	return k == len(list)
+}

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/bench"
+	"github.com/spf13/pflag"
+)
+
+// benchFlags are the flags of `mgraph bench`.
+type benchFlags struct {
+	in            inputFlags
+	lf            layoutFlags
+	config        string
+	apps          string
+	graphs        string
+	modes         string
+	backends      string
+	trials        int
+	seed          uint64
+	budget        time.Duration
+	symmetrize    bool
+	weightSeed    uint64
+	renumber      bool
+	renumberSeed  uint64
+	oracle        string
+	oracleRepeats int
+	prIterations  int
+	bcSources     int
+	externals     []string
+	out           string
+}
+
+func benchCommand() command {
+	return command{
+		name:    "bench",
+		summary: "benchmark apps × graphs × modes × backends; renumbering study, per-iteration oracle, external tools",
+		usage:   "[flags] [GRAPH...]",
+		help: `Runs every app of --apps on every graph (--graphs and the arguments: graph
+files or generator specs such as rmat:20, grid:1024:0.1, rgg:20) in every
+mode and on every backend, --trials times each, with sources drawn from
+--seed (the same vertices 'mgraph run --seed' picks; trial t of bfs, sssp
+and bc uses the t-th). Prints one line per trial and a table (min and
+median time, MTEPS at the min); --out DIR also writes results.json (every
+trial and the environment: CPU, cores, GPU and driver, commit, layout
+parameters), results.csv and table.txt, which 'mgraph report' turns into
+plots and a Markdown page.
+
+Time excludes reading, preprocessing and uploads, which are recorded
+apart. MTEPS follows the papers: |E|/time for bfs, sssp, cc and pr-delta,
+|E|·iterations/time for pr, 2|E|·sources/time for bc.
+
+Layouts come from the layout cache (see 'mgraph preprocess --help') or are
+built and stored. sssp runs on a weighted variant (random weights in
+[1, 64] from --weight-seed) when the graph has none; cc symmetrizes and bc
+transposes directed graphs as 'mgraph run' does.
+
+--renumber runs every graph a second time after a random renumbering of its
+vertices (before preprocessing) and reports the slowdown.
+--oracle [APPS] steps every iteration of bfs (or the listed traversals) in
+dense and in sparse mode from the same state, the paper's Table 2, and
+compares the hybrid's choices with the best possible.
+--external [APP:]NAME='CMD ...' times another program as a whole process on
+the same graph, written once in the format its placeholders ask for:
+{graph} or {graph:el}, {graph:wel}, {graph:mtx}, {graph:gr}; {source}
+(0-based), {source1} (1-based), {threads}. APP gives its MTEPS definition.
+
+--config FILE reads flags from a file, one 'name = value' a line ('#'
+comments; repeat 'external = ...' for several); flags on the command line
+win.
+
+Examples:
+  mgraph bench --graphs rmat:18:16,grid:1024:0.1 --symmetrize --threads 2 --renumber --oracle --out results/
+  mgraph bench --apps bfs,pr --modes hybrid rmat:20 --trials 5
+  mgraph bench --apps bfs rmat:16 --external "bfs:gapbs=bfs -f {graph:el} -r {source} -n 1"`,
+		flags: func(fs *pflag.FlagSet) func(context.Context, *env, []string) error {
+			f := &benchFlags{}
+			fs.StringVar(&f.config, "config", "", "read flags from FILE (name = value lines); command-line flags win")
+			fs.StringVar(&f.apps, "apps", "all", "comma-separated apps: "+strings.Join(bench.Apps, ", ")+", or all")
+			fs.StringVar(&f.graphs, "graphs", "", "comma-separated graph files or generator specs (also taken as arguments)")
+			fs.StringVar(&f.modes, "modes", "hybrid,dense,sparse", "comma-separated modes: hybrid, dense, sparse, or all")
+			fs.StringVar(&f.backends, "backends", "cpu", "comma-separated backends: cpu (cuda with the GPU engines)")
+			fs.IntVar(&f.trials, "trials", 3, "trials per configuration")
+			fs.Uint64Var(&f.seed, "seed", 1, "seed of the sources and of the hybrid's samples")
+			fs.DurationVar(&f.budget, "budget", 0, "after the first trial of a configuration, run more only while its total stays under this (0: always --trials)")
+			fs.BoolVar(&f.symmetrize, "symmetrize", false, "symmetrize every graph and drop self-loops and duplicate arcs first")
+			fs.Uint64Var(&f.weightSeed, "weight-seed", 1, "seed of the random weights sssp gets on unweighted graphs")
+			fs.BoolVar(&f.renumber, "renumber", false, "also run every graph with a random renumbering of its vertices")
+			fs.Uint64Var(&f.renumberSeed, "renumber-seed", 1, "seed of the random renumbering")
+			fs.StringVar(&f.oracle, "oracle", "", "per-iteration oracle for these traversals (bfs, sssp, cc; --oracle alone: bfs)")
+			fs.Lookup("oracle").NoOptDefVal = "bfs"
+			fs.IntVar(&f.oracleRepeats, "oracle-repeats", 3, "times each oracle step is timed (the minimum is kept; steps over 20 ms run once)")
+			fs.IntVar(&f.prIterations, "pr-iterations", 20, "pr: iteration cap (pr-delta runs to convergence)")
+			fs.IntVar(&f.bcSources, "bc-sources", 1, "bc: sources per trial")
+			fs.StringArrayVar(&f.externals, "external", nil, "[APP:]NAME='COMMAND {graph} {source}': time another program on the same graph (repeatable)")
+			fs.StringVar(&f.out, "out", "", "write results.json, results.csv and table.txt into this directory")
+			f.in.register(fs)
+			f.lf.register(fs)
+			return func(ctx context.Context, e *env, args []string) error { return f.run(ctx, e, fs, args) }
+		},
+	}
+}
+
+// applyConfig sets, from a config file, the flags not given on the command
+// line.
+func applyConfig(fs *pflag.FlagSet, path string) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return usageError("--config: %v", err)
+	}
+	defer file.Close()
+	set := map[string]bool{}
+	fs.Visit(func(fl *pflag.Flag) { set[fl.Name] = true })
+	sc := bufio.NewScanner(file)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		name, value, ok := strings.Cut(text, "=")
+		if !ok {
+			name, value, ok = strings.Cut(text, ":")
+		}
+		name, value = strings.TrimPrefix(strings.TrimSpace(name), "--"), strings.TrimSpace(value)
+		if !ok || name == "" {
+			return usageError("%s:%d: want 'name = value', got %q", path, line, text)
+		}
+		value = strings.Trim(value, `"'`)
+		if name == "config" || fs.Lookup(name) == nil {
+			return usageError("%s:%d: unknown flag %q", path, line, name)
+		}
+		if set[name] {
+			continue
+		}
+		if err := fs.Set(name, value); err != nil {
+			return usageError("%s:%d: %s: %v", path, line, name, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("--config %s: %w", path, err)
+	}
+	return nil
+}
+
+// plan turns the flags into a bench plan.
+func (f *benchFlags) plan(args []string) (bench.Plan, error) {
+	p := bench.DefaultPlan()
+	var err error
+	if p.Apps, err = bench.ParseApps(f.apps); err != nil {
+		return p, usageError("--apps: %v", err)
+	}
+	p.Graphs = append(bench.SplitGraphs(f.graphs), args...)
+	if len(p.Graphs) == 0 {
+		return p, usageError("no graphs: give --graphs or GRAPH arguments (files or specs such as rmat:18)")
+	}
+	if p.Modes, err = bench.ParseModes(f.modes); err != nil {
+		return p, usageError("--modes: %v", err)
+	}
+	if p.Backends, err = bench.ParseBackends(f.backends); err != nil {
+		return p, usageError("--backends: %v", err)
+	}
+	switch {
+	case f.trials < 1:
+		return p, usageError("--trials must be at least 1, got %d", f.trials)
+	case f.in.threads < 0:
+		return p, usageError("--threads must be ≥ 0, got %d", f.in.threads)
+	case f.budget < 0:
+		return p, usageError("--budget must be ≥ 0, got %s", f.budget)
+	case f.oracleRepeats < 1:
+		return p, usageError("--oracle-repeats must be at least 1, got %d", f.oracleRepeats)
+	case f.prIterations < 0:
+		return p, usageError("--pr-iterations must be ≥ 0, got %d", f.prIterations)
+	case f.bcSources < 1:
+		return p, usageError("--bc-sources must be at least 1, got %d", f.bcSources)
+	}
+	p.Trials, p.Threads, p.Seed, p.Budget = f.trials, f.in.threads, f.seed, f.budget
+	p.GenSeed, p.WeightSeed, p.Symmetrize = f.in.seed, f.weightSeed, f.symmetrize
+	p.Format, p.UndirectedInput, p.IgnoreWeights = f.in.format, f.in.undirected, f.in.noWeights
+	p.Renumber, p.RenumberSeed = f.renumber, f.renumberSeed
+	p.OracleRepeats, p.BCSources = f.oracleRepeats, f.bcSources
+	p.PageRank.MaxIterations = f.prIterations
+	if f.oracle != "" {
+		for _, a := range strings.Split(f.oracle, ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				p.Oracle = append(p.Oracle, a)
+			}
+		}
+	}
+	for _, x := range f.externals {
+		ext, err := bench.ParseExternal(x)
+		if err != nil {
+			return p, usageError("--external: %v", err)
+		}
+		p.Externals = append(p.Externals, ext)
+	}
+	if p.Params, err = f.lf.params(); err != nil {
+		return p, err
+	}
+	p.PreprocessOn, _ = f.lf.where()
+	p.CacheDir, p.NoCache, p.CacheLevel = f.lf.cacheDir, f.lf.noCache, f.lf.level
+	if err := p.Validate(); err != nil {
+		return p, usageError("%v", err)
+	}
+	return p, nil
+}
+
+func (f *benchFlags) run(ctx context.Context, e *env, fs *pflag.FlagSet, args []string) error {
+	if f.config != "" {
+		if err := applyConfig(fs, f.config); err != nil {
+			return err
+		}
+	}
+	p, err := f.plan(args)
+	if err != nil {
+		return err
+	}
+	res, err := bench.Run(ctx, p, bench.Options{Log: e.stdout, Progress: e.stderr, Commit: buildVersion()})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout)
+	if err := bench.WriteTable(e.stdout, res); err != nil {
+		return err
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(e.stderr, "note: %s\n", n)
+	}
+	if f.out != "" {
+		if err := bench.WriteDir(f.out, res); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "\nwrote %s/results.json, results.csv and table.txt (%s wall); 'mgraph report %s' makes the plots\n",
+			f.out, bench.FormatSeconds(res.WallSeconds), f.out)
+	}
+	return nil
+}
