@@ -28,8 +28,13 @@ func (bfsProgram) Apply(v uint32, acc uint32, level []uint32) bool {
 	return false
 }
 
-// Unsettled reports whether v has no level yet.
-func (bfsProgram) Unsettled(v uint32, level []uint32) bool { return level[v] == Unreached }
+// Unsettled reports the vertices of [lo, lo+len(out)) that have no level yet.
+func (bfsProgram) Unsettled(lo uint32, level []uint32, out []bool) {
+	level = level[lo : int(lo)+len(out)]
+	for i, x := range level {
+		out[i] = x == Unreached
+	}
+}
 
 // BFS returns the level (hop distance) of every vertex from source, with
 // Unreached for vertices it does not reach.

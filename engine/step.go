@@ -94,20 +94,23 @@ type SparseStepper[V Value] interface {
 //     the first one, so Apply on the first contribution found is final for
 //     that iteration. (BFS: every active vertex is at the current level and
 //     the edge adds 1, never the weight.)
-//   - Unsettled(v, values) reports false only if no later contribution can
-//     change v: Apply(v, c, values) then changes nothing and returns false
-//     for any contribution c of this or a later iteration. A pull step
-//     skips the vertices it reports settled.
+//   - Unsettled reports a vertex v settled only if no later contribution
+//     can change it: Apply(v, c, values) then changes nothing and returns
+//     false for any contribution c of this or a later iteration. A pull
+//     step skips the vertices reported settled.
 //   - Every active vertex is settled, and Apply changes values only of the
 //     vertex it is called on: a pull step reads values[u] of active
 //     vertices u while Apply runs concurrently on unsettled ones.
 //
-// Unsettled is called concurrently for distinct vertices and must only read.
+// Unsettled is called concurrently for disjoint ranges of vertices and must
+// only read values (and write out).
 type EarlyExit[V Value] interface {
 	Program[V]
-	// Unsettled reports whether v may still take a contribution (BFS: its
-	// level is still Unreached).
-	Unsettled(v uint32, values []V) bool
+	// Unsettled sets out[i] to whether vertex lo+i may still take a
+	// contribution (BFS: its level is still Unreached), for every i below
+	// len(out). It answers for a range of vertices at once so that a pull
+	// step makes one call per range, not one per vertex.
+	Unsettled(lo uint32, values []V, out []bool)
 }
 
 // PullStepper runs pull (bottom-up) iterations of EarlyExit programs over an

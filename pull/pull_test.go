@@ -31,7 +31,11 @@ func (bfs) Apply(v uint32, acc uint32, lv []uint32) bool {
 	}
 	return false
 }
-func (bfs) Unsettled(v uint32, lv []uint32) bool { return lv[v] == unreached }
+func (bfs) Unsettled(lo uint32, lv []uint32, out []bool) {
+	for i := range out {
+		out[i] = lv[int(lo)+i] == unreached
+	}
+}
 
 // weightedBFS is BFS written with EdgeSourcePlusWeight on a layout whose
 // weights are all 1: it exercises the weighted path of the step.
@@ -153,7 +157,7 @@ func TestPullBFSMatchesReference(t *testing.T) {
 		for _, w := range []int{1, 2, 3, 5, 8} {
 			e, err := New[uint32](l, w)
 			require.NoError(t, err)
-			e.chunk = 7 // many ranges, so several workers take part on small graphs
+			e.chunk = 64 // many ranges, so several workers take part on small graphs
 			for _, s := range sources {
 				want, _ := ref.BFS(g, s)
 				got := inOriginal(l, pullBFS(t, e, bfs{}, l.Perm[s]))
