@@ -1,6 +1,7 @@
 // Package cpu is mgraph's multi-core CPU backend: the dense (MultiGraphD)
 // and sparse (MultiGraphS) engines over one layout, driven by the sampling
-// hybrid. It implements engine.Backend.
+// hybrid, which on undirected layouts also has the pull engine for programs
+// that implement engine.EarlyExit (BFS). It implements engine.Backend.
 package cpu
 
 import (
@@ -10,6 +11,7 @@ import (
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/pull"
 	"github.com/mgraph-dev/mgraph/sampler"
 	"github.com/mgraph-dev/mgraph/sparse"
 )
@@ -58,5 +60,13 @@ func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runne
 	if err != nil {
 		return nil, fmt.Errorf("cpu backend: %w", err)
 	}
-	return sampler.New[V](b.l, d, s, b.workers, opts), nil
+	r := sampler.New[V](b.l, d, s, b.workers, opts)
+	if !b.l.Directed {
+		pe, err := pull.New[V](b.l, b.workers)
+		if err != nil {
+			return nil, fmt.Errorf("cpu backend: %w", err)
+		}
+		r.WithPull(pe)
+	}
+	return r, nil
 }

@@ -8,6 +8,17 @@
 //
 // Sampling never changes results: the samples run as dry runs that write
 // only scratch memory and never call the program's Apply.
+//
+// Programs that implement engine.EarlyExit (BFS) may also run iterations as
+// pull steps when the runner has a pull engine (WithPull; undirected layouts
+// only). That choice follows Beamer's direction-optimizing heuristic rather
+// than sampling: switch from push (dense or sparse, chosen as above) to pull
+// when the frontier's out-arcs exceed the unsettled vertices' arcs / Alpha
+// (and n / Beta, since a pull step scans every vertex), and back to push
+// when the frontier shrinks and holds fewer than n / Beta vertices. The arc counts are exact for the frontier and tracked for the
+// unsettled vertices (all arcs, less the arcs of every frontier so far), so
+// the choice costs no sampling; the pull step's cost hardly depends on the
+// frontier's arcs, which a sample of push work cannot see.
 package sampler
 
 import (
@@ -17,6 +28,7 @@ import (
 	"time"
 
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"
 )
 
@@ -40,7 +52,26 @@ const (
 	MinSample = 64
 	// MaxSample caps an ESP sample, so sampling stays cheap on huge frontiers.
 	MaxSample = 1 << 15
+
+	// Alpha: an EarlyExit program switches from push to pull when the
+	// frontier's out-arcs exceed the unsettled vertices' arcs / Alpha.
+	Alpha = 15
+	// Beta: it switches back to push once the frontier stops growing and
+	// holds fewer than n / Beta vertices.
+	Beta = 18
 )
+
+// modePull is the runner's own mode for pull steps: engine.Mode has no pull
+// mode, since pull is never forced.
+const modePull engine.Mode = 100
+
+// modeName names a mode for traces ("pull" for a pull step).
+func modeName(m engine.Mode) string {
+	if m == modePull {
+		return "pull"
+	}
+	return m.String()
+}
 
 // Runner runs programs with the hybrid, or with one mode forced. It
 // implements engine.Runner.
@@ -48,6 +79,7 @@ type Runner[V engine.Value] struct {
 	l       *layout.Layout
 	dense   engine.DenseStepper[V]
 	sparse  engine.SparseStepper[V]
+	pull    engine.PullStepper[V] // nil: no pull steps
 	workers int
 	opts    engine.RunOptions
 	rng     *rand.Rand
@@ -72,6 +104,15 @@ func New[V engine.Value](l *layout.Layout, d engine.DenseStepper[V], s engine.Sp
 	}
 }
 
+// WithPull gives the runner a pull engine for the hybrid's pull steps of
+// engine.EarlyExit programs; pull must run over an undirected layout (the
+// same as the runner's). It returns r. Without one, or with a forced mode,
+// every program runs as before.
+func (r *Runner[V]) WithPull(pull engine.PullStepper[V]) *Runner[V] {
+	r.pull = pull
+	return r
+}
+
 // Run iterates p from f; see engine.Runner.
 func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f *engine.Frontier) (engine.Result, error) {
 	var res engine.Result
@@ -84,8 +125,18 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 	}
 	start := time.Now()
 	count := f.Len(r.workers)
-	var spare []uint8 // the dense step's output flags, recycled between steps
+	var spare []uint8 // the dense and pull steps' output flags, recycled between steps
 	prev := engine.Mode(255)
+	// Direction optimisation (EarlyExit programs, hybrid, pull engine).
+	ee, canPull := p.(engine.EarlyExit[V])
+	canPull = canPull && r.pull != nil && r.opts.Mode == engine.Hybrid &&
+		p.Combine() == engine.CombineMin && !p.ApplyAll()
+	var (
+		unsettled uint64 // arcs of the unsettled vertices (an estimate)
+		arcs      uint64 // the frontier's out-arcs
+		arcsKnown bool   // arcs was counted by the step that made the frontier
+		prevCount uint64 // the previous frontier's size
+	)
 	for i := 0; ; i++ {
 		if err := ctx.Err(); err != nil {
 			return res, err
@@ -100,14 +151,44 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 			break
 		}
 		tr := engine.IterationTrace{Iteration: i, FrontierVertices: count}
-		if r.opts.Trace { // counted outside the iteration's time
+		if r.opts.Trace && !canPull { // counted outside the iteration's time
 			tr.FrontierEdges = frontierEdges(r.l, f, r.workers)
 			res.Edges += tr.FrontierEdges
 		}
 		iterStart := time.Now()
-		mode, err := r.decide(ctx, p, values, f, count, &tr)
-		if err != nil {
-			return res, err
+		usePull := false
+		if canPull {
+			// The frontier's arcs: counted by a pull step, else summed here
+			// (inside the iteration's time: the choice needs them).
+			if !arcsKnown {
+				arcs = frontierEdges(r.l, f, r.workers)
+			}
+			if i == 0 {
+				unsettled = r.l.NumArcs
+			}
+			unsettled -= min(unsettled, arcs)
+			tr.UnsettledEdges = unsettled
+			if r.opts.Trace {
+				tr.FrontierEdges = arcs
+				res.Edges += arcs
+			}
+			if prev == modePull {
+				usePull = count >= prevCount || count*Beta > r.l.NumVertices
+			} else {
+				// A pull step scans every vertex: not worth it for a
+				// frontier of fewer than n / Beta arcs, however few the
+				// unsettled arcs (the unreachable rest of a graph).
+				usePull = arcs*Alpha > unsettled && arcs*Beta > r.l.NumVertices
+			}
+		}
+		arcsKnown = false
+		prevCount = count
+		mode := modePull
+		if !usePull {
+			var err error
+			if mode, err = r.decide(ctx, p, values, f, count, &tr); err != nil {
+				return res, err
+			}
 		}
 		if i > 0 && mode != prev {
 			res.Switches++
@@ -115,7 +196,20 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 		}
 		prev = mode
 		convStart := time.Now()
-		if mode == engine.Dense {
+		if mode == modePull {
+			active := f.Flags(r.workers)
+			tr.Phases = append(tr.Phases, engine.Phase{Name: "to-flags", Seconds: time.Since(convStart).Seconds()})
+			if len(spare) != len(active) {
+				spare = make([]uint8, len(active))
+			}
+			n, phases, err := r.pull.Step(ctx, ee, values, active, spare)
+			if err != nil {
+				return res, err
+			}
+			tr.Phases = append(tr.Phases, phases...)
+			f, spare, count = engine.NewFrontierFlags(spare), active, n
+			arcs, arcsKnown = r.pull.NextArcs(), true
+		} else if mode == engine.Dense {
 			active := f.Flags(r.workers)
 			tr.Phases = append(tr.Phases, engine.Phase{Name: "to-flags", Seconds: time.Since(convStart).Seconds()})
 			if len(spare) != len(active) {
@@ -141,7 +235,7 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 			tr.Phases = append(tr.Phases, phases...)
 			f, count = engine.NewFrontierList(r.l.NumVertices, out), uint64(len(out))
 		}
-		tr.Mode = mode.String()
+		tr.Mode = modeName(mode)
 		tr.Seconds = time.Since(iterStart).Seconds()
 		res.Iterations++
 		if r.opts.Trace {
@@ -227,11 +321,37 @@ func (r *Runner[V]) sample(f *engine.Frontier, count uint64) []uint32 {
 	return out
 }
 
-// frontierEdges sums the out-degrees of the frontier's vertices.
+// frontierEdges sums the out-degrees of the frontier's vertices, from its
+// list when it has one and from its flags otherwise (in parallel, without
+// converting them).
 func frontierEdges(l *layout.Layout, f *engine.Frontier, workers int) uint64 {
+	off := l.SparseOffsets
+	if f.IsList() {
+		var e uint64
+		for _, v := range f.List(workers) {
+			e += off[v+1] - off[v]
+		}
+		return e
+	}
+	flags := f.Flags(workers)
+	chunks := par.Split(len(flags), par.Workers(workers))
+	if len(flags) < 1<<16 {
+		chunks = par.Split(len(flags), 1)
+	}
+	sums := make([]uint64, len(chunks))
+	par.ForChunks(chunks, func(c par.Chunk) {
+		var e uint64
+		for v, a := range flags[c.Lo:c.Hi] {
+			if a != 0 {
+				u := c.Lo + v
+				e += off[u+1] - off[u]
+			}
+		}
+		sums[c.Index] = e
+	})
 	var e uint64
-	for _, v := range f.List(workers) {
-		e += l.OutDegree(v)
+	for _, s := range sums {
+		e += s
 	}
 	return e
 }

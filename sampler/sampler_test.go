@@ -6,12 +6,14 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mgraph-dev/mgraph/apps/ref"
 	"github.com/mgraph-dev/mgraph/dense"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/graph/gen"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/preprocess"
+	"github.com/mgraph-dev/mgraph/pull"
 	"github.com/mgraph-dev/mgraph/sampler"
 	"github.com/mgraph-dev/mgraph/sparse"
 	"github.com/stretchr/testify/require"
@@ -155,4 +157,103 @@ func TestRunRejectsMismatchedInput(t *testing.T) {
 	r := runner[uint32](t, l, engine.RunOptions{})
 	_, err := r.Run(context.Background(), level{}, make([]uint32, 3), engine.NewFrontierList(3, nil))
 	require.ErrorContains(t, err, "values")
+}
+
+// earlyLevel is level with engine.EarlyExit: the hybrid may pull.
+type earlyLevel struct{ level }
+
+func (earlyLevel) Unsettled(lo uint32, lv []uint32, out []bool) {
+	for i := range out {
+		out[i] = lv[int(lo)+i] == math.MaxUint32
+	}
+}
+
+// TestHybridPullMatchesForcedModes runs BFS with the pull engine from
+// several sources and worker counts: the hybrid pulls in the large
+// iterations and its levels equal the forced modes' (which never pull).
+func TestHybridPullMatchesForcedModes(t *testing.T) {
+	l := testLayout(t)
+	n := l.NumVertices
+	ctx := context.Background()
+	pulled := false
+	for _, workers := range []int{1, 2, 3, 7} {
+		for _, src := range []uint32{l.Perm[0], l.Perm[n/2], uint32(n - 1)} {
+			levels := func(mode engine.Mode) ([]uint32, engine.Result) {
+				lv := make([]uint32, n)
+				for i := range lv {
+					lv[i] = math.MaxUint32
+				}
+				lv[src] = 0
+				d, err := dense.New[uint32](l, workers)
+				require.NoError(t, err)
+				s, err := sparse.New[uint32](l, workers)
+				require.NoError(t, err)
+				pe, err := pull.New[uint32](l, workers)
+				require.NoError(t, err)
+				r := sampler.New[uint32](l, d, s, workers, engine.RunOptions{Mode: mode, Trace: true}).WithPull(pe)
+				res, err := r.Run(ctx, earlyLevel{}, lv, engine.NewFrontierList(n, []uint32{src}))
+				require.NoError(t, err)
+				return lv, res
+			}
+			want, _ := levels(engine.Sparse)
+			dl, dres := levels(engine.Dense)
+			require.Equal(t, want, dl)
+			for _, it := range dres.Trace {
+				require.Equal(t, "dense", it.Mode, "a forced mode never pulls")
+			}
+			got, res := levels(engine.Hybrid)
+			require.Equal(t, want, got, "workers %d, source %d", workers, src)
+			for _, it := range res.Trace {
+				if it.Mode == "pull" {
+					pulled = true
+					require.Positive(t, it.UnsettledEdges+1)
+				}
+			}
+		}
+	}
+	require.True(t, pulled, "the hybrid never pulled on R-MAT")
+}
+
+// TestHybridPullOnShapes checks pull-enabled hybrid BFS against the
+// reference on small undirected shapes (a star pulls on its second
+// iteration; a chain never does).
+func TestHybridPullOnShapes(t *testing.T) {
+	ctx := context.Background()
+	mk := func(n uint64, arcs [][2]uint32) *graph.EdgeList {
+		el := &graph.EdgeList{NumVertices: n, Directed: true}
+		for _, a := range arcs {
+			el.Src, el.Dst = append(el.Src, a[0]), append(el.Dst, a[1])
+		}
+		el.Symmetrize(1)
+		el.Dedupe(1)
+		return el
+	}
+	var star, chain [][2]uint32
+	for v := uint32(1); v < 2000; v++ {
+		star = append(star, [2]uint32{v, (v - 1) / 40})
+		chain = append(chain, [2]uint32{v - 1, v})
+	}
+	p := layout.Params{PanelSize: 64, HeavyThreshold: 100, HeavyColumns: 16, SegmentSize: 32,
+		GroupThresholds: graph.DefaultGroupThresholds(), HighGroups: 4}
+	for name, el := range map[string]*graph.EdgeList{"tree": mk(2000, star), "chain": mk(2000, chain), "single": mk(1, nil)} {
+		l, err := preprocess.Build(ctx, el, p, preprocess.Options{Workers: 2})
+		require.NoError(t, err)
+		want, _ := ref.BFS(graph.ToCSR(el, 1), 0)
+		n := l.NumVertices
+		lv := make([]uint32, n)
+		for i := range lv {
+			lv[i] = math.MaxUint32
+		}
+		lv[l.Perm[0]] = 0
+		r := runner[uint32](t, l, engine.RunOptions{})
+		pe, err := pull.New[uint32](l, 2)
+		require.NoError(t, err)
+		_, err = r.WithPull(pe).Run(ctx, earlyLevel{}, lv, engine.NewFrontierList(n, []uint32{l.Perm[0]}))
+		require.NoError(t, err)
+		got := make([]uint32, n)
+		for v, x := range lv {
+			got[l.InvPerm[v]] = x
+		}
+		require.Equal(t, want, got, name)
+	}
 }
