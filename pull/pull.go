@@ -81,7 +81,8 @@ var (
 )
 
 // New returns a pull engine over l using workers goroutines (0 means
-// GOMAXPROCS). It fails with ErrDirected when l is directed.
+// GOMAXPROCS). It fails with ErrDirected when l is directed. Its scratch
+// memory (about n/4 bytes) is allocated by the first Step or Estimate.
 func New[V engine.Value](l *layout.Layout, workers int) (*Engine[V], error) {
 	if l == nil {
 		return nil, errors.New("pull: nil layout")
@@ -102,17 +103,27 @@ func New[V engine.Value](l *layout.Layout, workers int) (*Engine[V], error) {
 		return nil, errors.New("pull: layout's sparse part has inconsistent lengths")
 	}
 	w := par.Workers(workers)
-	e := &Engine[V]{l: l, n: int(n), workers: w, chunk: chunkVertices, ws: make([]worker, w),
-		bits: make([]uint64, (n+63)/64)}
+	return &Engine[V]{l: l, n: int(n), workers: w, chunk: chunkVertices, ws: make([]worker, w)}, nil
+}
+
+// prepare allocates the scratch memory and the linked bitmap on first use,
+// so that making an engine that never steps (every program but the
+// EarlyExit ones) costs nothing.
+func (e *Engine[V]) prepare() {
+	if e.linked != nil {
+		return
+	}
+	n := e.n
+	e.bits = make([]uint64, (n+63)/64)
 	for i := range e.ws {
 		e.ws[i].uns = make([]bool, chunkVertices)
 	}
 	// Vertices without arcs can never find an active in-neighbour (R-MAT
 	// has many, spread over the numbering): a bit per vertex lets the
 	// step skip them without reading their offsets.
-	e.linked = make([]uint64, (n+63)/64)
-	off := l.SparseOffsets
-	par.For(len(e.linked), w, 1<<10, func(lo, hi int) {
+	linked := make([]uint64, (n+63)/64)
+	off := e.l.SparseOffsets
+	par.For(len(linked), e.workers, 1<<10, func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			var m uint64
 			for j := 0; j < 64 && k*64+j < e.n; j++ {
@@ -120,10 +131,10 @@ func New[V engine.Value](l *layout.Layout, workers int) (*Engine[V], error) {
 					m |= 1 << j
 				}
 			}
-			e.linked[k] = m
+			linked[k] = m
 		}
 	})
-	return e, nil
+	e.linked = linked
 }
 
 // Layout returns the engine's layout.
@@ -178,6 +189,7 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.EarlyExit[V], values []V,
 	if err := ctx.Err(); err != nil {
 		return 0, nil, err
 	}
+	e.prepare()
 	start := time.Now()
 	for i := range e.ws {
 		e.ws[i].count, e.ws[i].arcs = 0, 0
@@ -318,6 +330,7 @@ func (e *Engine[V]) Estimate(ctx context.Context, p engine.EarlyExit[V], values 
 	if chunks == 0 {
 		return 0, nil
 	}
+	e.prepare()
 	off, dst := e.l.SparseOffsets, e.l.SparseDst
 	start := time.Now()
 	e.pack(active)
