@@ -11,6 +11,7 @@ import (
 	"github.com/mgraph-dev/mgraph/dense"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/pull"
 	"github.com/mgraph-dev/mgraph/sparse"
 )
 
@@ -25,6 +26,9 @@ type Backend struct {
 	// programs over l, for the per-iteration oracle. Each Step must have
 	// finished (synchronised) when it returns, so that host timing is valid.
 	Steppers func(l *layout.Layout, threads int) (engine.DenseStepper[uint32], engine.SparseStepper[uint32], error)
+	// Pull, when not nil, returns the backend's pull engine over an
+	// undirected l; the oracle times it too for engine.EarlyExit programs.
+	Pull func(l *layout.Layout, threads int) (engine.PullStepper[uint32], error)
 }
 
 var (
@@ -49,6 +53,13 @@ var (
 					return nil, nil, err
 				}
 				return d, s, nil
+			},
+			Pull: func(l *layout.Layout, threads int) (engine.PullStepper[uint32], error) {
+				b, err := cpu.New(l, threads)
+				if err != nil {
+					return nil, err
+				}
+				return pull.New[uint32](l, b.Workers())
 			},
 		},
 	}

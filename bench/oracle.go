@@ -19,8 +19,11 @@ type OracleIteration struct {
 	FrontierEdges    uint64  `json:"frontier_edges"` // out-arcs of the frontier
 	SparseSeconds    float64 `json:"sparse_seconds"`
 	DenseSeconds     float64 `json:"dense_seconds"`
-	Best             string  `json:"best"` // the faster mode
-	BestSeconds      float64 `json:"best_seconds"`
+	// PullSeconds is the pull engine's time, for programs it runs
+	// (engine.EarlyExit on undirected graphs); 0 when not timed.
+	PullSeconds float64 `json:"pull_seconds,omitempty"`
+	Best        string  `json:"best"` // the fastest mode
+	BestSeconds float64 `json:"best_seconds"`
 	// Hybrid is the mode the hybrid chose for this iteration in its own
 	// traced run ("" when that run had no such iteration), HybridSeconds
 	// the time it measured for the iteration (its sampling included).
@@ -41,9 +44,11 @@ type OracleRun struct {
 	Repeats    int               `json:"repeats"`
 	Iterations []OracleIteration `json:"iterations"`
 	// Totals over the iterations.
-	TotalSparse float64 `json:"total_sparse_seconds"` // every iteration sparse
-	TotalDense  float64 `json:"total_dense_seconds"`  // every iteration dense
-	TotalBest   float64 `json:"total_best_seconds"`   // the best mode every iteration
+	TotalSparse float64 `json:"total_sparse_seconds"`         // every iteration sparse
+	TotalDense  float64 `json:"total_dense_seconds"`          // every iteration dense
+	TotalPull   float64 `json:"total_pull_seconds,omitempty"` // every iteration pull (when timed)
+	HasPull     bool    `json:"has_pull"`
+	TotalBest   float64 `json:"total_best_seconds"` // the best mode every iteration
 	// TotalChosen is the oracle's time of the modes the hybrid chose;
 	// Regret = TotalChosen − TotalBest is what its choices cost.
 	TotalChosen   float64 `json:"total_chosen_seconds"`
@@ -62,7 +67,9 @@ type OracleRun struct {
 const maxRepeatSecs = 0.02
 
 // Oracle runs app (one of apps.OracleApps) on l iteration by iteration: at
-// every iteration it runs the iteration in dense and in sparse mode from
+// every iteration it runs the iteration in dense and in sparse mode (and
+// pull, for engine.EarlyExit programs on undirected graphs when the backend
+// has a pull engine) from
 // the same state (values and frontier copied; each engine gets the
 // frontier in its own form, prepared outside the timing), times both
 // (the minimum of repeats runs), checks that both give the same values and
@@ -83,8 +90,15 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %w", err)
 	}
+	var ps engine.PullStepper[uint32]
+	ee, early := p.(engine.EarlyExit[uint32])
+	if early && !l.Directed && bk.Pull != nil {
+		if ps, err = bk.Pull(l, workers); err != nil {
+			return nil, fmt.Errorf("oracle: %w", err)
+		}
+	}
 	repeats = max(1, repeats)
-	run := &OracleRun{App: app, Backend: backendName, Threads: workers, Source: source, Repeats: repeats}
+	run := &OracleRun{App: app, Backend: backendName, Threads: workers, Source: source, Repeats: repeats, HasPull: ps != nil}
 	if app == "cc" {
 		run.Source = 0
 	}
@@ -124,6 +138,30 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 		}
 		copy(denseVals, work)
 
+		pullAgree := true
+		// Pull, when the program and graph allow it.
+		if ps != nil {
+			pullNext := make([]uint8, n)
+			it.PullSeconds = -1
+			var pullCount uint64
+			for r := 0; r < repeats; r++ {
+				copy(work, values)
+				start := time.Now()
+				c, _, err := ps.Step(ctx, ee, work, active, pullNext)
+				secs := time.Since(start).Seconds()
+				if err != nil {
+					return nil, fmt.Errorf("oracle: pull step %d: %w", i, err)
+				}
+				if it.PullSeconds < 0 || secs < it.PullSeconds {
+					it.PullSeconds = secs
+				}
+				pullCount = c
+				if secs > maxRepeatSecs {
+					break
+				}
+			}
+			pullAgree = pullCount == denseCount && slices.Equal(work, denseVals) && slices.Equal(pullNext, next)
+		}
 		// Sparse: the same from the list; its result is continued from.
 		var out []uint32
 		it.SparseSeconds = -1
@@ -143,7 +181,7 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 				break
 			}
 		}
-		if uint64(len(out)) != denseCount || !slices.Equal(work, denseVals) || !sameSet(out, next) {
+		if !pullAgree || uint64(len(out)) != denseCount || !slices.Equal(work, denseVals) || !sameSet(out, next) {
 			it.Agree = false
 			run.Mismatches++
 		}
@@ -151,6 +189,10 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 		if it.DenseSeconds < it.SparseSeconds {
 			it.Best, it.BestSeconds = "dense", it.DenseSeconds
 		}
+		if ps != nil && it.PullSeconds < it.BestSeconds {
+			it.Best, it.BestSeconds = "pull", it.PullSeconds
+		}
+		run.TotalPull += it.PullSeconds
 		run.TotalSparse += it.SparseSeconds
 		run.TotalDense += it.DenseSeconds
 		run.TotalBest += it.BestSeconds
@@ -187,8 +229,17 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 			run.TotalChosen += it.DenseSeconds
 		case "sparse":
 			run.TotalChosen += it.SparseSeconds
-		default: // no such hybrid iteration: count the best
+		case "pull":
+			if ps != nil {
+				run.TotalChosen += it.PullSeconds
+			} else {
+				run.TotalChosen += it.HybridSeconds
+			}
+		case "":
+			// No such hybrid iteration: count the best.
 			run.TotalChosen += it.BestSeconds
+		default: // a mode the oracle does not step: the hybrid's own time
+			run.TotalChosen += it.HybridSeconds
 		}
 	}
 	run.Regret = run.TotalChosen - run.TotalBest

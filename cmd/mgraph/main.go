@@ -42,6 +42,7 @@ func commands() []command {
 		infoCommand(),
 		runCommand(),
 		benchCommand(),
+		reportCommand(),
 		preprocessCommand(),
 		versionCommand(),
 		devicesCommand(),
