@@ -41,7 +41,8 @@ type runner struct {
 }
 
 // Run executes the plan and returns every measurement. A failing app or
-// external stops the run with an error that names the configuration.
+// external stops the run with an error that names the configuration, and
+// the results measured until then (with a note saying so).
 func Run(ctx context.Context, plan Plan, opts Options) (*Results, error) {
 	if err := plan.Validate(); err != nil {
 		return nil, err
@@ -64,9 +65,16 @@ func Run(ctx context.Context, plan Plan, opts Options) (*Results, error) {
 		numberings = 2
 	}
 	r.total = len(plan.Graphs) * numberings * (len(plan.Apps)*len(plan.Backends)*len(plan.Modes) + len(plan.Externals))
+	for _, g := range plan.Graphs { // fail before hours of work, not after
+		if _, err := newSource(g); err != nil {
+			return nil, err
+		}
+	}
 	for _, g := range plan.Graphs {
 		if err := r.graph(ctx, g); err != nil {
-			return nil, err
+			r.res.WallSeconds = time.Since(r.start).Seconds()
+			r.res.Notes = append(r.res.Notes, "incomplete run: "+err.Error())
+			return r.res, err
 		}
 	}
 	r.res.WallSeconds = time.Since(r.start).Seconds()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,7 +63,7 @@ transposes directed graphs as 'mgraph run' does.
 
 --renumber runs every graph a second time after a random renumbering of its
 vertices (before preprocessing) and reports the slowdown.
---oracle [APPS] steps every iteration of bfs (or the listed traversals) in
+--oracle[=APPS] steps every iteration of bfs (or the listed traversals) in
 dense and in sparse mode from the same state, the paper's Table 2, and
 compares the hybrid's choices with the best possible.
 --external [APP:]NAME='CMD ...' times another program as a whole process on
@@ -75,7 +76,7 @@ comments; repeat 'external = ...' for several); flags on the command line
 win.
 
 Examples:
-  mgraph bench --graphs rmat:18:16,grid:1024:0.1 --symmetrize --threads 2 --renumber --oracle --out results/
+  mgraph bench --graphs rmat:18:16,grid:1024:0.1 --symmetrize --threads 2 --renumber --oracle=bfs --out results/
   mgraph bench --apps bfs,pr --modes hybrid rmat:20 --trials 5
   mgraph bench --apps bfs rmat:16 --external "bfs:gapbs=bfs -f {graph:el} -r {source} -n 1"`,
 		flags: func(fs *pflag.FlagSet) func(context.Context, *env, []string) error {
@@ -154,6 +155,11 @@ func (f *benchFlags) plan(args []string) (bench.Plan, error) {
 	if p.Apps, err = bench.ParseApps(f.apps); err != nil {
 		return p, usageError("--apps: %v", err)
 	}
+	for _, a := range args {
+		if _, err := os.Stat(a); err != nil && (slices.Contains(bench.Apps, a) || a == "all") {
+			return p, usageError("%q is taken as a graph: give optional-value flags with '=' (--oracle=%s)", a, a)
+		}
+	}
 	p.Graphs = append(bench.SplitGraphs(f.graphs), args...)
 	if len(p.Graphs) == 0 {
 		return p, usageError("no graphs: give --graphs or GRAPH arguments (files or specs such as rmat:18)")
@@ -221,6 +227,11 @@ func (f *benchFlags) run(ctx context.Context, e *env, fs *pflag.FlagSet, args []
 	}
 	res, err := bench.Run(ctx, p, bench.Options{Log: e.stdout, Progress: e.stderr, Commit: buildVersion()})
 	if err != nil {
+		if res != nil && f.out != "" && len(res.Trials) > 0 {
+			if werr := bench.WriteDir(f.out, res); werr == nil {
+				fmt.Fprintf(e.stderr, "wrote the %d trials measured so far to %s\n", len(res.Trials), f.out)
+			}
+		}
 		return err
 	}
 	fmt.Fprintln(e.stdout)

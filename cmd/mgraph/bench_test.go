@@ -23,6 +23,7 @@ func TestBenchBadFlags(t *testing.T) {
 		{[]string{"bench", "--external", "x=cmd {nope}", "rmat:6"}, "unknown placeholder {nope}"},
 		{[]string{"bench", "--panel-size", "40000", "rmat:6"}, "panel"},
 		{[]string{"bench", "--config", "/no/such/plan.conf", "rmat:6"}, "--config"},
+		{[]string{"bench", "--oracle", "bfs", "rmat:6"}, `"bfs" is taken as a graph`},
 		{[]string{"report"}, "one or more result directories"},
 	} {
 		code, _, errOut := mgraph(t, tc.args...)
