@@ -3,25 +3,44 @@ package apps
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
-// ccProgram is label propagation (the papers' CC): every vertex starts with
-// its own id as label; an arc offers the source's label; a vertex takes the
-// smallest offer if it beats its label and is then active.
+// ccProgram is label propagation with pointer jumping (the papers' CC,
+// with the shortcut of Shiloach–Vishkin's hooking): every vertex starts with
+// its own id as label; an arc offers the source's label; a vertex that is
+// offered a smaller label l follows l → label[l] → … while the labels
+// decrease, takes the last one and is then active.
+//
+// Every label is the id of a vertex in the same component, and a vertex's
+// label never exceeds its id, so jumping only shortcuts the propagation:
+// the fixed point is still the smallest id in each component, in any mode.
+// Apply reads labels other goroutines' Apply calls may be writing, so all
+// label accesses in Apply are atomic; the engines read labels only between
+// Apply phases.
 type ccProgram struct{}
 
 func (ccProgram) Edge() engine.EdgeOp       { return engine.EdgeSource }
 func (ccProgram) Combine() engine.CombineOp { return engine.CombineMin }
 func (ccProgram) ApplyAll() bool            { return false }
 func (ccProgram) Apply(v uint32, acc uint32, label []uint32) bool {
-	if acc < label[v] {
-		label[v] = acc
-		return true
+	old := atomic.LoadUint32(&label[v])
+	if acc >= old {
+		return false
 	}
-	return false
+	l := acc
+	for {
+		next := atomic.LoadUint32(&label[l])
+		if next >= l {
+			break
+		}
+		l = next
+	}
+	atomic.StoreUint32(&label[v], l)
+	return true
 }
 
 // CC labels every vertex with its connected component, the label being the
