@@ -61,7 +61,7 @@ func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runne
 		return nil, fmt.Errorf("cpu backend: %w", err)
 	}
 	r := sampler.New[V](b.l, d, s, b.workers, opts)
-	if !b.l.Directed {
+	if !b.l.Directed && !opts.NoPull {
 		pe, err := pull.New[V](b.l, b.workers)
 		if err != nil {
 			return nil, fmt.Errorf("cpu backend: %w", err)

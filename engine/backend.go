@@ -13,6 +13,9 @@ type RunOptions struct {
 	Trace         bool    // record an IterationTrace per iteration
 	SampleRate    float64 // fraction of the frontier the hybrid samples for ESP (0 = default)
 	Seed          uint64  // seed of the hybrid's samples
+	// NoPull keeps the hybrid to the paper's two modes (dense and sparse):
+	// no direction-optimizing pull steps for EarlyExit programs.
+	NoPull bool
 }
 
 // Runner runs a program to completion over one backend's loaded layout.

@@ -41,6 +41,7 @@ type runFlags struct {
 	out       string
 	trace     string
 	weights   int64
+	noPull    bool
 	damping   float64
 	tolerance float64
 	maxIter   int
@@ -83,6 +84,7 @@ Examples:
 			fs.BoolVar(&f.validate, "validate", false, "check the result against the serial reference (exit 1 on mismatch)")
 			fs.StringVar(&f.out, "out", "", "write vertex → value (original ids): TSV, or raw little-endian values if FILE ends in .bin")
 			fs.StringVar(&f.trace, "trace", "", "write a JSON record of every iteration (mode, frontier, estimates, phase times)")
+			fs.BoolVar(&f.noPull, "no-pull", false, "hybrid: only the paper's dense and sparse modes, no pull (bottom-up) steps for bfs")
 			fs.Int64Var(&f.weights, "weights", -1, "give an unweighted graph random weights in [1, 64] from this seed (for sssp)")
 			fs.Float64Var(&f.damping, "damping", 0.85, "pr: damping factor")
 			fs.Float64Var(&f.tolerance, "tolerance", 1e-4, "pr: stop when the L1 change of the ranks falls below this")
@@ -183,7 +185,7 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := engine.RunOptions{Mode: mode, Trace: f.trace != "", Seed: f.seed}
+	opts := engine.RunOptions{Mode: mode, Trace: f.trace != "", Seed: f.seed, NoPull: f.noPull}
 	pr := apps.PageRankOptions{Damping: f.damping, Tolerance: f.tolerance, MaxIterations: 20}
 	if app == "pr-delta" {
 		pr.MaxIterations = 0
@@ -321,15 +323,20 @@ func modeCounts(res engine.Result) string {
 	if len(res.Trace) == 0 {
 		return ""
 	}
-	var d, s int
+	counts := map[string]int{}
 	for _, it := range res.Trace {
-		if it.Mode == "dense" {
-			d++
-		} else {
-			s++
+		counts[it.Mode]++
+	}
+	out := ""
+	for _, m := range []string{"sparse", "dense", "pull"} {
+		if counts[m] > 0 {
+			if out != "" {
+				out += ", "
+			}
+			out += fmt.Sprintf("%s %d", m, counts[m])
 		}
 	}
-	return fmt.Sprintf(" (sparse %d, dense %d)", s, d)
+	return " (" + out + ")"
 }
 
 func fmtSeconds(s float64) string {
