@@ -39,21 +39,9 @@ func (bfsProgram) Unsettled(lo uint32, level []uint32, out []bool) {
 // BFS returns the level (hop distance) of every vertex from source, with
 // Unreached for vertices it does not reach.
 func BFS(ctx context.Context, b engine.Backend, source uint32, opts engine.RunOptions) ([]uint32, engine.Result, error) {
-	l := b.Layout()
-	s, err := checkSource(l, source)
-	if err != nil {
-		return nil, engine.Result{}, err
-	}
-	run, err := engine.NewRunner[uint32](b, opts)
-	if err != nil {
-		return nil, engine.Result{}, err
-	}
-	level := make([]uint32, l.NumVertices)
-	fill(level, Unreached, b.Workers())
-	level[s] = 0
-	res, err := run.Run(ctx, bfsProgram{}, level, engine.NewFrontierList(l.NumVertices, []uint32{s}))
+	level, res, err := runTraversal(ctx, b, "bfs", source, opts)
 	if err != nil {
 		return nil, res, err
 	}
-	return toOriginal(l, level, b.Workers()), res, nil
+	return toOriginal(b.Layout(), level, b.Workers()), res, nil
 }

@@ -2,7 +2,6 @@ package apps
 
 import (
 	"context"
-	"fmt"
 	"sync/atomic"
 
 	"github.com/mgraph-dev/mgraph/engine"
@@ -47,25 +46,11 @@ func (ccProgram) Apply(v uint32, acc uint32, label []uint32) bool {
 // smallest original vertex id in the component. The graph must be
 // undirected (for weak components of a directed graph, symmetrize it).
 func CC(ctx context.Context, b engine.Backend, opts engine.RunOptions) ([]uint32, engine.Result, error) {
-	l := b.Layout()
-	if l.Directed {
-		return nil, engine.Result{}, fmt.Errorf("cc needs an undirected graph; symmetrize the directed input (weak components)")
-	}
-	run, err := engine.NewRunner[uint32](b, opts)
-	if err != nil {
-		return nil, engine.Result{}, err
-	}
-	n := l.NumVertices
-	label := make([]uint32, n)
-	par.For(int(n), b.Workers(), 1<<15, func(lo, hi int) {
-		for v := lo; v < hi; v++ {
-			label[v] = uint32(v)
-		}
-	})
-	res, err := run.Run(ctx, ccProgram{}, label, engine.AllActive(n))
+	label, res, err := runTraversal(ctx, b, "cc", 0, opts)
 	if err != nil {
 		return nil, res, err
 	}
+	l, n := b.Layout(), b.Layout().NumVertices
 	// Each component now carries its smallest layout id; relabel it by its
 	// smallest original id.
 	smallest := make([]uint32, n)

@@ -1,6 +1,7 @@
 package apps
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/mgraph-dev/mgraph/engine"
@@ -22,7 +23,7 @@ func Traversal(app string, l *layout.Layout, source uint32, workers int) (engine
 	switch app {
 	case "bfs", "sssp":
 		if app == "sssp" && !l.Weighted {
-			return nil, nil, nil, fmt.Errorf("sssp needs edge weights, and the graph has none")
+			return nil, nil, nil, fmt.Errorf("sssp needs edge weights, and the graph has none (generate them with --weights SEED)")
 		}
 		s, err := checkSource(l, source)
 		if err != nil {
@@ -38,7 +39,7 @@ func Traversal(app string, l *layout.Layout, source uint32, workers int) (engine
 		return p, values, engine.NewFrontierList(n, []uint32{s}), nil
 	case "cc":
 		if l.Directed {
-			return nil, nil, nil, fmt.Errorf("cc needs an undirected graph")
+			return nil, nil, nil, fmt.Errorf("cc needs an undirected graph; symmetrize the directed input (weak components)")
 		}
 		values := make([]uint32, n)
 		for v := range values {
@@ -47,4 +48,19 @@ func Traversal(app string, l *layout.Layout, source uint32, workers int) (engine
 		return ccProgram{}, values, engine.AllActive(n), nil
 	}
 	return nil, nil, nil, fmt.Errorf("no per-iteration oracle for %q (want one of %v)", app, OracleApps)
+}
+
+// runTraversal runs app (one of OracleApps) to completion from its Traversal
+// set-up and returns the values in l's numbering.
+func runTraversal(ctx context.Context, b engine.Backend, app string, source uint32, opts engine.RunOptions) ([]uint32, engine.Result, error) {
+	p, values, f, err := Traversal(app, b.Layout(), source, b.Workers())
+	if err != nil {
+		return nil, engine.Result{}, err
+	}
+	run, err := engine.NewRunner[uint32](b, opts)
+	if err != nil {
+		return nil, engine.Result{}, err
+	}
+	res, err := run.Run(ctx, p, values, f)
+	return values, res, err
 }

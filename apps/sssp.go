@@ -2,7 +2,6 @@ package apps
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/mgraph-dev/mgraph/engine"
 )
@@ -28,24 +27,9 @@ func (ssspProgram) Apply(v uint32, acc uint32, dist []uint32) bool {
 // Distances are exact while they stay below 2^32-1; a path longer than that
 // saturates and reads as Unreached.
 func SSSP(ctx context.Context, b engine.Backend, source uint32, opts engine.RunOptions) ([]uint32, engine.Result, error) {
-	l := b.Layout()
-	if !l.Weighted {
-		return nil, engine.Result{}, fmt.Errorf("sssp needs edge weights, and the graph has none (generate them with --weights SEED)")
-	}
-	s, err := checkSource(l, source)
-	if err != nil {
-		return nil, engine.Result{}, err
-	}
-	run, err := engine.NewRunner[uint32](b, opts)
-	if err != nil {
-		return nil, engine.Result{}, err
-	}
-	dist := make([]uint32, l.NumVertices)
-	fill(dist, Unreached, b.Workers())
-	dist[s] = 0
-	res, err := run.Run(ctx, ssspProgram{}, dist, engine.NewFrontierList(l.NumVertices, []uint32{s}))
+	dist, res, err := runTraversal(ctx, b, "sssp", source, opts)
 	if err != nil {
 		return nil, res, err
 	}
-	return toOriginal(l, dist, b.Workers()), res, nil
+	return toOriginal(b.Layout(), dist, b.Workers()), res, nil
 }
