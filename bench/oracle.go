@@ -99,9 +99,6 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 	}
 	repeats = max(1, repeats)
 	run := &OracleRun{App: app, Backend: backendName, Threads: workers, Source: source, Repeats: repeats, HasPull: ps != nil}
-	if app == "cc" {
-		run.Source = 0
-	}
 	n := l.NumVertices
 	frontier := slices.Clone(f.List(workers))
 	work := make([]uint32, n)
@@ -209,8 +206,6 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 		_, res, err = apps.BFS(ctx, b, source, opts)
 	case "sssp":
 		_, res, err = apps.SSSP(ctx, b, source, opts)
-	case "cc":
-		_, res, err = apps.CC(ctx, b, opts)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("oracle: hybrid run: %w", err)
