@@ -25,7 +25,7 @@ import (
 )
 
 // Apps lists the programs a plan can run, in table order.
-var Apps = []string{"bfs", "sssp", "cc", "pr", "pr-delta", "bc"}
+var Apps = apps.Names
 
 // Plan is what a benchmark run does.
 type Plan struct {

@@ -293,25 +293,8 @@ func (r *runner) runApp(ctx context.Context, app string, fwd, bwd engine.Backend
 	if app == "pr-delta" {
 		pr.MaxIterations = 0
 	}
-	var res engine.Result
-	var err error
 	start := time.Now()
-	switch app {
-	case "bfs":
-		_, res, err = apps.BFS(ctx, fwd, srcs[0], opts)
-	case "sssp":
-		_, res, err = apps.SSSP(ctx, fwd, srcs[0], opts)
-	case "cc":
-		_, res, err = apps.CC(ctx, fwd, opts)
-	case "pr":
-		_, res, err = apps.PageRank(ctx, fwd, pr, opts)
-	case "pr-delta":
-		_, res, err = apps.PageRankDelta(ctx, fwd, pr, opts)
-	case "bc":
-		_, res, err = apps.BC(ctx, fwd, bwd, srcs, opts)
-	default:
-		err = fmt.Errorf("unknown app %q", app)
-	}
+	_, res, err := apps.Run(ctx, app, fwd, bwd, srcs, pr, opts)
 	return res, time.Since(start).Seconds(), err
 }
 

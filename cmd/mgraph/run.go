@@ -24,9 +24,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// appNames lists the programs `mgraph run` knows, in help order.
-var appNames = []string{"bfs", "sssp", "cc", "pr", "pr-delta", "bc"}
-
 // runFlags are the flags of `mgraph run`.
 type runFlags struct {
 	in        inputFlags
@@ -50,7 +47,7 @@ type runFlags struct {
 func runCommand() command {
 	return command{
 		name:    "run",
-		summary: "run a graph program: " + strings.Join(appNames, ", "),
+		summary: "run a graph program: " + strings.Join(apps.Names, ", "),
 		usage:   "[flags] APP GRAPH",
 		help: `APP is one of:
   bfs        levels from a source (hop distance)
@@ -126,8 +123,8 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	if app == "pr-data" {
 		app = "pr-delta"
 	}
-	if !slices.Contains(appNames, app) {
-		return usageError("unknown app %q (want one of %s)", app, strings.Join(appNames, ", "))
+	if !slices.Contains(apps.Names, app) {
+		return usageError("unknown app %q (want one of %s)", app, strings.Join(apps.Names, ", "))
 	}
 	mode, err := engine.ParseMode(f.mode)
 	if err != nil {
@@ -209,20 +206,7 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 		}
 		start := time.Now()
 		var res engine.Result
-		switch app {
-		case "bfs":
-			last, res, err = apps.BFS(ctx, fwd, trialSources[0], opts)
-		case "sssp":
-			last, res, err = apps.SSSP(ctx, fwd, trialSources[0], opts)
-		case "cc":
-			last, res, err = apps.CC(ctx, fwd, opts)
-		case "pr":
-			last, res, err = apps.PageRank(ctx, fwd, pr, opts)
-		case "pr-delta":
-			last, res, err = apps.PageRankDelta(ctx, fwd, pr, opts)
-		case "bc":
-			last, res, err = apps.BC(ctx, fwd, bwd, trialSources, opts)
-		}
+		last, res, err = apps.Run(ctx, app, fwd, bwd, trialSources, pr, opts)
 		if err != nil {
 			return fmt.Errorf("%s: %w", app, err)
 		}

@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func TestRunAppsValidateEveryMode(t *testing.T) {
 	cache := t.TempDir()
-	for _, app := range appNames {
+	for _, app := range apps.Names {
 		for _, mode := range []string{"hybrid", "dense", "sparse"} {
 			args := []string{"run", app, "rmat:8:8", "--symmetrize-input", "--mode", mode, "--validate",
 				"--cache-dir", cache, "--panel-size", "64", "--trials", "2"}

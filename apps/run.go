@@ -1,0 +1,46 @@
+package apps
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mgraph-dev/mgraph/engine"
+)
+
+// Names lists the apps Run knows, in the order help texts show them.
+var Names = []string{"bfs", "sssp", "cc", "pr", "pr-delta", "bc"}
+
+// Run runs the named app and returns its values in original numbering
+// ([]uint32 for bfs, sssp and cc; []float64 for pr, pr-delta and bc). bfs
+// and sssp start from sources[0]; bc sums over all sources and runs its
+// backward pass on bwd (fwd again for undirected graphs); pr and pr-delta
+// use pr.
+func Run(ctx context.Context, name string, fwd, bwd engine.Backend, sources []uint32, pr PageRankOptions, opts engine.RunOptions) (any, engine.Result, error) {
+	needSource := name == "bfs" || name == "sssp"
+	if needSource && len(sources) == 0 {
+		return nil, engine.Result{}, fmt.Errorf("%s needs a source", name)
+	}
+	switch name {
+	case "bfs":
+		return wrap(BFS(ctx, fwd, sources[0], opts))
+	case "sssp":
+		return wrap(SSSP(ctx, fwd, sources[0], opts))
+	case "cc":
+		return wrap(CC(ctx, fwd, opts))
+	case "pr":
+		return wrap(PageRank(ctx, fwd, pr, opts))
+	case "pr-delta":
+		return wrap(PageRankDelta(ctx, fwd, pr, opts))
+	case "bc":
+		return wrap(BC(ctx, fwd, bwd, sources, opts))
+	}
+	return nil, engine.Result{}, fmt.Errorf("unknown app %q (want one of %v)", name, Names)
+}
+
+// wrap turns an app's typed result into Run's.
+func wrap[T any](values []T, res engine.Result, err error) (any, engine.Result, error) {
+	if err != nil {
+		return nil, res, err
+	}
+	return values, res, nil
+}
