@@ -29,8 +29,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/engine"
@@ -304,31 +302,7 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.Program[V], values []V, a
 
 // run hands the work units 0..n-1 to the worker pool dynamically, one at a
 // time; fn gets the worker's index and the unit.
-func (e *Engine[V]) run(n int, fn func(w, i int)) {
-	workers := min(e.workers, n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			fn(0, i)
-		}
-		return
-	}
-	var nextUnit atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(workers)
-	for w := 0; w < workers; w++ {
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(nextUnit.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				fn(w, i)
-			}
-		}()
-	}
-	wg.Wait()
-}
+func (e *Engine[V]) run(n int, fn func(w, i int)) { par.Each(n, e.workers, fn) }
 
 // stageAll writes every vertex's masked contribution into e.stage (and, for
 // sum with weights, the active flags into e.act), in parallel chunks.

@@ -27,8 +27,6 @@ import (
 	"errors"
 	"fmt"
 	mbits "math/bits"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/engine"
@@ -348,32 +346,4 @@ func (e *Engine[V]) Estimate(ctx context.Context, p engine.EarlyExit[V], values 
 
 // run hands the work units 0..n-1 to the workers dynamically; fn gets the
 // worker's index and the unit. Worker 0 runs on the calling goroutine.
-func (e *Engine[V]) run(n int, fn func(w, i int)) {
-	workers := min(e.workers, n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			fn(0, i)
-		}
-		return
-	}
-	var next atomic.Int64
-	work := func(w int) {
-		for {
-			i := int(next.Add(1) - 1)
-			if i >= n {
-				return
-			}
-			fn(w, i)
-		}
-	}
-	var wg sync.WaitGroup
-	wg.Add(workers - 1)
-	for w := 1; w < workers; w++ {
-		go func() {
-			defer wg.Done()
-			work(w)
-		}()
-	}
-	work(0)
-	wg.Wait()
-}
+func (e *Engine[V]) run(n int, fn func(w, i int)) { par.Each(n, e.workers, fn) }

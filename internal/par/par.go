@@ -9,6 +9,7 @@ package par
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Workers returns n when it is positive and GOMAXPROCS otherwise: the usual
@@ -135,4 +136,39 @@ func ExclusiveScan(counts []uint64) uint64 {
 		sum += c
 	}
 	return sum
+}
+
+// Each runs fn(worker, i) for every i in [0, n) on min(workers, n)
+// goroutines that take indices one at a time from a shared atomic counter
+// (worker 0 is the calling goroutine). The worker index, in [0, workers),
+// lets fn use per-worker scratch. Use it for few, uneven work units (blocks,
+// panels, ranges); fn must not depend on which worker runs which unit.
+func Each(n, workers int, fn func(worker, i int)) {
+	workers = min(Workers(workers), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			fn(0, i)
+		}
+		return
+	}
+	var next atomic.Int64
+	work := func(w int) {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= n {
+				return
+			}
+			fn(w, i)
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Add(workers - 1)
+	for w := 1; w < workers; w++ {
+		go func() {
+			defer wg.Done()
+			work(w)
+		}()
+	}
+	work(0)
+	wg.Wait()
 }

@@ -43,3 +43,22 @@ func TestExclusiveScan(t *testing.T) {
 	assert.Equal(t, uint64(10), ExclusiveScan(c))
 	assert.Equal(t, []uint64{0, 3, 3, 5}, c)
 }
+
+func TestEachVisitsEveryIndexOnceWithValidWorkers(t *testing.T) {
+	for _, workers := range []int{1, 2, 5} {
+		const n = 1000
+		seen := make([]int32, n)
+		var bad atomic.Int32
+		Each(n, workers, func(w, i int) {
+			if w < 0 || w >= workers {
+				bad.Add(1)
+			}
+			atomic.AddInt32(&seen[i], 1)
+		})
+		require.Zero(t, bad.Load())
+		for i, s := range seen {
+			require.Equal(t, int32(1), s, "index %d", i)
+		}
+	}
+	Each(0, 3, func(int, int) { t.Fatal("called for n = 0") })
+}
