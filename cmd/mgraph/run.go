@@ -66,7 +66,7 @@ papers: |E|/time for bfs, sssp, cc and pr-delta, |E| per iteration for pr,
 and 2|E|·sources/time for bc, |E| being the graph's arcs.
 
 Examples:
-  mgraph run bfs rmat:20 --symmetrize-input --trials 5 --threads 2
+  mgraph run bfs rmat:20 --undirected --trials 5 --threads 2
   mgraph run sssp grid:1024 --weights 1 --validate
   mgraph run pr web.mtx.zst --mode dense --trace pr-trace.json
   mgraph run bc coauthors.mtx.zst --sources 4 --out bc.tsv`,
@@ -86,7 +86,6 @@ Examples:
 			fs.Float64Var(&f.damping, "damping", 0.85, "pr: damping factor")
 			fs.Float64Var(&f.tolerance, "tolerance", 1e-4, "pr: stop when the L1 change of the ranks falls below this")
 			fs.IntVar(&f.maxIter, "max-iterations", -1, "iteration cap (-1: the app's default: 20 for pr, none otherwise)")
-			fs.BoolVar(&f.in.undirected, "symmetrize-input", false, "symmetrize a directed input before preprocessing")
 			f.in.register(fs)
 			f.lf.register(fs)
 			return func(ctx context.Context, e *env, args []string) error { return f.run(ctx, e, args) }

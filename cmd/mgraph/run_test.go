@@ -16,7 +16,7 @@ func TestRunAppsValidateEveryMode(t *testing.T) {
 	cache := t.TempDir()
 	for _, app := range apps.Names {
 		for _, mode := range []string{"hybrid", "dense", "sparse"} {
-			args := []string{"run", app, "rmat:8:8", "--symmetrize-input", "--mode", mode, "--validate",
+			args := []string{"run", app, "rmat:8:8", "--undirected", "--mode", mode, "--validate",
 				"--cache-dir", cache, "--panel-size", "64", "--trials", "2"}
 			if app == "sssp" {
 				args = append(args, "--weights", "3")
