@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mgraph-dev/mgraph/bench"
@@ -164,6 +165,9 @@ func groupedBars(p *plot.Plot, groups, series []string, value func(g, s string) 
 		p.Legend.Add(s, bars)
 	}
 	p.NominalX(groups...)
+	// Bar offsets are in points, not data units, so the automatic range
+	// would clip the outer bars: leave half a group of room on each side.
+	p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
 	return nil
 }
 
@@ -352,6 +356,7 @@ func (g *gen) oracleCharts() error {
 			p.Y.Min, p.Y.Max = lo/2, hi*40 // headroom for the legend
 		}
 		p.Y.Tick.Marker = secondsTicks{}
+		p.X.Tick.Marker = iterationTicks{}
 		base := fileName("oracle", o.App, o.Graph)
 		if err := g.save(p, base, vg.Points(560), vg.Points(320)); err != nil {
 			return err
@@ -359,6 +364,20 @@ func (g *gen) oracleCharts() error {
 		g.oracle = append(g.oracle, base)
 	}
 	return nil
+}
+
+// iterationTicks marks whole iterations, about ten labels whatever the
+// number of iterations.
+type iterationTicks struct{}
+
+func (iterationTicks) Ticks(lo, hi float64) []plot.Tick {
+	first, last := math.Ceil(lo), math.Floor(hi)
+	step := math.Max(1, math.Ceil((last-first)/10))
+	var ticks []plot.Tick
+	for x := first; x <= last; x += step {
+		ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'f', 0, 64)})
+	}
+	return ticks
 }
 
 // secondsTicks marks decades of a log time axis with readable units and
