@@ -210,6 +210,79 @@ int mg_pp_section(int dev, const mg_pp_layout *l, int s, void *dst, uint64_t byt
 /* Releases the arrays (NULL is allowed). */
 int mg_pp_free(int dev, mg_pp_layout *l, char *err, size_t errlen);
 
+/* --- GPU engines for the min programs (BFS, SSSP, CC) ------------------- */
+
+/* Program ids: which functor the kernels are instantiated with
+ * (engine.DeviceProgram's kernel names "bfs", "sssp", "cc"). */
+enum { MG_PROG_BFS = 1, MG_PROG_SSSP = 2, MG_PROG_CC = 3 };
+
+/* The layout's arrays on the device (docs/layout.md), as uploaded once by
+ * cuda.UploadLayout. Weight pointers are NULL for unweighted layouts. */
+typedef struct {
+    uint64_t n, m, num_slots;
+    uint32_t panel_size, heavy_columns, num_heavy, num_panels;
+    const uint32_t *heavy_col, *heavy_rows, *heavy_num_dst;
+    const uint64_t *heavy_matrix_start, *heavy_slot;
+    const int16_t *heavy_matrix;
+    const uint32_t *heavy_weights;
+    const uint64_t *light_start;
+    const uint16_t *light_src;
+    const uint32_t *light_weights, *light_slot;
+    const uint64_t *row_slot_start;
+    const uint16_t *slot_dst;
+    const uint64_t *sparse_offsets;
+    const uint32_t *sparse_dst, *sparse_weights;
+} mg_dlayout;
+
+/* What a step leaves on the device for the host to read in one copy. */
+typedef struct {
+    uint32_t next_count; /* vertices of the next frontier */
+    uint32_t touched;    /* sparse: destinations that received a contribution */
+    uint64_t next_edges; /* out-arcs of the next frontier */
+} mg_step_counters;
+
+/* Entries of the scratch array a sparse sample (dry run) writes into. */
+#define MG_SAMPLE_SCRATCH 65536
+/* Events a step records (may be NULL): dense 4 (heavy, light, phase 2),
+ * sparse 3 (advance, apply). */
+#define MG_DENSE_EVENTS 4
+#define MG_SPARSE_EVENTS 3
+
+/* One MultiGraphD iteration of program prog: sources with active[u] != 0
+ * contribute (phase 1 writes every stream slot of stream_buf, l->num_slots
+ * entries), phase 2 folds each row panel's slots and applies every vertex
+ * that received a contribution, writing next[v] (0/1) and the counters (zeroed
+ * here). dry != 0: phase 2 folds but applies nothing and writes neither values
+ * nor next (the hybrid's EDP measurement). Asynchronous on stream s. */
+int mg_min_dense_step(int dev, int prog, const mg_dlayout *l, uint32_t *values,
+                      const uint8_t *active, uint8_t *next, uint32_t *stream_buf,
+                      mg_step_counters *ctr, int dry, mg_stream s, mg_event *ev,
+                      char *err, size_t errlen);
+/* One MultiGraphS iteration from frontier[0..count): contributions go to acc
+ * (n entries, all identity between steps; the apply kernel resets the
+ * entries it reads) with atomicMin, first touches are appended to touched,
+ * then the touched vertices are applied and the activated ones appended to
+ * next_list. Counters are zeroed here. Asynchronous on stream s. */
+int mg_min_sparse_step(int dev, int prog, const mg_dlayout *l, uint32_t *values,
+                       const uint32_t *frontier, uint32_t count, uint32_t *acc,
+                       uint32_t *touched, uint32_t *next_list, mg_step_counters *ctr,
+                       mg_stream s, mg_event *ev, char *err, size_t errlen);
+/* The hybrid's ESP sample: the sparse advance of frontier[i·stride]
+ * (i < count) as a dry run whose atomics go to scratch
+ * (MG_SAMPLE_SCRATCH entries, contents meaningless). ev: 2 events or NULL. */
+int mg_min_sparse_sample(int dev, int prog, const mg_dlayout *l, const uint32_t *values,
+                         const uint32_t *frontier, uint32_t count, uint32_t stride,
+                         uint32_t *scratch, mg_stream s, mg_event *ev, char *err, size_t errlen);
+/* Frontier conversions. flags -> list by warp-aggregated appends (order
+ * unspecified; pos: one device word, zeroed here); list -> flags by zeroing
+ * flags and scattering. */
+int mg_flags_to_list(int dev, const uint8_t *flags, uint64_t n, uint32_t *list, uint32_t *pos,
+                     mg_stream s, char *err, size_t errlen);
+int mg_list_to_flags(int dev, const uint32_t *list, uint32_t count, uint8_t *flags, uint64_t n,
+                     mg_stream s, char *err, size_t errlen);
+/* p[0..n) = value (asynchronous). */
+int mg_fill_u32(int dev, uint32_t *p, uint64_t n, uint32_t value, mg_stream s, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif
