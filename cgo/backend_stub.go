@@ -46,3 +46,17 @@ func backendReduceSumU32(int, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Poi
 func backendReduceSumF64(int, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
+func backendMinDense(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, bool, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendMinSparse(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendMinSample(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, uint32, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendFlagsToList(int, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendListToFlags(int, unsafe.Pointer, uint32, unsafe.Pointer, uint64) error { return ErrNoCUDA }
+func backendFillU32(int, unsafe.Pointer, uint64, uint32) error                     { return ErrNoCUDA }

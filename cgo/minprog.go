@@ -1,0 +1,175 @@
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/mgraph-dev/mgraph/layout"
+)
+
+// Program ids of the min programs' kernels (MG_PROG_* in mgraph.h; the cuda
+// build checks that they agree).
+const (
+	ProgBFS  = 1
+	ProgSSSP = 2
+	ProgCC   = 3
+)
+
+// ProgramID returns the kernel id of a device program's name ("bfs",
+// "sssp", "cc"), or 0.
+func ProgramID(kernel string) int {
+	switch kernel {
+	case "bfs":
+		return ProgBFS
+	case "sssp":
+		return ProgSSSP
+	case "cc":
+		return ProgCC
+	}
+	return 0
+}
+
+// SampleScratch is MG_SAMPLE_SCRATCH: entries of a sparse sample's scratch.
+const SampleScratch = 65536
+
+// dlayout mirrors mg_dlayout field by field (the cuda build checks its size).
+// The device pointers are held as uintptr: they are not Go pointers, and
+// cgo's pointer check must not take them for ones when the struct is passed
+// to C.
+type dlayout struct {
+	n, m, numSlots                               uint64
+	panelSize, heavyColumns, numHeavy, numPanels uint32
+	heavyCol, heavyRows, heavyNumDst             uintptr
+	heavyMatrixStart, heavySlot                  uintptr
+	heavyMatrix                                  uintptr
+	heavyWeights                                 uintptr
+	lightStart, lightSrc, lightWeights           uintptr
+	lightSlot                                    uintptr
+	rowSlotStart, slotDst                        uintptr
+	sparseOffsets, sparseDst, sparseWeights      uintptr
+}
+
+// StepCounters mirrors mg_step_counters.
+type StepCounters struct {
+	NextCount uint32 // vertices of the next frontier
+	Touched   uint32 // sparse: destinations that received a contribution
+	NextEdges uint64 // out-arcs of the next frontier
+}
+
+// DeviceLayout is a layout's arrays in device memory, uploaded once by
+// UploadLayout and shared by every run on it until Close.
+type DeviceLayout struct {
+	dev   Device
+	l     *layout.Layout
+	desc  dlayout
+	frees []func() error
+	bytes uint64
+}
+
+// upload copies one host array into a new device buffer and returns its
+// pointer (nil for an empty array).
+func upload[T any](dl *DeviceLayout, src []T) (uintptr, error) {
+	if len(src) == 0 {
+		return 0, nil
+	}
+	b, err := Alloc[T](dl.dev, len(src))
+	if err != nil {
+		return 0, err
+	}
+	dl.frees = append(dl.frees, b.Free)
+	if err := b.CopyFromHost(src); err != nil {
+		return 0, err
+	}
+	return uintptr(b.h.p), nil
+}
+
+func byteSize[T any](s []T) uint64 {
+	var z T
+	return uint64(len(s)) * uint64(unsafe.Sizeof(z))
+}
+
+// LayoutDeviceBytes returns the device memory the arrays UploadLayout copies
+// take (the engines' per-run buffers come on top: about 21 bytes per vertex
+// and 4 per stream slot).
+func LayoutDeviceBytes(l *layout.Layout) uint64 {
+	return byteSize(l.HeavyCol) + byteSize(l.HeavyRows) + byteSize(l.HeavyNumDst) +
+		byteSize(l.HeavyMatrixStart) + byteSize(l.HeavySlot) + byteSize(l.HeavyMatrix) +
+		byteSize(l.HeavyWeights) + byteSize(l.LightStart) + byteSize(l.LightSrc) +
+		byteSize(l.LightWeights) + byteSize(l.LightSlot) + byteSize(l.RowSlotStart) +
+		byteSize(l.SlotDst) + byteSize(l.SparseOffsets) + byteSize(l.SparseDst) + byteSize(l.SparseWeights)
+}
+
+// UploadLayout copies the arrays the GPU engines read (the dense part, the
+// stream map and the sparse adjacency) to device d. Lack of memory is an
+// error (matching ErrOutOfMemory) that says how much the layout needs and how
+// much the device has free.
+func UploadLayout(d Device, l *layout.Layout) (*DeviceLayout, error) {
+	if l.NumVertices > 1<<32-1 {
+		return nil, invalidf("UploadLayout", "%d vertices: the GPU engines count vertices in uint32", l.NumVertices)
+	}
+	dl := &DeviceLayout{dev: d, l: l, bytes: LayoutDeviceBytes(l)}
+	if free, total, err := d.MemInfo(); err != nil {
+		return nil, err
+	} else if dl.bytes > free {
+		return nil, &OutOfMemoryError{Device: d.ordinal, Requested: dl.bytes, Free: free, Total: total,
+			Err: fmt.Errorf("the layout's arrays need %s on the device", FormatBytes(dl.bytes))}
+	}
+	s := &dl.desc
+	s.n, s.m = l.NumVertices, l.NumArcs
+	s.numSlots = uint64(len(l.SlotDst))
+	s.panelSize, s.heavyColumns = l.Params.PanelSize, l.Params.HeavyColumns
+	s.numHeavy = uint32(len(l.HeavyCol))
+	s.numPanels = uint32(max(len(l.LightStart), 1) - 1)
+	var err error
+	for _, step := range []func() error{
+		func() error { s.heavyCol, err = upload(dl, l.HeavyCol); return err },
+		func() error { s.heavyRows, err = upload(dl, l.HeavyRows); return err },
+		func() error { s.heavyNumDst, err = upload(dl, l.HeavyNumDst); return err },
+		func() error { s.heavyMatrixStart, err = upload(dl, l.HeavyMatrixStart); return err },
+		func() error { s.heavySlot, err = upload(dl, l.HeavySlot); return err },
+		func() error { s.heavyMatrix, err = upload(dl, l.HeavyMatrix); return err },
+		func() error { s.heavyWeights, err = upload(dl, l.HeavyWeights); return err },
+		func() error { s.lightStart, err = upload(dl, l.LightStart); return err },
+		func() error { s.lightSrc, err = upload(dl, l.LightSrc); return err },
+		func() error { s.lightWeights, err = upload(dl, l.LightWeights); return err },
+		func() error { s.lightSlot, err = upload(dl, l.LightSlot); return err },
+		func() error { s.rowSlotStart, err = upload(dl, l.RowSlotStart); return err },
+		func() error { s.slotDst, err = upload(dl, l.SlotDst); return err },
+		func() error { s.sparseOffsets, err = upload(dl, l.SparseOffsets); return err },
+		func() error { s.sparseDst, err = upload(dl, l.SparseDst); return err },
+		func() error { s.sparseWeights, err = upload(dl, l.SparseWeights); return err },
+	} {
+		if err := step(); err != nil {
+			dl.Close()
+			var oom *OutOfMemoryError
+			if errors.As(err, &oom) {
+				return nil, fmt.Errorf("uploading the layout (%s in all): %w", FormatBytes(dl.bytes), err)
+			}
+			return nil, err
+		}
+	}
+	return dl, nil
+}
+
+// Device returns the device the layout lives on.
+func (dl *DeviceLayout) Device() Device { return dl.dev }
+
+// Layout returns the host layout it was uploaded from.
+func (dl *DeviceLayout) Layout() *layout.Layout { return dl.l }
+
+// Bytes returns the device memory the layout's arrays take.
+func (dl *DeviceLayout) Bytes() uint64 { return dl.bytes }
+
+// Close frees the device arrays. Closing twice is harmless.
+func (dl *DeviceLayout) Close() error {
+	var first error
+	for _, f := range dl.frees {
+		if err := f(); err != nil && first == nil {
+			first = err
+		}
+	}
+	dl.frees = nil
+	dl.desc = dlayout{}
+	return first
+}

@@ -1,0 +1,78 @@
+//go:build cuda
+
+package cuda
+
+/*
+#include "mgraph.h"
+*/
+import "C"
+
+import "unsafe"
+
+// The Go mirrors of the min engines' C types and constants must agree with
+// mgraph.h: each line fails to compile if they differ.
+var (
+	_ [unsafe.Sizeof(dlayout{}) - C.sizeof_mg_dlayout]struct{}
+	_ [C.sizeof_mg_dlayout - unsafe.Sizeof(dlayout{})]struct{}
+	_ [unsafe.Sizeof(StepCounters{}) - C.sizeof_mg_step_counters]struct{}
+	_ [C.sizeof_mg_step_counters - unsafe.Sizeof(StepCounters{})]struct{}
+	_ [ProgBFS - C.MG_PROG_BFS]struct{}
+	_ [C.MG_PROG_BFS - ProgBFS]struct{}
+	_ [ProgSSSP - C.MG_PROG_SSSP]struct{}
+	_ [C.MG_PROG_SSSP - ProgSSSP]struct{}
+	_ [ProgCC - C.MG_PROG_CC]struct{}
+	_ [C.MG_PROG_CC - ProgCC]struct{}
+	_ [SampleScratch - C.MG_SAMPLE_SCRATCH]struct{}
+	_ [C.MG_SAMPLE_SCRATCH - SampleScratch]struct{}
+)
+
+func cbool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func backendMinDense(dev, prog int, desc, values, active, next, stream, ctr unsafe.Pointer, dry bool, ev unsafe.Pointer) error {
+	return call("dense step", func(e *C.char, n C.size_t) C.int {
+		return C.mg_min_dense_step(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.uint32_t)(values),
+			(*C.uint8_t)(active), (*C.uint8_t)(next), (*C.uint32_t)(stream), (*C.mg_step_counters)(ctr),
+			cbool(dry), nil, (*C.mg_event)(ev), e, n)
+	})
+}
+
+func backendMinSparse(dev, prog int, desc, values, frontier unsafe.Pointer, count uint32, acc, touched, next, ctr, ev unsafe.Pointer) error {
+	return call("sparse step", func(e *C.char, n C.size_t) C.int {
+		return C.mg_min_sparse_step(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.uint32_t)(values),
+			(*C.uint32_t)(frontier), C.uint32_t(count), (*C.uint32_t)(acc), (*C.uint32_t)(touched),
+			(*C.uint32_t)(next), (*C.mg_step_counters)(ctr), nil, (*C.mg_event)(ev), e, n)
+	})
+}
+
+func backendMinSample(dev, prog int, desc, values, frontier unsafe.Pointer, count, stride uint32, scratch, ev unsafe.Pointer) error {
+	return call("sparse sample", func(e *C.char, n C.size_t) C.int {
+		return C.mg_min_sparse_sample(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.uint32_t)(values),
+			(*C.uint32_t)(frontier), C.uint32_t(count), C.uint32_t(stride), (*C.uint32_t)(scratch), nil,
+			(*C.mg_event)(ev), e, n)
+	})
+}
+
+func backendFlagsToList(dev int, flags unsafe.Pointer, count uint64, list, pos unsafe.Pointer) error {
+	return call("flags to list", func(e *C.char, n C.size_t) C.int {
+		return C.mg_flags_to_list(C.int(dev), (*C.uint8_t)(flags), C.uint64_t(count), (*C.uint32_t)(list),
+			(*C.uint32_t)(pos), nil, e, n)
+	})
+}
+
+func backendListToFlags(dev int, list unsafe.Pointer, count uint32, flags unsafe.Pointer, nv uint64) error {
+	return call("list to flags", func(e *C.char, n C.size_t) C.int {
+		return C.mg_list_to_flags(C.int(dev), (*C.uint32_t)(list), C.uint32_t(count), (*C.uint8_t)(flags),
+			C.uint64_t(nv), nil, e, n)
+	})
+}
+
+func backendFillU32(dev int, p unsafe.Pointer, count uint64, value uint32) error {
+	return call("fill", func(e *C.char, n C.size_t) C.int {
+		return C.mg_fill_u32(C.int(dev), (*C.uint32_t)(p), C.uint64_t(count), C.uint32_t(value), nil, e, n)
+	})
+}
