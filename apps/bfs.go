@@ -20,6 +20,9 @@ var _ engine.EarlyExit[uint32] = bfsProgram{}
 func (bfsProgram) Edge() engine.EdgeOp       { return engine.EdgeSourcePlusOne }
 func (bfsProgram) Combine() engine.CombineOp { return engine.CombineMin }
 func (bfsProgram) ApplyAll() bool            { return false }
+
+// DeviceKernel names the GPU functor (engine.DeviceProgram).
+func (bfsProgram) DeviceKernel() string { return "bfs" }
 func (bfsProgram) Apply(v uint32, acc uint32, level []uint32) bool {
 	if acc < level[v] {
 		level[v] = acc

@@ -25,6 +25,9 @@ type ccProgram struct{}
 func (ccProgram) Edge() engine.EdgeOp       { return engine.EdgeSource }
 func (ccProgram) Combine() engine.CombineOp { return engine.CombineMin }
 func (ccProgram) ApplyAll() bool            { return false }
+
+// DeviceKernel names the GPU functor (engine.DeviceProgram).
+func (ccProgram) DeviceKernel() string { return "cc" }
 func (ccProgram) Apply(v uint32, acc uint32, label []uint32) bool {
 	old := atomic.LoadUint32(&label[v])
 	if acc >= old {

@@ -14,6 +14,9 @@ type ssspProgram struct{}
 func (ssspProgram) Edge() engine.EdgeOp       { return engine.EdgeSourcePlusWeight }
 func (ssspProgram) Combine() engine.CombineOp { return engine.CombineMin }
 func (ssspProgram) ApplyAll() bool            { return false }
+
+// DeviceKernel names the GPU functor (engine.DeviceProgram).
+func (ssspProgram) DeviceKernel() string { return "sssp" }
 func (ssspProgram) Apply(v uint32, acc uint32, dist []uint32) bool {
 	if acc < dist[v] {
 		dist[v] = acc

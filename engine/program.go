@@ -139,3 +139,10 @@ func Combine[V Value](c CombineOp, a, b V) V {
 	}
 	return min(a, b)
 }
+
+// DeviceProgram is implemented by programs that have a GPU implementation:
+// DeviceKernel names the functor the CUDA kernels are instantiated with
+// ("bfs", "sssp", "cc"). The cuda backend refuses programs without it.
+type DeviceProgram interface {
+	DeviceKernel() string
+}

@@ -18,8 +18,10 @@ import (
 
 	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/bench"
+	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/spf13/pflag"
 )
@@ -142,7 +144,7 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	if f.weights >= 0 {
 		f.in.addWeights, f.in.weightSeed = true, uint64(f.weights)
 	}
-	if err := f.checkBackend(); err != nil {
+	if err := f.checkBackend(app); err != nil {
 		return err
 	}
 
@@ -160,9 +162,20 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	if app == "sssp" && !l.Weighted {
 		return fmt.Errorf("sssp needs edge weights and %s has none: add --weights SEED to generate them", graphPath)
 	}
-	fwd, err := cpu.New(l, f.in.threads)
-	if err != nil {
-		return err
+	var fwd engine.Backend
+	if f.backend == "cuda" {
+		g, err := gpu.New(l, f.in.threads)
+		if err != nil {
+			return err
+		}
+		defer g.Close()
+		fwd = g
+	} else {
+		c, err := cpu.New(l, f.in.threads)
+		if err != nil {
+			return err
+		}
+		fwd = c
 	}
 	bwd := fwd
 	if app == "bc" && l.Directed {
@@ -248,15 +261,32 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// checkBackend resolves --backend. The GPU engines are not built yet, so
-// cuda is refused and auto means cpu.
-func (f *runFlags) checkBackend() error {
+// gpuApps are the apps with a GPU implementation (the min programs).
+var gpuApps = []string{"bfs", "sssp", "cc"}
+
+// checkBackend resolves --backend for app: auto is cuda when a GPU is
+// visible and app runs there, else cpu; cuda fails without a GPU build, a
+// visible GPU, or a GPU implementation of app.
+func (f *runFlags) checkBackend(app string) error {
 	switch f.backend {
-	case "cpu", "auto":
+	case "cpu":
+		return nil
+	case "auto":
 		f.backend = "cpu"
+		if slices.Contains(gpuApps, app) && gpu.Available() {
+			f.backend = "cuda"
+		}
 		return nil
 	case "cuda":
-		return fmt.Errorf("--backend cuda: the GPU engines are not implemented yet; use --backend cpu")
+		switch {
+		case !cuda.BuiltWithCUDA():
+			return fmt.Errorf("--backend cuda: this mgraph was built without CUDA (see docs/gpu.md); use --backend cpu")
+		case !slices.Contains(gpuApps, app):
+			return fmt.Errorf("--backend cuda: %s has no GPU implementation yet (GPU apps: %s); use --backend cpu", app, strings.Join(gpuApps, ", "))
+		case !gpu.Available():
+			return fmt.Errorf("--backend cuda: no usable GPU is visible; use --backend cpu")
+		}
+		return nil
 	}
 	return usageError("--backend %q: want cpu, cuda or auto", f.backend)
 }

@@ -1,0 +1,307 @@
+// Package gpu is mgraph's CUDA backend: it uploads a layout to the GPU once
+// and runs programs there with the device engines (MultiGraphD and
+// MultiGraphS kernels in kernels/) and a hybrid that mirrors the CPU
+// sampler's (package sampler). It implements engine.Backend.
+//
+// This first slice runs the uint32 min programs that implement
+// engine.DeviceProgram (BFS, SSSP, CC); other programs get a clear error.
+// Without the cuda build tag, or without a visible GPU, New fails with an
+// error matching cuda.ErrNoCUDA or cuda.ErrNoDevice.
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/sampler"
+)
+
+// Available reports whether a GPU the backend can use is visible.
+func Available() bool { return cuda.Available() }
+
+// Backend runs programs on one GPU over a layout uploaded once.
+type Backend struct {
+	l       *layout.Layout
+	dl      *cuda.DeviceLayout
+	workers int
+
+	mu  sync.Mutex // one run at a time on run
+	run *cuda.MinRun
+	edp map[int]time.Duration // EDP per program id
+}
+
+var _ engine.Backend = (*Backend)(nil)
+
+// New uploads l to device 0. workers is the number of host goroutines apps
+// use for their host-side work (0 = all cores).
+func New(l *layout.Layout, workers int) (*Backend, error) {
+	d, err := cuda.GetDevice(0)
+	if err != nil {
+		return nil, fmt.Errorf("cuda backend: %w", err)
+	}
+	dl, err := cuda.UploadLayout(d, l)
+	if err != nil {
+		return nil, fmt.Errorf("cuda backend: %w", err)
+	}
+	if workers <= 0 {
+		workers = defaultWorkers()
+	}
+	return &Backend{l: l, dl: dl, workers: workers, edp: map[int]time.Duration{}}, nil
+}
+
+// Close frees the device memory of the layout and of the run state.
+func (b *Backend) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var first error
+	if b.run != nil {
+		first = b.run.Close()
+		b.run = nil
+	}
+	if err := b.dl.Close(); err != nil && first == nil {
+		first = err
+	}
+	return first
+}
+
+// Name returns "cuda".
+func (b *Backend) Name() string { return "cuda" }
+
+// Layout returns the host copy of the layout.
+func (b *Backend) Layout() *layout.Layout { return b.l }
+
+// Workers returns the host goroutines apps use around the device runs.
+func (b *Backend) Workers() int { return b.workers }
+
+// DeviceBytes returns the device memory the uploaded layout takes.
+func (b *Backend) DeviceBytes() uint64 { return b.dl.Bytes() }
+
+// Uint32Runner returns a runner for the min programs that implement
+// engine.DeviceProgram.
+func (b *Backend) Uint32Runner(opts engine.RunOptions) (engine.Runner[uint32], error) {
+	if opts.SampleRate <= 0 || opts.SampleRate > 1 {
+		opts.SampleRate = sampler.DefaultSampleRate
+	}
+	return &runner{b: b, opts: opts}, nil
+}
+
+// Float64Runner fails: the sum programs have no GPU implementation yet.
+func (b *Backend) Float64Runner(engine.RunOptions) (engine.Runner[float64], error) {
+	return nil, fmt.Errorf("cuda backend: the float64 programs (pr, pr-delta, bc) have no GPU implementation yet; use --backend cpu")
+}
+
+// SparseFastRatio: the hybrid runs a frontier whose out-arcs are fewer than
+// m / SparseFastRatio sparse without sampling (a dense step streams all m
+// arcs; such a frontier's sparse step costs a small fraction of it), which
+// saves the sample's host round trip in the many small iterations.
+const SparseFastRatio = 64
+
+type runner struct {
+	b    *Backend
+	opts engine.RunOptions
+}
+
+// Run runs p on the device; see engine.Runner. Result.Seconds is the time
+// of the iterations, from after the values' upload to before their
+// download.
+func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uint32, f *engine.Frontier) (engine.Result, error) {
+	var res engine.Result
+	b, l := r.b, r.b.l
+	dp, ok := p.(engine.DeviceProgram)
+	prog := 0
+	if ok {
+		prog = cuda.ProgramID(dp.DeviceKernel())
+	}
+	if prog == 0 {
+		return res, fmt.Errorf("cuda backend: program %T has no GPU implementation yet", p)
+	}
+	if p.Combine() != engine.CombineMin || p.ApplyAll() {
+		return res, fmt.Errorf("cuda backend: program %T is not a min program", p)
+	}
+	n := l.NumVertices
+	if uint64(len(values)) != n || f.NumVertices() != n {
+		return res, fmt.Errorf("run: %d values and a frontier over %d vertices for a graph of %d",
+			len(values), f.NumVertices(), n)
+	}
+	if p.Edge() == engine.EdgeSourcePlusWeight && !l.Weighted {
+		return res, fmt.Errorf("run: the program adds edge weights but the graph has none")
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.run == nil {
+		run, err := cuda.NewMinRun(b.dl)
+		if err != nil {
+			return res, fmt.Errorf("cuda backend: %w", err)
+		}
+		b.run = run
+	}
+	run := b.run
+	count := f.Len(b.workers)
+	edges := frontierEdges(l, f, b.workers)
+	hasList, hasFlags := f.IsList(), !f.IsList()
+	var err error
+	if hasList {
+		err = run.Load(values, f.List(b.workers), nil)
+	} else {
+		err = run.Load(values, nil, f.Flags(b.workers))
+	}
+	if err != nil {
+		return res, fmt.Errorf("cuda backend: %w", err)
+	}
+	start := time.Now()
+	prev := engine.Mode(255)
+	for i := 0; ; i++ {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		if r.opts.MaxIterations > 0 && i >= r.opts.MaxIterations {
+			break
+		}
+		if count == 0 {
+			break
+		}
+		tr := engine.IterationTrace{Iteration: i, FrontierVertices: count, FrontierEdges: edges}
+		res.Edges += edges
+		iterStart := time.Now()
+		mode, err := r.decide(prog, count, edges, &hasList, &hasFlags, &tr)
+		if err != nil {
+			return res, fmt.Errorf("cuda backend: hybrid: %w", err)
+		}
+		if i > 0 && mode != prev {
+			res.Switches++
+			tr.Switched = true
+		}
+		prev = mode
+		var c cuda.StepCounters
+		var times []float32
+		var names []string
+		if mode == engine.Dense {
+			if !hasFlags {
+				ms, err := run.ToFlags(uint32(count))
+				if err != nil {
+					return res, fmt.Errorf("cuda backend: %w", err)
+				}
+				tr.Phases = append(tr.Phases, engine.Phase{Name: "to-flags", Seconds: float64(ms) / 1e3})
+			}
+			c, times, err = run.Dense(prog, false)
+			names = cuda.DensePhases
+			hasList, hasFlags = false, true
+			if err == nil {
+				// A dense iteration costs about the same whatever the
+				// frontier: once one has run, its time is the best EDP.
+				b.edp[prog] = msDuration(sum(times))
+			}
+		} else {
+			if !hasList {
+				ms, err := run.ToList()
+				if err != nil {
+					return res, fmt.Errorf("cuda backend: %w", err)
+				}
+				tr.Phases = append(tr.Phases, engine.Phase{Name: "to-list", Seconds: float64(ms) / 1e3})
+			}
+			c, times, err = run.Sparse(prog, uint32(count))
+			names = cuda.SparsePhases
+			hasList, hasFlags = true, false
+		}
+		if err != nil {
+			return res, fmt.Errorf("cuda backend: %w", err)
+		}
+		for k, t := range times {
+			tr.Phases = append(tr.Phases, engine.Phase{Name: names[k], Seconds: float64(t) / 1e3})
+		}
+		count, edges = uint64(c.NextCount), c.NextEdges
+		tr.Mode = mode.String()
+		tr.Seconds = time.Since(iterStart).Seconds()
+		res.Iterations++
+		if r.opts.Trace {
+			res.Trace = append(res.Trace, tr)
+		}
+	}
+	res.Seconds = time.Since(start).Seconds()
+	if err := run.Store(values); err != nil {
+		return res, fmt.Errorf("cuda backend: %w", err)
+	}
+	return res, nil
+}
+
+// decide picks an iteration's mode: the forced one, or the hybrid's choice
+// between EDP (measured once per program by a dry dense step, then the last
+// dense step's time) and ESP (a dry sparse run of a systematic sample of the
+// frontier list, scaled up), as in the CPU sampler.
+func (r *runner) decide(prog int, count, edges uint64, hasList, hasFlags *bool, tr *engine.IterationTrace) (engine.Mode, error) {
+	b, l := r.b, r.b.l
+	switch {
+	case r.opts.Mode != engine.Hybrid:
+		return r.opts.Mode, nil
+	case count == l.NumVertices:
+		return engine.Dense, nil
+	case edges*SparseFastRatio < l.NumArcs:
+		return engine.Sparse, nil
+	}
+	sampleStart := time.Now()
+	edp, ok := b.edp[prog]
+	if !ok {
+		_, t, err := b.run.Dense(prog, true)
+		if err != nil {
+			return 0, fmt.Errorf("dense estimate: %w", err)
+		}
+		edp = msDuration(sum(t))
+		b.edp[prog] = edp
+	}
+	if !*hasList {
+		if _, err := b.run.ToList(); err != nil {
+			return 0, err
+		}
+		*hasList = true
+	}
+	want := uint64(float64(count) * r.opts.SampleRate)
+	want = min(max(want, sampler.MinSample), sampler.MaxSample, count)
+	stride := count / want
+	taken := count / stride
+	ms, err := b.run.Sample(prog, uint32(taken), uint32(stride))
+	if err != nil {
+		return 0, fmt.Errorf("sparse estimate: %w", err)
+	}
+	esp := time.Duration(float64(msDuration(ms)) * float64(count) / float64(taken))
+	tr.EDPSeconds, tr.ESPSeconds = edp.Seconds(), esp.Seconds()
+	tr.SampleSeconds = time.Since(sampleStart).Seconds()
+	if esp < edp {
+		return engine.Sparse, nil
+	}
+	return engine.Dense, nil
+}
+
+func sum(t []float32) float32 {
+	var s float32
+	for _, x := range t {
+		s += x
+	}
+	return s
+}
+
+func msDuration(ms float32) time.Duration { return time.Duration(float64(ms) * 1e6) }
+
+// frontierEdges sums the out-degrees of the initial frontier on the host
+// (later frontiers' arcs are counted on the device by the step that makes
+// them).
+func frontierEdges(l *layout.Layout, f *engine.Frontier, workers int) uint64 {
+	off := l.SparseOffsets
+	var e uint64
+	if f.IsList() {
+		for _, v := range f.List(workers) {
+			e += off[v+1] - off[v]
+		}
+		return e
+	}
+	for v, a := range f.Flags(workers) {
+		if a != 0 {
+			e += off[v+1] - off[v]
+		}
+	}
+	return e
+}

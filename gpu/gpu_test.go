@@ -1,0 +1,210 @@
+package gpu_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/graph/format"
+	"github.com/mgraph-dev/mgraph/graph/gen"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/preprocess"
+	"github.com/stretchr/testify/require"
+)
+
+// smallParams exercise heavy blocks, repeated markers, many panels and
+// several sparse segments on small graphs (as in apps' tests).
+var smallParams = layout.Params{PanelSize: 64, HeavyThreshold: 100, HeavyColumns: 32, SegmentSize: 16,
+	GroupThresholds: []uint64{64, 32, 16, 8, 4}, HighGroups: 4}
+
+var modes = []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse}
+
+func needGPU(t *testing.T) {
+	t.Helper()
+	if !gpu.Available() {
+		t.Skip("no usable GPU (or built without the cuda tag)")
+	}
+}
+
+type shape struct {
+	name string
+	el   *graph.EdgeList
+}
+
+func generated(t testing.TB, spec string, seed uint64) *graph.EdgeList {
+	s, err := gen.ParseSpec(spec)
+	require.NoError(t, err)
+	el, err := s.Generate(context.Background(), seed, 4, nil)
+	require.NoError(t, err)
+	return el
+}
+
+func undirected(n uint64, pairs ...[2]uint32) *graph.EdgeList {
+	el := &graph.EdgeList{NumVertices: n, Directed: true}
+	for _, p := range pairs {
+		el.Src = append(el.Src, p[0])
+		el.Dst = append(el.Dst, p[1])
+	}
+	el.Symmetrize(1)
+	return el
+}
+
+func shapes(t testing.TB) []shape {
+	rmat := generated(t, "rmat:12:8", 1)
+	rmat.Symmetrize(4)
+	rmat.DropSelfLoops()
+	rmat.Dedupe(4)
+	star := &graph.EdgeList{NumVertices: 3000, Directed: true}
+	for v := uint32(1); v < 3000; v++ {
+		star.Src, star.Dst = append(star.Src, v), append(star.Dst, 0)
+	}
+	star.Symmetrize(1)
+	var chain [][2]uint32
+	for v := uint32(0); v+1 < 500; v++ {
+		chain = append(chain, [2]uint32{v, v + 1})
+	}
+	return []shape{
+		{"rmat", rmat},
+		{"rmat-directed-raw", generated(t, "rmat:10:6", 2)},
+		{"rgg", generated(t, "rgg:n=2000", 3)},
+		{"grid", generated(t, "grid:40x43:0.1", 4)},
+		{"star", star},
+		{"chain", undirected(500, chain...)},
+		{"disconnected", undirected(12, [2]uint32{0, 1}, [2]uint32{1, 2}, [2]uint32{4, 5}, [2]uint32{7, 8}, [2]uint32{8, 9}, [2]uint32{9, 7})},
+		{"single", &graph.EdgeList{NumVertices: 1}},
+		{"empty", &graph.EdgeList{}},
+	}
+}
+
+func build(t testing.TB, el *graph.EdgeList, p layout.Params) *layout.Layout {
+	l, err := preprocess.Build(context.Background(), el, p, preprocess.Options{Workers: 4})
+	require.NoError(t, err)
+	return l
+}
+
+func sourcesOf(n uint64) []uint32 {
+	if n == 0 {
+		return nil
+	}
+	return []uint32{0, uint32(n / 2), uint32(n - 1)}
+}
+
+// checkAll runs BFS, SSSP and CC on the GPU in every mode and compares each
+// result with the CPU backend's (exactly) and the serial reference.
+func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params) {
+	ctx := context.Background()
+	weighted := el.Clone()
+	weighted.SetRandomWeights(9, 1, 64, 4)
+	sym := el.Clone()
+	sym.Symmetrize(4)
+	type job struct {
+		app string
+		l   *layout.Layout
+	}
+	jobs := []job{{"bfs", build(t, el, p)}, {"sssp", build(t, weighted, p)}, {"cc", build(t, sym, p)}}
+	for _, j := range jobs {
+		g := apps.OriginalCSR(j.l, 4)
+		cb, err := cpu.New(j.l, 4)
+		require.NoError(t, err)
+		gb, err := gpu.New(j.l, 4)
+		require.NoError(t, err)
+		srcs := sourcesOf(j.l.NumVertices)
+		if j.app == "cc" {
+			srcs = []uint32{0}
+		}
+		for _, s := range srcs {
+			want, _, err := apps.Run(ctx, j.app, cb, cb, []uint32{s}, apps.PageRankOptions{}, engine.RunOptions{})
+			require.NoError(t, err)
+			for _, mode := range modes {
+				tag := fmt.Sprintf("%s/%s/source %d", j.app, mode, s)
+				opts := engine.RunOptions{Mode: mode, Seed: 5, Trace: true}
+				got, res, err := apps.Run(ctx, j.app, gb, gb, []uint32{s}, apps.PageRankOptions{}, opts)
+				require.NoError(t, err, tag)
+				require.Equal(t, want, got, tag+": differs from the CPU backend")
+				vals := got.([]uint32)
+				switch j.app {
+				case "bfs":
+					require.NoError(t, apps.ValidateBFS(g, s, vals), tag)
+				case "sssp":
+					require.NoError(t, apps.ValidateSSSP(g, s, vals), tag)
+				case "cc":
+					require.NoError(t, apps.ValidateCC(g, vals), tag)
+				}
+				require.Len(t, res.Trace, res.Iterations, tag)
+				for _, tr := range res.Trace {
+					if mode != engine.Hybrid {
+						require.Equal(t, mode.String(), tr.Mode, tag)
+					}
+					require.NotEmpty(t, tr.Phases, tag)
+				}
+			}
+		}
+		require.NoError(t, gb.Close())
+	}
+}
+
+func TestMinProgramsAllModesAllShapes(t *testing.T) {
+	needGPU(t)
+	for _, s := range shapes(t) {
+		t.Run(s.name, func(t *testing.T) {
+			checkAll(t, s.el, smallParams)
+			if s.el.NumArcs() > 1000 {
+				checkAll(t, s.el, layout.DefaultParams())
+			}
+		})
+	}
+}
+
+func TestMinProgramsOnDatasets(t *testing.T) {
+	needGPU(t)
+	if testing.Short() {
+		t.Skip("datasets: skipped in -short")
+	}
+	var files []string
+	for _, dir := range []string{filepath.Join("..", ".device-carry", "datasets"), filepath.Join("..", "..", "shared", "datasets")} {
+		if files, _ = filepath.Glob(filepath.Join(dir, "*.mtx.zst")); len(files) > 0 {
+			break
+		}
+	}
+	if len(files) == 0 {
+		t.Skip("no datasets")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			el, _, err := format.ReadFile(context.Background(), f, format.ReadOptions{})
+			require.NoError(t, err)
+			checkAll(t, el, layout.DefaultParams())
+		})
+	}
+}
+
+func TestRefusesOtherPrograms(t *testing.T) {
+	needGPU(t)
+	l := build(t, undirected(4, [2]uint32{0, 1}), smallParams)
+	gb, err := gpu.New(l, 2)
+	require.NoError(t, err)
+	defer gb.Close()
+	_, _, err = apps.PageRank(context.Background(), gb, apps.DefaultPageRankOptions(), engine.RunOptions{})
+	require.ErrorContains(t, err, "no GPU implementation yet")
+	require.Equal(t, "cuda", gb.Name())
+	require.Greater(t, gb.DeviceBytes(), uint64(0))
+}
+
+func TestNoGPU(t *testing.T) {
+	if gpu.Available() {
+		t.Skip("a GPU is visible")
+	}
+	l := build(t, undirected(4, [2]uint32{0, 1}), smallParams)
+	_, err := gpu.New(l, 2)
+	require.Error(t, err)
+	if !cuda.BuiltWithCUDA() {
+		require.ErrorIs(t, err, cuda.ErrNoCUDA)
+	}
+}
