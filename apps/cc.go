@@ -58,11 +58,11 @@ func CC(ctx context.Context, b engine.Backend, opts engine.RunOptions) ([]uint32
 	// smallest original id.
 	smallest := make([]uint32, n)
 	fill(smallest, Unreached, b.Workers())
-	for v := uint64(0); v < n; v++ {
-		if old := l.InvPerm[v]; old < smallest[label[v]] {
-			smallest[label[v]] = old
+	par.For(int(n), b.Workers(), 1<<15, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			atomicMin(&smallest[label[v]], l.InvPerm[v])
 		}
-	}
+	})
 	out := make([]uint32, n)
 	par.For(int(n), b.Workers(), 1<<15, func(lo, hi int) {
 		for old := lo; old < hi; old++ {
@@ -70,4 +70,14 @@ func CC(ctx context.Context, b engine.Backend, opts engine.RunOptions) ([]uint32
 		}
 	})
 	return out, res, nil
+}
+
+// atomicMin lowers *p to x if x is smaller.
+func atomicMin(p *uint32, x uint32) {
+	for {
+		old := atomic.LoadUint32(p)
+		if x >= old || atomic.CompareAndSwapUint32(p, old, x) {
+			return
+		}
+	}
 }
