@@ -1,13 +1,13 @@
-// sparse.cu — MultiGraphS on the GPU for the min programs, first version:
-// a warp per frontier vertex walks its out-row (SparseOffsets/SparseDst),
-// 32 arcs at a time, and merges each useful contribution into acc[dst] with a
-// global atomicMin; the thread whose atomicMin lowers acc[dst] from the
-// identity appends dst to the touched list (warp-aggregated: one atomic per
-// warp). The apply kernel then folds acc into the values of the touched
+// sparse.cu — MultiGraphS on the GPU for the min programs: the advance walks
+// the frontier's out-rows (SparseOffsets/SparseDst) with the paper's
+// three-stage split plus a grid-level split of hubs (see advance_kernel) and
+// merges each useful contribution into acc[dst] with a global atomicMin;
+// the thread whose atomicMin lowers acc[dst] from the identity appends dst to
+// the touched list (warp-aggregated: one atomic per warp). The apply kernel then folds acc into the values of the touched
 // vertices only (resetting acc), so every contribution of the iteration read
 // the values from before it (synchronous semantics), and appends the
-// activated vertices to the next frontier. The paper's three-stage split and
-// the shared-memory heavy segments are not here yet (docs/gpu-engines.md).
+// activated vertices to the next frontier. The shared-memory heavy segments
+// are not here yet (docs/gpu-engines.md).
 #include "minprog.cuh"
 
 namespace {
@@ -29,36 +29,132 @@ __device__ __forceinline__ void warp_append(bool app, uint32_t x, uint32_t *pos,
     if (app) out[base + __popc(mask & ((1u << lane_id()) - 1))] = x;
 }
 
-// advance_kernel: frontier[i·stride] for i < count, a warp each. DRY: the
+// The advance (paper §5, the three-stage split): a 256-thread block takes 64
+// frontier vertices. Each vertex's row [lo, hi) of E arcs is cut from the
+// end: stage 1, the last E mod 32 arcs, by 4-thread virtual warps (one per
+// vertex); stage 2, the next (E − E mod 32) mod 256 arcs, by full warps (warp
+// w takes vertices w, w+8, …, 32 arcs at a time); stage 3, the remaining
+// multiple of 256 from lo, by the whole block, vertex after vertex. A vertex
+// of more than kHubArcs arcs is not walked by its block at all: it goes to a
+// small hub list (a device global), and hub_kernel, launched next, splits
+// every hub's row into kHubChunk-arc chunks dealt round robin over its grid,
+// so one hub does not serialize on one block. When the hub list is full the
+// block walks the hub itself (correct, only slower).
+constexpr int kVertsPerBlock = 64;
+constexpr uint64_t kHubArcs = 32768;
+constexpr uint64_t kHubChunk = 4096;
+constexpr uint32_t kHubCap = 8192;
+
+__device__ uint32_t g_hub_count;
+__device__ uint32_t g_hubs[kHubCap];
+
+// visit: one arc e of source value val (every lane of the warp calls it,
+// ok = false for lanes without an arc).
+template <typename Op, bool DRY>
+__device__ __forceinline__ void visit(const mg_dlayout &L, const uint32_t *__restrict__ values, bool ok, uint64_t e,
+                                      uint32_t val, uint32_t *acc, uint32_t *touched, mg_step_counters *ctr) {
+    bool app = false;
+    uint32_t d = 0;
+    if (ok) {
+        d = L.sparse_dst[e];
+        const uint32_t c = Op::edge(val, Op::weighted ? L.sparse_weights[e] : 0u);
+        if (c < values[d]) {
+            if (DRY) {
+                atomicMin(&acc[d & (MG_SAMPLE_SCRATCH - 1)], c);
+            } else {
+                app = atomicMin(&acc[d], c) == kMinIdentity;
+            }
+        }
+    }
+    if (!DRY) warp_append(app, d, &ctr->touched, touched);
+}
+
+// advance_kernel: frontier[i·stride] for i < count, 64 per block. DRY: the
 // hybrid's sample, whose atomics go to a scratch array and append nothing.
 template <typename Op, bool DRY>
 __global__ void __launch_bounds__(kSparseBlock)
     advance_kernel(mg_dlayout L, const uint32_t *__restrict__ values, const uint32_t *__restrict__ frontier,
                    uint32_t count, uint32_t stride, uint32_t *acc, uint32_t *touched, mg_step_counters *ctr) {
-    const uint64_t warps = (uint64_t)gridDim.x * (kSparseBlock / 32);
-    const uint32_t lane = lane_id();
-    for (uint64_t i = (uint64_t)blockIdx.x * (kSparseBlock / 32) + threadIdx.x / 32; i < count; i += warps) {
-        const uint32_t u = frontier[i * stride];
-        const uint32_t val = values[u];
-        if (val == kMinIdentity) continue;  // the same u in every lane
-        const uint64_t lo = L.sparse_offsets[u], hi = L.sparse_offsets[u + 1];
-        for (uint64_t b = lo; b < hi; b += 32) {
-            const uint64_t e = b + lane;
-            bool app = false;
-            uint32_t d = 0;
-            if (e < hi) {
-                d = L.sparse_dst[e];
-                const uint32_t c = Op::edge(val, Op::weighted ? L.sparse_weights[e] : 0u);
-                if (c < values[d]) {
-                    if (DRY) {
-                        atomicMin(&acc[d & (MG_SAMPLE_SCRATCH - 1)], c);
-                    } else {
-                        app = atomicMin(&acc[d], c) == kMinIdentity;
+    __shared__ uint32_t s_val[kVertsPerBlock];
+    __shared__ uint64_t s_lo[kVertsPerBlock], s_hi[kVertsPerBlock];
+    const uint32_t t = threadIdx.x;
+    if (t < kVertsPerBlock) {
+        const uint64_t i = (uint64_t)blockIdx.x * kVertsPerBlock + t;
+        uint32_t val = kMinIdentity;
+        uint64_t lo = 0, hi = 0;
+        if (i < count) {
+            const uint32_t u = frontier[i * stride];
+            val = values[u];
+            if (val != kMinIdentity) {
+                lo = L.sparse_offsets[u];
+                hi = L.sparse_offsets[u + 1];
+                if (hi - lo > kHubArcs) {
+                    const uint32_t k = atomicAdd(&g_hub_count, 1u);
+                    if (k < kHubCap) {
+                        g_hubs[k] = u;
+                        hi = lo;  // hub_kernel walks it
                     }
                 }
             }
-            if (!DRY) warp_append(app, d, &ctr->touched, touched);
         }
+        s_val[t] = val;
+        s_lo[t] = lo;
+        s_hi[t] = hi;
+    }
+    __syncthreads();
+    const uint32_t lane = lane_id(), warp = t / 32;
+    // Stage 1: virtual warp t/4 takes vertex t/4's last E mod 32 arcs.
+    {
+        const uint32_t v = t / 4, sub = t & 3;
+        const uint64_t hi = s_hi[v];
+        const uint32_t r = (uint32_t)((hi - s_lo[v]) & 31);
+        const uint32_t val = s_val[v];
+        // Loop while any lane of the warp has arcs left (≤ 8 rounds).
+        for (uint32_t k = sub; __any_sync(0xffffffffu, k < r); k += 4)
+            visit<Op, DRY>(L, values, k < r, hi - r + k, val, acc, touched, ctr);
+    }
+    // Stage 2: warp w takes vertices w, w+8, …: (E − E mod 32) mod 256 arcs
+    // ending where stage 1 begins.
+    for (uint32_t v = warp; v < kVertsPerBlock; v += kSparseBlock / 32) {
+        const uint64_t lo = s_lo[v], deg = s_hi[v] - lo;
+        const uint64_t end = s_hi[v] - (deg & 31);
+        const uint64_t beg = end - ((deg - (deg & 31)) & 255);
+        const uint32_t val = s_val[v];
+        for (uint64_t b = beg; b < end; b += 32) visit<Op, DRY>(L, values, true, b + lane, val, acc, touched, ctr);
+    }
+    // Stage 3: the whole block, vertex after vertex, 256 arcs at a time.
+    for (uint32_t v = 0; v < kVertsPerBlock; v++) {
+        const uint64_t lo = s_lo[v], deg = s_hi[v] - lo;
+        const uint64_t end = lo + (deg & ~(uint64_t)255);
+        const uint32_t val = s_val[v];
+        for (uint64_t b = lo; b < end; b += kSparseBlock) visit<Op, DRY>(L, values, true, b + t, val, acc, touched, ctr);
+    }
+}
+
+// hub_kernel: the hubs advance_kernel listed, each row cut into kHubChunk-arc
+// chunks; chunk g of the list (counting over the hubs in list order) goes to
+// block g mod gridDim.x, which walks it 256 arcs at a time.
+template <typename Op, bool DRY>
+__global__ void __launch_bounds__(kSparseBlock)
+    hub_kernel(mg_dlayout L, const uint32_t *__restrict__ values, uint32_t *acc, uint32_t *touched,
+               mg_step_counters *ctr) {
+    const uint32_t hubs = min(*(volatile uint32_t *)&g_hub_count, kHubCap);
+    const uint64_t G = gridDim.x;
+    uint64_t base = 0;  // chunks of the hubs before h
+    for (uint32_t h = 0; h < hubs; h++) {
+        const uint32_t u = g_hubs[h];
+        const uint32_t val = values[u];
+        const uint64_t lo = L.sparse_offsets[u], hi = L.sparse_offsets[u + 1];
+        const uint64_t nch = (hi - lo + kHubChunk - 1) / kHubChunk;
+        uint64_t c = (blockIdx.x + G - base % G) % G;  // first c with (base+c) mod G == blockIdx.x
+        for (; c < nch; c += G) {
+            const uint64_t cb = lo + c * kHubChunk, ce = min(cb + kHubChunk, hi);
+            for (uint64_t b = cb; b < ce; b += kSparseBlock) {
+                const uint64_t e = b + threadIdx.x;
+                visit<Op, DRY>(L, values, e < ce, e, val, acc, touched, ctr);
+            }
+        }
+        base += nch;
     }
 }
 
@@ -92,12 +188,23 @@ __global__ void __launch_bounds__(kSparseBlock)
 #define MG_RECORD(i) \
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[i], st))
 
-// advance_grid: enough warps for count vertices, at most 32 blocks per SM.
-unsigned advance_grid(int dev, uint64_t count) {
-    uint64_t g = (count + kSparseBlock / 32 - 1) / (kSparseBlock / 32);
-    const uint64_t cap = (uint64_t)mg::multiprocessors(dev) * 32;
-    if (g > cap) g = cap;
-    return (unsigned)(g < 1 ? 1 : g);
+// advance: advance_kernel over count vertices (64 per block), then
+// hub_kernel over the hubs it listed (SMs·2 blocks; it returns at once when
+// there are none). The hub count is zeroed first, on the stream.
+template <typename Op, bool DRY>
+int advance(int dev, const mg_dlayout *l, const uint32_t *values, const uint32_t *frontier, uint32_t count,
+            uint32_t stride, uint32_t *acc, uint32_t *touched, mg_step_counters *ctr, cudaStream_t st, char *err,
+            size_t errlen) {
+    void *hc = NULL;
+    MG_CHECK(cudaGetSymbolAddress(&hc, g_hub_count));
+    MG_CHECK(cudaMemsetAsync(hc, 0, sizeof(uint32_t), st));
+    const unsigned grid = (unsigned)(((uint64_t)count + kVertsPerBlock - 1) / kVertsPerBlock);
+    advance_kernel<Op, DRY><<<grid, kSparseBlock, 0, st>>>(*l, values, frontier, count, stride, acc, touched, ctr);
+    MG_CHECK_LAUNCH("advance_kernel<<<count/64, 256, 0, s>>>");
+    hub_kernel<Op, DRY><<<(unsigned)mg::multiprocessors(dev) * 2, kSparseBlock, 0, st>>>(*l, values, acc, touched,
+                                                                                          ctr);
+    MG_CHECK_LAUNCH("hub_kernel<<<SMs·2, 256, 0, s>>>");
+    return MG_OK;
 }
 
 template <typename Op>
@@ -114,9 +221,8 @@ int sparse_step(int dev, const mg_dlayout *l, uint32_t *values, const uint32_t *
     MG_CHECK(cudaMemsetAsync(ctr, 0, sizeof(mg_step_counters), st));
     MG_RECORD(0);
     if (count > 0) {
-        advance_kernel<Op, false><<<advance_grid(dev, count), kSparseBlock, 0, st>>>(*l, values, frontier, count, 1,
-                                                                                        acc, touched, ctr);
-        MG_CHECK_LAUNCH("advance_kernel<<<grid, 256, 0, s>>>");
+        const int rc = advance<Op, false>(dev, l, values, frontier, count, 1, acc, touched, ctr, st, err, errlen);
+        if (rc != MG_OK) return rc;
     }
     MG_RECORD(1);
     if (count > 0) {
@@ -140,9 +246,8 @@ int sparse_sample(int dev, const mg_dlayout *l, const uint32_t *values, const ui
     cudaStream_t st = (cudaStream_t)s;
     MG_RECORD(0);
     if (count > 0) {
-        advance_kernel<Op, true><<<advance_grid(dev, count), kSparseBlock, 0, st>>>(*l, values, frontier, count,
-                                                                                       stride, scratch, NULL, NULL);
-        MG_CHECK_LAUNCH("advance_kernel<DRY><<<grid, 256, 0, s>>>");
+        const int rc = advance<Op, true>(dev, l, values, frontier, count, stride, scratch, NULL, NULL, st, err, errlen);
+        if (rc != MG_OK) return rc;
     }
     MG_RECORD(1);
     return MG_OK;
