@@ -41,8 +41,8 @@ __device__ __forceinline__ void warp_append(bool app, uint32_t x, uint32_t *pos,
 // so one hub does not serialize on one block. When the hub list is full the
 // block walks the hub itself (correct, only slower).
 constexpr int kVertsPerBlock = 64;
-constexpr uint64_t kHubArcs = 32768;
-constexpr uint64_t kHubChunk = 4096;
+constexpr uint64_t kHubArcs = 4096;
+constexpr uint64_t kHubChunk = 1024;
 constexpr uint32_t kHubCap = 8192;
 
 __device__ uint32_t g_hub_count;
@@ -133,28 +133,68 @@ __global__ void __launch_bounds__(kSparseBlock)
 
 // hub_kernel: the hubs advance_kernel listed, each row cut into kHubChunk-arc
 // chunks; chunk g of the list (counting over the hubs in list order) goes to
-// block g mod gridDim.x, which walks it 256 arcs at a time.
+// block g mod gridDim.x, which walks it 256 arcs at a time. The hubs are taken
+// 256 at a time: each thread reads one hub's row, and a block-wide scan of
+// the chunk counts gives every hub's first chunk, so a block finds the hub of
+// each of its chunks by a binary search in shared memory.
 template <typename Op, bool DRY>
 __global__ void __launch_bounds__(kSparseBlock)
     hub_kernel(mg_dlayout L, const uint32_t *__restrict__ values, uint32_t *acc, uint32_t *touched,
                mg_step_counters *ctr) {
+    __shared__ uint64_t s_first[kSparseBlock + 1];  // first chunk of each hub of the batch, relative
+    __shared__ uint64_t s_lo[kSparseBlock], s_hi[kSparseBlock];
+    __shared__ uint32_t s_val[kSparseBlock];
+    __shared__ uint64_t s_warp[kSparseBlock / 32];
     const uint32_t hubs = min(*(volatile uint32_t *)&g_hub_count, kHubCap);
     const uint64_t G = gridDim.x;
-    uint64_t base = 0;  // chunks of the hubs before h
-    for (uint32_t h = 0; h < hubs; h++) {
-        const uint32_t u = g_hubs[h];
-        const uint32_t val = values[u];
-        const uint64_t lo = L.sparse_offsets[u], hi = L.sparse_offsets[u + 1];
-        const uint64_t nch = (hi - lo + kHubChunk - 1) / kHubChunk;
-        uint64_t c = (blockIdx.x + G - base % G) % G;  // first c with (base+c) mod G == blockIdx.x
-        for (; c < nch; c += G) {
-            const uint64_t cb = lo + c * kHubChunk, ce = min(cb + kHubChunk, hi);
+    const uint32_t t = threadIdx.x, lane = lane_id(), warp = t / 32;
+    uint64_t base = 0;  // chunks of the batches before this one
+    for (uint32_t batch = 0; batch < hubs; batch += kSparseBlock) {
+        uint64_t nch = 0, lo = 0, hi = 0;
+        uint32_t val = kMinIdentity;
+        if (batch + t < hubs) {
+            const uint32_t u = g_hubs[batch + t];
+            val = values[u];
+            lo = L.sparse_offsets[u];
+            hi = L.sparse_offsets[u + 1];
+            nch = (hi - lo + kHubChunk - 1) / kHubChunk;
+        }
+        // Inclusive scan of nch over the block.
+        uint64_t x = nch;
+#pragma unroll
+        for (int off = 1; off < 32; off <<= 1) {
+            const uint64_t y = __shfl_up_sync(0xffffffffu, x, off);
+            if (lane >= (uint32_t)off) x += y;
+        }
+        if (lane == 31) s_warp[warp] = x;
+        __syncthreads();
+        uint64_t before = 0, total = 0;
+        for (uint32_t w = 0; w < kSparseBlock / 32; w++) {
+            if (w < warp) before += s_warp[w];
+            total += s_warp[w];
+        }
+        s_first[t + 1] = before + x;
+        if (t == 0) s_first[0] = 0;
+        s_lo[t] = lo;
+        s_hi[t] = hi;
+        s_val[t] = val;
+        __syncthreads();
+        // This block's chunks g of the batch: (base + g) mod G == blockIdx.x.
+        for (uint64_t g = (blockIdx.x + G - base % G) % G; g < total; g += G) {
+            uint32_t l = 0, r = kSparseBlock;  // the hub k with s_first[k] <= g < s_first[k+1]
+            while (r - l > 1) {
+                const uint32_t mid = (l + r) / 2;
+                if (s_first[mid] <= g) l = mid; else r = mid;
+            }
+            const uint64_t cb = s_lo[l] + (g - s_first[l]) * kHubChunk, ce = min(cb + kHubChunk, s_hi[l]);
+            const uint32_t v = s_val[l];
             for (uint64_t b = cb; b < ce; b += kSparseBlock) {
-                const uint64_t e = b + threadIdx.x;
-                visit<Op, DRY>(L, values, e < ce, e, val, acc, touched, ctr);
+                const uint64_t e = b + t;
+                visit<Op, DRY>(L, values, e < ce, e, v, acc, touched, ctr);
             }
         }
-        base += nch;
+        base += total;
+        __syncthreads();
     }
 }
 
@@ -189,7 +229,7 @@ __global__ void __launch_bounds__(kSparseBlock)
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[i], st))
 
 // advance: advance_kernel over count vertices (64 per block), then
-// hub_kernel over the hubs it listed (SMs·2 blocks; it returns at once when
+// hub_kernel over the hubs it listed (SMs·8 blocks; it returns at once when
 // there are none). The hub count is zeroed first, on the stream.
 template <typename Op, bool DRY>
 int advance(int dev, const mg_dlayout *l, const uint32_t *values, const uint32_t *frontier, uint32_t count,
@@ -201,9 +241,9 @@ int advance(int dev, const mg_dlayout *l, const uint32_t *values, const uint32_t
     const unsigned grid = (unsigned)(((uint64_t)count + kVertsPerBlock - 1) / kVertsPerBlock);
     advance_kernel<Op, DRY><<<grid, kSparseBlock, 0, st>>>(*l, values, frontier, count, stride, acc, touched, ctr);
     MG_CHECK_LAUNCH("advance_kernel<<<count/64, 256, 0, s>>>");
-    hub_kernel<Op, DRY><<<(unsigned)mg::multiprocessors(dev) * 2, kSparseBlock, 0, st>>>(*l, values, acc, touched,
+    hub_kernel<Op, DRY><<<(unsigned)mg::multiprocessors(dev) * 8, kSparseBlock, 0, st>>>(*l, values, acc, touched,
                                                                                           ctr);
-    MG_CHECK_LAUNCH("hub_kernel<<<SMs·2, 256, 0, s>>>");
+    MG_CHECK_LAUNCH("hub_kernel<<<SMs·8, 256, 0, s>>>");
     return MG_OK;
 }
 
