@@ -57,6 +57,13 @@ func backendMinSample(dev, prog int, desc, values, frontier unsafe.Pointer, coun
 	})
 }
 
+func backendMinPull(dev, prog int, desc, values, active, next, ctr, ev unsafe.Pointer) error {
+	return call("pull step", func(e *C.char, n C.size_t) C.int {
+		return C.mg_min_pull_step(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.uint32_t)(values),
+			(*C.uint8_t)(active), (*C.uint8_t)(next), (*C.mg_step_counters)(ctr), nil, (*C.mg_event)(ev), e, n)
+	})
+}
+
 func backendFlagsToList(dev int, flags unsafe.Pointer, count uint64, list, pos unsafe.Pointer) error {
 	return call("flags to list", func(e *C.char, n C.size_t) C.int {
 		return C.mg_flags_to_list(C.int(dev), (*C.uint8_t)(flags), C.uint64_t(count), (*C.uint32_t)(list),

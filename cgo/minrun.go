@@ -35,6 +35,7 @@ type MinRun struct {
 var (
 	DensePhases  = []string{"phase1-heavy", "phase1-light", "phase2"}
 	SparsePhases = []string{"advance", "apply"}
+	PullPhases   = []string{"pull"}
 )
 
 func allocRun[T any](r *MinRun, n int) (*Buffer[T], error) {
@@ -191,6 +192,25 @@ func (r *MinRun) Sparse(prog int, count uint32) (StepCounters, []float32, error)
 	}
 	t, err := r.times(2)
 	r.curList = 1 - r.curList
+	return c, t, err
+}
+
+// Pull runs one pull (bottom-up) step of prog (BFS only, over an undirected
+// layout) from the current flags to the next ones (which become current) and
+// returns the counters and the kernel's time in milliseconds (PullPhases).
+func (r *MinRun) Pull(prog int) (StepCounters, []float32, error) {
+	dev := r.dl.dev.ordinal
+	desc, ev := r.cargs()
+	if err := backendMinPull(dev, prog, unsafe.Pointer(desc), r.values.h.p, r.flags[r.curFlags].h.p,
+		r.flags[1-r.curFlags].h.p, r.ctr.h.p, unsafe.Pointer(&ev[0])); err != nil {
+		return StepCounters{}, nil, err
+	}
+	c, err := r.counters()
+	if err != nil {
+		return c, nil, err
+	}
+	t, err := r.times(1)
+	r.curFlags = 1 - r.curFlags
 	return c, t, err
 }
 

@@ -33,6 +33,12 @@ type Backend struct {
 	mu  sync.Mutex // one run at a time on run
 	run *cuda.MinRun
 	edp map[int]time.Duration // EDP per program id
+	// The ESP model per program id: fixed, the shortest real sparse step
+	// (launches and the counters copy, seconds); arcCost, the seconds per
+	// frontier out-arc beyond fixed of the largest real sparse step so far
+	// with at least m/CalibrateRatio arcs (arcRef of them).
+	fixed, arcCost map[int]float64
+	arcRef         map[int]uint64
 }
 
 var _ engine.Backend = (*Backend)(nil)
@@ -51,7 +57,8 @@ func New(l *layout.Layout, workers int) (*Backend, error) {
 	if workers <= 0 {
 		workers = defaultWorkers()
 	}
-	return &Backend{l: l, dl: dl, workers: workers, edp: map[int]time.Duration{}}, nil
+	return &Backend{l: l, dl: dl, workers: workers, edp: map[int]time.Duration{}, fixed: map[int]float64{},
+		arcCost: map[int]float64{}, arcRef: map[int]uint64{}}, nil
 }
 
 // Close frees the device memory of the layout and of the run state.
@@ -100,6 +107,11 @@ func (b *Backend) Float64Runner(engine.RunOptions) (engine.Runner[float64], erro
 // arcs; such a frontier's sparse step costs a small fraction of it), which
 // saves the sample's host round trip in the many small iterations.
 const SparseFastRatio = 64
+
+// CalibrateRatio: a real sparse step over at least m/CalibrateRatio
+// frontier out-arcs sets the per-arc cost ESP is computed from (smaller
+// steps are dominated by their fixed launch and copy costs).
+const CalibrateRatio = 4096
 
 type runner struct {
 	b    *Backend
@@ -155,6 +167,14 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 	}
 	start := time.Now()
 	prev := engine.Mode(255)
+	// Direction optimisation (BFS, hybrid, undirected layout), with the CPU
+	// sampler's switching rule (sampler.Alpha, sampler.Beta).
+	_, ee := p.(engine.EarlyExit[uint32])
+	canPull := ee && prog == cuda.ProgBFS && !l.Directed && !r.opts.NoPull && r.opts.Mode == engine.Hybrid
+	var unsettled, prevCount uint64 // arcs of the unsettled vertices (an estimate); the previous frontier's size
+	if canPull {
+		unsettled = l.NumArcs
+	}
 	for i := 0; ; i++ {
 		if err := ctx.Err(); err != nil {
 			return res, err
@@ -168,9 +188,23 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 		tr := engine.IterationTrace{Iteration: i, FrontierVertices: count, FrontierEdges: edges}
 		res.Edges += edges
 		iterStart := time.Now()
-		mode, err := r.decide(prog, count, edges, &hasList, &hasFlags, &tr)
-		if err != nil {
-			return res, fmt.Errorf("cuda backend: hybrid: %w", err)
+		usePull := false
+		if canPull {
+			unsettled -= min(unsettled, edges)
+			tr.UnsettledEdges = unsettled
+			if prev == modePull {
+				usePull = count >= prevCount || count*sampler.Beta > n
+			} else {
+				usePull = edges*sampler.Alpha > unsettled && edges*sampler.Beta > n
+			}
+		}
+		prevCount = count
+		mode := modePull
+		if !usePull {
+			var err error
+			if mode, err = r.decide(prog, count, edges, &hasList, &hasFlags, &tr); err != nil {
+				return res, fmt.Errorf("cuda backend: hybrid: %w", err)
+			}
 		}
 		if i > 0 && mode != prev {
 			res.Switches++
@@ -180,7 +214,19 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 		var c cuda.StepCounters
 		var times []float32
 		var names []string
-		if mode == engine.Dense {
+		var err error
+		if mode == modePull {
+			if !hasFlags {
+				ms, err := run.ToFlags(uint32(count))
+				if err != nil {
+					return res, fmt.Errorf("cuda backend: %w", err)
+				}
+				tr.Phases = append(tr.Phases, engine.Phase{Name: "to-flags", Seconds: float64(ms) / 1e3})
+			}
+			c, times, err = run.Pull(prog)
+			names = cuda.PullPhases
+			hasList, hasFlags = false, true
+		} else if mode == engine.Dense {
 			if !hasFlags {
 				ms, err := run.ToFlags(uint32(count))
 				if err != nil {
@@ -207,6 +253,9 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 			c, times, err = run.Sparse(prog, uint32(count))
 			names = cuda.SparsePhases
 			hasList, hasFlags = true, false
+			if err == nil {
+				b.calibrate(prog, edges, float64(sum(times))/1e3)
+			}
 		}
 		if err != nil {
 			return res, fmt.Errorf("cuda backend: %w", err)
@@ -215,7 +264,7 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 			tr.Phases = append(tr.Phases, engine.Phase{Name: names[k], Seconds: float64(t) / 1e3})
 		}
 		count, edges = uint64(c.NextCount), c.NextEdges
-		tr.Mode = mode.String()
+		tr.Mode = modeName(mode)
 		tr.Seconds = time.Since(iterStart).Seconds()
 		res.Iterations++
 		if r.opts.Trace {
@@ -231,14 +280,19 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 
 // decide picks an iteration's mode: the forced one, or the hybrid's choice
 // between EDP (measured once per program by a dry dense step, then the last
-// dense step's time) and ESP (a dry sparse run of a systematic sample of the
-// frontier list, scaled up), as in the CPU sampler.
+// dense step's time) and ESP. ESP is fixed + arcs × arcCost (see
+// calibrate) once a large enough real sparse step has run; before that it is
+// a dry sparse run of a systematic sample of the frontier list, whose time
+// beyond fixed is scaled up by frontier/sample (the CPU sampler's estimate,
+// less the fixed cost it would scale up with the sample).
 func (r *runner) decide(prog int, count, edges uint64, hasList, hasFlags *bool, tr *engine.IterationTrace) (engine.Mode, error) {
 	b, l := r.b, r.b.l
 	switch {
 	case r.opts.Mode != engine.Hybrid:
 		return r.opts.Mode, nil
-	case count == l.NumVertices:
+	case count == l.NumVertices && b.arcRef[prog] == 0:
+		// Every vertex active and no sparse step measured yet (a later
+		// trial, or a later run on the backend, compares the estimates).
 		return engine.Dense, nil
 	case edges*SparseFastRatio < l.NumArcs:
 		return engine.Sparse, nil
@@ -252,6 +306,16 @@ func (r *runner) decide(prog int, count, edges uint64, hasList, hasFlags *bool, 
 		}
 		edp = msDuration(sum(t))
 		b.edp[prog] = edp
+	}
+	fixed := b.fixed[prog]
+	if cost, ok := b.arcCost[prog]; ok {
+		esp := time.Duration((fixed + cost*float64(edges)) * 1e9)
+		tr.EDPSeconds, tr.ESPSeconds = edp.Seconds(), esp.Seconds()
+		tr.SampleSeconds = time.Since(sampleStart).Seconds()
+		if esp < edp {
+			return engine.Sparse, nil
+		}
+		return engine.Dense, nil
 	}
 	if !*hasList {
 		if _, err := b.run.ToList(); err != nil {
@@ -267,13 +331,40 @@ func (r *runner) decide(prog int, count, edges uint64, hasList, hasFlags *bool, 
 	if err != nil {
 		return 0, fmt.Errorf("sparse estimate: %w", err)
 	}
-	esp := time.Duration(float64(msDuration(ms)) * float64(count) / float64(taken))
+	// Only the part above the fixed cost scales with the frontier.
+	esp := time.Duration((fixed + max(float64(ms)/1e3-fixed, 0)*float64(count)/float64(taken)) * 1e9)
 	tr.EDPSeconds, tr.ESPSeconds = edp.Seconds(), esp.Seconds()
 	tr.SampleSeconds = time.Since(sampleStart).Seconds()
 	if esp < edp {
 		return engine.Sparse, nil
 	}
 	return engine.Dense, nil
+}
+
+// modePull is the runner's own mode for pull steps (engine.Mode has no pull
+// mode: pull is never forced), as in package sampler.
+const modePull engine.Mode = 100
+
+func modeName(m engine.Mode) string {
+	if m == modePull {
+		return "pull"
+	}
+	return m.String()
+}
+
+// calibrate updates the ESP model of prog with a real sparse step over
+// edges frontier out-arcs that took t seconds (advance and apply).
+func (b *Backend) calibrate(prog int, edges uint64, t float64) {
+	if f, ok := b.fixed[prog]; !ok || t < f {
+		b.fixed[prog] = t
+	}
+	// The largest step is the one most like the large frontiers the hybrid
+	// decides on; smaller ones cost more per arc (fewer blocks in flight,
+	// hubs), so the model keeps the largest one's cost.
+	if edges > 0 && edges*CalibrateRatio >= b.l.NumArcs && edges >= b.arcRef[prog] {
+		b.arcRef[prog] = edges
+		b.arcCost[prog] = max(t-b.fixed[prog], 0) / float64(edges)
+	}
 }
 
 func sum(t []float32) float32 {

@@ -208,3 +208,80 @@ func TestNoGPU(t *testing.T) {
 		require.ErrorIs(t, err, cuda.ErrNoCUDA)
 	}
 }
+
+// hubs: two hubs of 70,000 and 40,000 arcs (more than the sparse advance's
+// per-block limit, so hub_kernel splits them over the grid) joined by a path
+// of leaves, plus a chain through the first hub's leaves, so BFS and SSSP
+// reach the hubs in different iterations.
+func hubs() *graph.EdgeList {
+	const a, b = 70000, 40000
+	n := uint64(2 + a + b)
+	var pairs [][2]uint32
+	for v := uint32(2); v < 2+a; v++ {
+		pairs = append(pairs, [2]uint32{0, v})
+		if v%7 == 0 && v+1 < 2+a {
+			pairs = append(pairs, [2]uint32{v, v + 1})
+		}
+	}
+	for v := uint32(2 + a); v < uint32(n); v++ {
+		pairs = append(pairs, [2]uint32{1, v})
+	}
+	pairs = append(pairs, [2]uint32{5, 2 + a + 3})
+	return undirected(n, pairs...)
+}
+
+// manyHubs: 300 hubs of 4,200 arcs each over a pool of 20,000 leaves, more
+// hubs than hub_kernel takes in one batch (256), plus a path through the
+// hubs so they are reached in different iterations.
+func manyHubs() *graph.EdgeList {
+	const hubsN, leaves, deg = 300, 20000, 4200
+	var pairs [][2]uint32
+	for h := uint32(0); h < hubsN; h++ {
+		for j := uint32(0); j < deg; j++ {
+			pairs = append(pairs, [2]uint32{h, hubsN + (h*37+j)%leaves})
+		}
+		if h%3 == 0 && h+1 < hubsN {
+			pairs = append(pairs, [2]uint32{h, h + 1})
+		}
+	}
+	return undirected(hubsN+leaves, pairs...)
+}
+
+func TestMinProgramsHubSplit(t *testing.T) {
+	needGPU(t)
+	checkAll(t, hubs(), layout.DefaultParams())
+	checkAll(t, manyHubs(), layout.DefaultParams())
+}
+
+// TestBFSPullSteps: on an undirected R-MAT graph the hybrid BFS takes pull
+// steps (Beamer's rule) and still matches the CPU; with NoPull it takes none.
+func TestBFSPullSteps(t *testing.T) {
+	needGPU(t)
+	ctx := context.Background()
+	el := shapes(t)[0].el // rmat, symmetrized
+	l := build(t, el, layout.DefaultParams())
+	require.False(t, l.Directed)
+	cb, err := cpu.New(l, 4)
+	require.NoError(t, err)
+	gb, err := gpu.New(l, 4)
+	require.NoError(t, err)
+	defer gb.Close()
+	pulls := 0
+	for _, s := range sourcesOf(l.NumVertices) {
+		want, _, err := apps.Run(ctx, "bfs", cb, cb, []uint32{s}, apps.PageRankOptions{}, engine.RunOptions{})
+		require.NoError(t, err)
+		for _, noPull := range []bool{false, true} {
+			opts := engine.RunOptions{Mode: engine.Hybrid, Trace: true, NoPull: noPull}
+			got, res, err := apps.Run(ctx, "bfs", gb, gb, []uint32{s}, apps.PageRankOptions{}, opts)
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+			for _, tr := range res.Trace {
+				if tr.Mode == "pull" {
+					require.False(t, noPull)
+					pulls++
+				}
+			}
+		}
+	}
+	require.Greater(t, pulls, 0)
+}

@@ -273,6 +273,14 @@ int mg_min_sparse_step(int dev, int prog, const mg_dlayout *l, uint32_t *values,
 int mg_min_sparse_sample(int dev, int prog, const mg_dlayout *l, const uint32_t *values,
                          const uint32_t *frontier, uint32_t count, uint32_t stride,
                          uint32_t *scratch, mg_stream s, mg_event *ev, char *err, size_t errlen);
+/* One pull (bottom-up) iteration of BFS (prog must be MG_PROG_BFS) over an
+ * undirected layout: every vertex whose value is the identity scans its row
+ * until the first u with active[u] != 0 and applies u's contribution; next[v]
+ * (0/1) is written for every vertex, and the counters (zeroed here) get the
+ * activated vertices and their out-arcs. ev: 2 events or NULL. */
+int mg_min_pull_step(int dev, int prog, const mg_dlayout *l, uint32_t *values,
+                     const uint8_t *active, uint8_t *next, mg_step_counters *ctr,
+                     mg_stream s, mg_event *ev, char *err, size_t errlen);
 /* Frontier conversions. flags -> list by warp-aggregated appends (order
  * unspecified; pos: one device word, zeroed here); list -> flags by zeroing
  * flags and scattering. */
