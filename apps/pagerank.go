@@ -56,6 +56,16 @@ func (*prProgram) Edge() engine.EdgeOp       { return engine.EdgeSource }
 func (*prProgram) Combine() engine.CombineOp { return engine.CombineSum }
 func (*prProgram) ApplyAll() bool            { return true }
 
+// DeviceKernel names the GPU implementation (gpu: a float64 dense step per
+// iteration, with the stopping rule on the device).
+func (*prProgram) DeviceKernel() string { return "pr" }
+
+// DevicePageRank gives the GPU runner the parameters and the rank array it
+// reads at the start and writes at the end (engine.DevicePageRank).
+func (p *prProgram) DevicePageRank() (damping, tolerance float64, maxIterations int, rank []float64) {
+	return p.opts.Damping, p.opts.Tolerance, p.opts.MaxIterations, p.rank
+}
+
 func (p *prProgram) Apply(v uint32, acc float64, share []float64) bool {
 	r := p.base + p.opts.Damping*acc
 	p.change[v] = math.Abs(r - p.rank[v])

@@ -63,3 +63,6 @@ func backendFlagsToList(int, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Poin
 }
 func backendListToFlags(int, unsafe.Pointer, uint32, unsafe.Pointer, uint64) error { return ErrNoCUDA }
 func backendFillU32(int, unsafe.Pointer, uint64, uint32) error                     { return ErrNoCUDA }
+func backendPRStep(int, unsafe.Pointer, float64, float64, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}

@@ -83,3 +83,18 @@ func backendFillU32(dev int, p unsafe.Pointer, count uint64, value uint32) error
 		return C.mg_fill_u32(C.int(dev), (*C.uint32_t)(p), C.uint64_t(count), C.uint32_t(value), nil, e, n)
 	})
 }
+
+var (
+	_ [unsafe.Sizeof(PRSums{}) - C.sizeof_mg_pr_sums]struct{}
+	_ [C.sizeof_mg_pr_sums - unsafe.Sizeof(PRSums{})]struct{}
+	_ [PREvents - C.MG_PR_EVENTS]struct{}
+	_ [C.MG_PR_EVENTS - PREvents]struct{}
+)
+
+func backendPRStep(dev int, desc unsafe.Pointer, base, damping float64, rank, share, stream, partials, sums, ev unsafe.Pointer) error {
+	return call("pagerank step", func(e *C.char, n C.size_t) C.int {
+		return C.mg_pr_step(C.int(dev), (*C.mg_dlayout)(desc), C.double(base), C.double(damping), (*C.double)(rank),
+			(*C.double)(share), (*C.double)(stream), (*C.double)(partials), (*C.mg_pr_sums)(sums), nil,
+			(*C.mg_event)(ev), e, n)
+	})
+}

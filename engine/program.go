@@ -146,3 +146,15 @@ func Combine[V Value](c CombineOp, a, b V) V {
 type DeviceProgram interface {
 	DeviceKernel() string
 }
+
+// DevicePageRank is implemented by topology-driven PageRank programs that
+// the GPU runs whole on the device (DeviceKernel "pr"): the runner reads
+// the parameters and the initial ranks (layout numbering) from here, runs
+// the iterations and the stopping rule on the device (stop at the cap, or
+// before iteration i > 0 once the last iteration changed the ranks by less
+// than tolerance in L1), and writes the final ranks back into rank and the
+// shares into the run's values. Apply and BeforeIteration are not called.
+type DevicePageRank interface {
+	DeviceProgram
+	DevicePageRank() (damping, tolerance float64, maxIterations int, rank []float64)
+}

@@ -30,8 +30,9 @@ type Backend struct {
 	dl      *cuda.DeviceLayout
 	workers int
 
-	mu  sync.Mutex // one run at a time on run
+	mu  sync.Mutex // one run at a time on run and pr
 	run *cuda.MinRun
+	pr  *cuda.PRRun
 	edp map[int]time.Duration // EDP per program id
 	// The ESP model per program id: fixed, the shortest real sparse step
 	// (launches and the counters copy, seconds); arcCost, the seconds per
@@ -70,6 +71,12 @@ func (b *Backend) Close() error {
 		first = b.run.Close()
 		b.run = nil
 	}
+	if b.pr != nil {
+		if err := b.pr.Close(); err != nil && first == nil {
+			first = err
+		}
+		b.pr = nil
+	}
 	if err := b.dl.Close(); err != nil && first == nil {
 		first = err
 	}
@@ -97,9 +104,11 @@ func (b *Backend) Uint32Runner(opts engine.RunOptions) (engine.Runner[uint32], e
 	return &runner{b: b, opts: opts}, nil
 }
 
-// Float64Runner fails: the sum programs have no GPU implementation yet.
-func (b *Backend) Float64Runner(engine.RunOptions) (engine.Runner[float64], error) {
-	return nil, fmt.Errorf("cuda backend: the float64 programs (pr, pr-delta, bc) have no GPU implementation yet; use --backend cpu")
+// Float64Runner returns a runner for the float64 programs that run whole
+// on the device: topology-driven PageRank (engine.DevicePageRank, kernel
+// "pr"). Others fail in Run.
+func (b *Backend) Float64Runner(opts engine.RunOptions) (engine.Runner[float64], error) {
+	return &prRunner{b: b, opts: opts}, nil
 }
 
 // SparseFastRatio: the hybrid runs a frontier whose out-arcs are fewer than

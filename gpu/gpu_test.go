@@ -191,7 +191,7 @@ func TestRefusesOtherPrograms(t *testing.T) {
 	gb, err := gpu.New(l, 2)
 	require.NoError(t, err)
 	defer gb.Close()
-	_, _, err = apps.PageRank(context.Background(), gb, apps.DefaultPageRankOptions(), engine.RunOptions{})
+	_, _, err = apps.PageRankDelta(context.Background(), gb, apps.DefaultPageRankOptions(), engine.RunOptions{})
 	require.ErrorContains(t, err, "no GPU implementation yet")
 	require.Equal(t, "cuda", gb.Name())
 	require.Greater(t, gb.DeviceBytes(), uint64(0))

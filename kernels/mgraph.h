@@ -288,6 +288,24 @@ int mg_flags_to_list(int dev, const uint8_t *flags, uint64_t n, uint32_t *list, 
                      mg_stream s, char *err, size_t errlen);
 int mg_list_to_flags(int dev, const uint32_t *list, uint32_t count, uint8_t *flags, uint64_t n,
                      mg_stream s, char *err, size_t errlen);
+/* --- Topology-driven PageRank (float64 sums) --------------------------- */
+
+/* The per-iteration scalars a PageRank step leaves for the host. */
+typedef struct {
+    double delta;    /* Σ |r_new − r_old| */
+    double dangling; /* Σ r_new over vertices without out-arcs */
+} mg_pr_sums;
+/* Events a PageRank step records (may be NULL): heavy, light, phase 2, fold. */
+#define MG_PR_EVENTS 5
+
+/* One PageRank iteration over every vertex: phase 1 writes every slot of
+ * stream_buf (l->num_slots doubles) from share[] (n), phase 2 folds each row
+ * panel and sets rank[v] = base + damping·acc, share[v] = rank[v]/outdeg (0
+ * when dangling); partials (2·num_panels doubles) hold the per-panel sums,
+ * folded into *sums. Asynchronous on stream s. */
+int mg_pr_step(int dev, const mg_dlayout *l, double base, double damping, double *rank,
+               double *share, double *stream_buf, double *partials, mg_pr_sums *sums,
+               mg_stream s, mg_event *ev, char *err, size_t errlen);
 /* p[0..n) = value (asynchronous). */
 int mg_fill_u32(int dev, uint32_t *p, uint64_t n, uint32_t value, mg_stream s, char *err, size_t errlen);
 

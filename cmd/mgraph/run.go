@@ -261,8 +261,9 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// gpuApps are the apps with a GPU implementation (the min programs).
-var gpuApps = []string{"bfs", "sssp", "cc"}
+// gpuApps are the apps with a GPU implementation (the min programs and
+// topology-driven PageRank).
+var gpuApps = []string{"bfs", "sssp", "cc", "pr"}
 
 // checkBackend resolves --backend for app: auto is cuda when a GPU is
 // visible and app runs there, else cpu; cuda fails without a GPU build, a

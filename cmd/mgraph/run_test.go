@@ -90,7 +90,7 @@ func TestRunBadArguments(t *testing.T) {
 		{[]string{"run", "bfs", "grid:4", "--threads", "-1"}, 2, "--threads"},
 		{[]string{"run", "bfs", "grid:4", "--trials", "0"}, 2, "--trials"},
 		{[]string{"run", "sssp", "grid:4"}, 1, "add --weights SEED"},
-		{[]string{"run", "pr", "grid:4", "--backend", "cuda"}, 1, "--backend cuda"},
+		{[]string{"run", "bc", "grid:4", "--backend", "cuda"}, 1, "--backend cuda"},
 		{[]string{"run", "bfs", "grid:4", "--backend", "tpu"}, 2, "--backend"},
 		{[]string{"run", "pr", "grid:4", "--damping", "1.5"}, 1, "damping"},
 		{[]string{"run", "bfs", filepath.Join(dir, "missing.mtx")}, 1, "missing.mtx"},

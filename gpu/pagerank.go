@@ -1,0 +1,100 @@
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/engine"
+)
+
+// prRunner runs topology-driven PageRank on the device: every iteration is
+// one dense step over all vertices (cuda.PRRun.Step), whose only host round
+// trip is the copy of its two sums (Σ|Δr| and the dangling rank). The
+// stopping rule is apps' prProgram.BeforeIteration: stop at the cap, or
+// before iteration i > 0 once Σ|Δr| < tolerance. The mode option is
+// ignored: every iteration is dense.
+type prRunner struct {
+	b    *Backend
+	opts engine.RunOptions
+}
+
+// Run runs p, which must implement engine.DevicePageRank; see engine.Runner.
+// values are the shares (rank/outdeg) in layout numbering; the program's
+// rank array is read at the start and written at the end. Result.Seconds is
+// the time of the iterations, from after the upload to before the download.
+func (r *prRunner) Run(ctx context.Context, p engine.Program[float64], values []float64, f *engine.Frontier) (engine.Result, error) {
+	var res engine.Result
+	b, l := r.b, r.b.l
+	dp, ok := p.(engine.DevicePageRank)
+	if !ok || dp.DeviceKernel() != "pr" {
+		return res, fmt.Errorf("cuda backend: program %T has no GPU implementation yet", p)
+	}
+	if p.Combine() != engine.CombineSum || !p.ApplyAll() || p.Edge() != engine.EdgeSource {
+		return res, fmt.Errorf("cuda backend: program %T is not a topology-driven sum program", p)
+	}
+	damping, tol, maxIter, rank := dp.DevicePageRank()
+	n := l.NumVertices
+	if uint64(len(values)) != n || uint64(len(rank)) != n || f.NumVertices() != n {
+		return res, fmt.Errorf("run: %d values, %d ranks and a frontier over %d vertices for a graph of %d",
+			len(values), len(rank), f.NumVertices(), n)
+	}
+	if r.opts.MaxIterations > 0 && (maxIter <= 0 || r.opts.MaxIterations < maxIter) {
+		maxIter = r.opts.MaxIterations
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.pr == nil {
+		pr, err := cuda.NewPRRun(b.dl)
+		if err != nil {
+			return res, fmt.Errorf("cuda backend: %w", err)
+		}
+		b.pr = pr
+	}
+	run := b.pr
+	// The dangling rank of the initial ranks, summed as the CPU's
+	// BeforeIteration sums it (later ones come from the device).
+	var dangling float64
+	for v := range n {
+		if l.OutDegree(uint32(v)) == 0 {
+			dangling += rank[v]
+		}
+	}
+	if err := run.Load(rank, values); err != nil {
+		return res, fmt.Errorf("cuda backend: %w", err)
+	}
+	nf := float64(n)
+	start := time.Now()
+	var delta float64
+	for i := 0; i < maxIter; i++ {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		if i > 0 && delta < tol {
+			break
+		}
+		iterStart := time.Now()
+		base := (1-damping)/nf + damping*dangling/nf
+		sums, times, err := run.Step(base, damping)
+		if err != nil {
+			return res, fmt.Errorf("cuda backend: %w", err)
+		}
+		delta, dangling = sums.Delta, sums.Dangling
+		res.Iterations++
+		res.Edges += l.NumArcs
+		if r.opts.Trace {
+			tr := engine.IterationTrace{Iteration: i, FrontierVertices: n, FrontierEdges: l.NumArcs,
+				Mode: engine.Dense.String(), Seconds: time.Since(iterStart).Seconds()}
+			for k, t := range times {
+				tr.Phases = append(tr.Phases, engine.Phase{Name: cuda.PRPhases[k], Seconds: float64(t) / 1e3})
+			}
+			res.Trace = append(res.Trace, tr)
+		}
+	}
+	res.Seconds = time.Since(start).Seconds()
+	if err := run.Store(rank, values); err != nil {
+		return res, fmt.Errorf("cuda backend: %w", err)
+	}
+	return res, nil
+}

@@ -1,0 +1,108 @@
+package gpu_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/graph/format"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/stretchr/testify/require"
+)
+
+// prRelTol bounds the GPU ranks' relative difference from the CPU
+// backend's (same iterations, different summation order).
+const prRelTol = 1e-9
+
+// checkPageRank runs PageRank on the GPU (as built, and symmetrized) and
+// compares it with the CPU backend (same iteration count, ranks within
+// prRelTol) and the reference (apps.ValidatePageRank).
+func checkPageRank(t *testing.T, el *graph.EdgeList, p layout.Params) {
+	ctx := context.Background()
+	sym := el.Clone()
+	sym.Symmetrize(4)
+	optsList := []apps.PageRankOptions{
+		apps.DefaultPageRankOptions(),
+		{Damping: 0.85, Tolerance: 1e-10, MaxIterations: 60},
+		{Damping: 0.5, Tolerance: 0, MaxIterations: 3},
+	}
+	for k, e := range []*graph.EdgeList{el, sym} {
+		l := build(t, e, p)
+		g := apps.OriginalCSR(l, 4)
+		cb, err := cpu.New(l, 4)
+		require.NoError(t, err)
+		gb, err := gpu.New(l, 4)
+		require.NoError(t, err)
+		for _, po := range optsList {
+			for trial := 0; trial < 2; trial++ { // the run state is reused
+				tag := fmt.Sprintf("graph %d/%+v/trial %d", k, po, trial)
+				want, wres, err := apps.PageRank(ctx, cb, po, engine.RunOptions{})
+				require.NoError(t, err, tag)
+				got, gres, err := apps.PageRank(ctx, gb, po, engine.RunOptions{Trace: true})
+				require.NoError(t, err, tag)
+				require.Equal(t, wres.Iterations, gres.Iterations, tag+": iterations differ from the CPU backend")
+				require.Len(t, got, len(want), tag)
+				for v := range want {
+					d := math.Abs(got[v] - want[v])
+					require.LessOrEqual(t, d, prRelTol*math.Abs(want[v])+1e-300, "%s: vertex %d: %g, CPU %g", tag, v, got[v], want[v])
+				}
+				require.NoError(t, apps.ValidatePageRank(g, po, got), tag)
+				require.Len(t, gres.Trace, gres.Iterations, tag)
+				for _, tr := range gres.Trace {
+					require.Equal(t, "dense", tr.Mode, tag)
+					require.Len(t, tr.Phases, 4, tag)
+				}
+			}
+		}
+		// The run's own iteration cap.
+		got, res, err := apps.PageRank(ctx, gb, apps.DefaultPageRankOptions(), engine.RunOptions{MaxIterations: 2})
+		require.NoError(t, err)
+		want, wres, err := apps.PageRank(ctx, cb, apps.DefaultPageRankOptions(), engine.RunOptions{MaxIterations: 2})
+		require.NoError(t, err)
+		require.Equal(t, wres.Iterations, res.Iterations)
+		require.InDeltaSlice(t, want, got, 1e-12)
+		require.NoError(t, gb.Close())
+	}
+}
+
+func TestPageRankAllShapes(t *testing.T) {
+	needGPU(t)
+	for _, s := range shapes(t) {
+		t.Run(s.name, func(t *testing.T) {
+			checkPageRank(t, s.el, smallParams)
+			if s.el.NumArcs() > 1000 {
+				checkPageRank(t, s.el, layout.DefaultParams())
+			}
+		})
+	}
+}
+
+func TestPageRankOnDatasets(t *testing.T) {
+	needGPU(t)
+	if testing.Short() {
+		t.Skip("datasets: skipped in -short")
+	}
+	var files []string
+	for _, dir := range []string{filepath.Join("..", ".device-carry", "datasets"), filepath.Join("..", "..", "shared", "datasets")} {
+		if files, _ = filepath.Glob(filepath.Join(dir, "*.mtx.zst")); len(files) > 0 {
+			break
+		}
+	}
+	if len(files) == 0 {
+		t.Skip("no datasets")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			el, _, err := format.ReadFile(context.Background(), f, format.ReadOptions{})
+			require.NoError(t, err)
+			checkPageRank(t, el, layout.DefaultParams())
+		})
+	}
+}
