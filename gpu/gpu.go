@@ -3,8 +3,9 @@
 // MultiGraphS kernels in kernels/) and a hybrid that mirrors the CPU
 // sampler's (package sampler). It implements engine.Backend.
 //
-// This first slice runs the uint32 min programs that implement
-// engine.DeviceProgram (BFS, SSSP, CC); other programs get a clear error.
+// It runs the uint32 min programs that implement engine.DeviceProgram
+// (BFS, SSSP, CC) and topology-driven PageRank (engine.DevicePageRank,
+// pagerank.go); other programs get a clear error.
 // Without the cuda build tag, or without a visible GPU, New fails with an
 // error matching cuda.ErrNoCUDA or cuda.ErrNoDevice.
 package gpu
