@@ -11,6 +11,12 @@ using mg::kMinIdentity;
 
 constexpr int kLightBlock = 256;
 constexpr int kPhase2Block = 512;
+constexpr int kPhase2Unroll = 4;
+
+// MinCombine: the combine of warp_run_combine for the min programs.
+struct MinCombine {
+    static __device__ __forceinline__ uint32_t combine(uint32_t a, uint32_t b) { return min(a, b); }
+};
 
 // stage_panel writes column panel c's masked source values into st: the
 // value of an active source, the identity for an inactive one (whose
@@ -84,7 +90,7 @@ __global__ void __launch_bounds__(kLightBlock)
 }
 
 // phase2_kernel: one block per row panel r: fold the panel's slots into P
-// shared accumulators, then apply every vertex that received a contribution
+// shared accumulators (runs of equal SlotDst pre-combined per warp), then apply every vertex that received a contribution
 // and write its next-frontier flag. DRY folds and counts, writing nothing
 // but the counter.
 template <typename Op, bool DRY>
@@ -98,9 +104,23 @@ __global__ void __launch_bounds__(kPhase2Block)
     for (uint32_t i = threadIdx.x; i < len; i += kPhase2Block) acc[i] = kMinIdentity;
     __syncthreads();
     const uint64_t s0 = L.row_slot_start[r], s1 = L.row_slot_start[r + 1];
-    for (uint64_t s = s0 + threadIdx.x; s < s1; s += kPhase2Block) {
-        const uint32_t x = in[s];
-        if (x != kMinIdentity) atomicMin(&acc[L.slot_dst[s]], x);
+    // As pr_phase2_kernel: kPhase2Unroll chunks of 32 consecutive slots per
+    // warp, runs of equal SlotDst combined in registers, one shared
+    // atomicMin per run (min is exact: the result is unchanged).
+    for (uint64_t b = s0; b < s1; b += (uint64_t)kPhase2Block * kPhase2Unroll) {
+        uint32_t x[kPhase2Unroll];
+        int k[kPhase2Unroll];
+#pragma unroll
+        for (int u = 0; u < kPhase2Unroll; u++) {
+            const uint64_t s = b + (uint64_t)u * kPhase2Block + threadIdx.x;
+            const bool ok = s < s1;
+            x[u] = ok ? in[s] : kMinIdentity;
+            k[u] = ok ? (int)L.slot_dst[s] : -1;
+        }
+#pragma unroll
+        for (int u = 0; u < kPhase2Unroll; u++)
+            if (mg::warp_run_combine<MinCombine>(k[u], x[u]) && k[u] >= 0 && x[u] != kMinIdentity)
+                atomicMin(&acc[k[u]], x[u]);
     }
     __syncthreads();
     uint64_t cnt = 0, edges = 0;

@@ -81,6 +81,29 @@ __device__ __forceinline__ typename Op::Acc warp_reduce(typename Op::Acc v) {
     return v;
 }
 
+// warp_run_combine: the lanes of a full warp hold (key, v) for 32
+// consecutive stream slots, and equal keys in consecutive lanes form a run
+// (one destination). A segmented inclusive scan with C::combine (head flags
+// from __ballot_sync, log2(32) __shfl_up_sync steps; skipped when every run
+// has length 1) leaves each run's combination in its last lane, for which it
+// returns true; the other lanes' v are partials. Every lane must call it.
+template <typename C, typename T>
+__device__ __forceinline__ bool warp_run_combine(int key, T &v) {
+    const int lane = threadIdx.x & 31;
+    const int prev = __shfl_up_sync(0xffffffffu, key, 1);
+    const uint32_t heads = __ballot_sync(0xffffffffu, lane == 0 || prev != key);
+    if (heads != 0xffffffffu) {  // uniform across the warp
+        const uint32_t upto = lane == 31 ? 0xffffffffu : ((2u << lane) - 1u);
+        const int start = 31 - __clz(heads & upto);  // the lane of this run's head
+#pragma unroll
+        for (int d = 1; d < 32; d <<= 1) {
+            const T y = __shfl_up_sync(0xffffffffu, v, d);
+            if (lane - d >= start) v = C::combine(v, y);
+        }
+    }
+    return lane == 31 || ((heads >> (lane + 1)) & 1u);
+}
+
 // block_reduce combines v over a block of BLOCK threads (a multiple of 32,
 // at most 1024); thread 0 holds the result. Every thread must call it.
 template <typename Op, int BLOCK>

@@ -12,6 +12,7 @@ namespace {
 
 constexpr int kLightBlock = 256;
 constexpr int kPhase2Block = 512;
+constexpr int kPhase2Unroll = 4;
 constexpr int kFoldBlock = 1024;
 
 __device__ __forceinline__ void stage_shares(const mg_dlayout &L, uint32_t c, const double *__restrict__ share,
@@ -73,7 +74,7 @@ __global__ void __launch_bounds__(kLightBlock)
 }
 
 // pr_phase2_kernel: one block per row panel r: fold the slots into P shared
-// accumulators, apply every vertex, and write the block's partial sums of
+// accumulators (runs of equal SlotDst pre-summed per warp), apply every vertex, and write the block's partial sums of
 // |Δr| (partials[r]) and of the dangling vertices' new rank
 // (partials[num_panels + r]).
 __global__ void __launch_bounds__(kPhase2Block)
@@ -86,9 +87,24 @@ __global__ void __launch_bounds__(kPhase2Block)
     for (uint32_t i = threadIdx.x; i < len; i += kPhase2Block) acc[i] = 0.0;
     __syncthreads();
     const uint64_t s0 = L.row_slot_start[r], s1 = L.row_slot_start[r + 1];
-    for (uint64_t s = s0 + threadIdx.x; s < s1; s += kPhase2Block) {
-        const double x = in[s];
-        if (x != 0.0) atomicAdd(&acc[L.slot_dst[s]], x);
+    // Each warp reads kPhase2Unroll chunks of 32 consecutive slots (loads
+    // first, for more bytes in flight), sums each chunk's runs of equal
+    // SlotDst in registers, and the last lane of a run does the one shared
+    // atomicAdd. The loop bound is uniform across the block.
+    for (uint64_t b = s0; b < s1; b += (uint64_t)kPhase2Block * kPhase2Unroll) {
+        double x[kPhase2Unroll];
+        int k[kPhase2Unroll];
+#pragma unroll
+        for (int u = 0; u < kPhase2Unroll; u++) {
+            const uint64_t s = b + (uint64_t)u * kPhase2Block + threadIdx.x;
+            const bool ok = s < s1;
+            x[u] = ok ? in[s] : 0.0;
+            k[u] = ok ? (int)L.slot_dst[s] : -1;
+        }
+#pragma unroll
+        for (int u = 0; u < kPhase2Unroll; u++)
+            if (mg::warp_run_combine<mg::SumOp<double, double>>(k[u], x[u]) && k[u] >= 0 && x[u] != 0.0)
+                atomicAdd(&acc[k[u]], x[u]);
     }
     __syncthreads();
     double delta = 0.0, dangling = 0.0;
