@@ -9,31 +9,21 @@ import (
 // or any other exact per-vertex uint32 result). The error names the first
 // differing vertex and the number of differing vertices.
 func CompareLevels(want, got []uint32) error {
-	if len(want) != len(got) {
-		return fmt.Errorf("got %d levels, want %d", len(got), len(want))
-	}
-	first, bad := -1, 0
-	for v := range want {
-		if want[v] != got[v] {
-			if first < 0 {
-				first = v
-			}
-			bad++
-		}
-	}
-	if bad > 0 {
-		return fmt.Errorf("%d of %d vertices differ; first: vertex %d has level %s, want %s",
-			bad, len(want), first, fmtLevel(got[first]), fmtLevel(want[first]))
-	}
-	return nil
+	return compareExact(want, got, "level", fmtLevel)
 }
 
 // CompareDistances checks that got equals want vertex by vertex (SSSP
 // distances). The error names the first differing vertex and the number of
 // differing vertices.
 func CompareDistances(want, got []uint64) error {
+	return compareExact(want, got, "distance", fmtDist)
+}
+
+// compareExact is CompareLevels and CompareDistances: what names the
+// values in the message and format prints one.
+func compareExact[T comparable](want, got []T, what string, format func(T) string) error {
 	if len(want) != len(got) {
-		return fmt.Errorf("got %d distances, want %d", len(got), len(want))
+		return fmt.Errorf("got %d %ss, want %d", len(got), what, len(want))
 	}
 	first, bad := -1, 0
 	for v := range want {
@@ -45,8 +35,8 @@ func CompareDistances(want, got []uint64) error {
 		}
 	}
 	if bad > 0 {
-		return fmt.Errorf("%d of %d vertices differ; first: vertex %d has distance %s, want %s",
-			bad, len(want), first, fmtDist(got[first]), fmtDist(want[first]))
+		return fmt.Errorf("%d of %d vertices differ; first: vertex %d has %s %s, want %s",
+			bad, len(want), first, what, format(got[first]), format(want[first]))
 	}
 	return nil
 }
