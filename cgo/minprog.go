@@ -60,10 +60,10 @@ type StepCounters struct {
 // DeviceLayout is a layout's arrays in device memory, uploaded once by
 // UploadLayout and shared by every run on it until Close.
 type DeviceLayout struct {
-	dev   Device
-	l     *layout.Layout
-	desc  dlayout
-	frees []func() error
+	dev  Device
+	l    *layout.Layout
+	desc dlayout
+	owned
 	bytes uint64
 }
 
@@ -73,11 +73,10 @@ func upload[T any](dl *DeviceLayout, src []T) (uintptr, error) {
 	if len(src) == 0 {
 		return 0, nil
 	}
-	b, err := Alloc[T](dl.dev, len(src))
+	b, err := allocOwned[T](&dl.owned, dl.dev, len(src))
 	if err != nil {
 		return 0, err
 	}
-	dl.frees = append(dl.frees, b.Free)
 	if err := b.CopyFromHost(src); err != nil {
 		return 0, err
 	}
@@ -163,13 +162,6 @@ func (dl *DeviceLayout) Bytes() uint64 { return dl.bytes }
 
 // Close frees the device arrays. Closing twice is harmless.
 func (dl *DeviceLayout) Close() error {
-	var first error
-	for _, f := range dl.frees {
-		if err := f(); err != nil && first == nil {
-			first = err
-		}
-	}
-	dl.frees = nil
 	dl.desc = dlayout{}
-	return first
+	return dl.release()
 }

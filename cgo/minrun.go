@@ -15,19 +15,18 @@ import (
 // device-to-host copy (the counters), the only host round trip of an
 // iteration; the per-kernel times come from CUDA events.
 type MinRun struct {
-	dl                    *DeviceLayout
-	n                     uint64
-	values, acc, touched  *Buffer[uint32]
-	scratch, streamBuf    *Buffer[uint32]
-	list                  [2]*Buffer[uint32]
-	flags                 [2]*Buffer[uint8]
-	ones                  *Buffer[uint8]
-	ctr                   *Buffer[StepCounters]
-	pos                   *Buffer[uint32]
-	ev                    [4]uintptr // event handles as uintptr (see dlayout)
-	curList, curFlags     int
-	frees                 []func() error
-	evCount               int
+	dl                   *DeviceLayout
+	n                    uint64
+	values, acc, touched *Buffer[uint32]
+	scratch, streamBuf   *Buffer[uint32]
+	list                 [2]*Buffer[uint32]
+	flags                [2]*Buffer[uint8]
+	ones                 *Buffer[uint8]
+	ctr                  *Buffer[StepCounters]
+	pos                  *Buffer[uint32]
+	ev                   [4]uintptr // event handles as uintptr (see dlayout)
+	curList, curFlags    int
+	owned
 	lastDense, lastSparse []float32
 }
 
@@ -39,12 +38,7 @@ var (
 )
 
 func allocRun[T any](r *MinRun, n int) (*Buffer[T], error) {
-	b, err := Alloc[T](r.dl.dev, n)
-	if err != nil {
-		return nil, err
-	}
-	r.frees = append(r.frees, b.Free)
-	return b, nil
+	return allocOwned[T](&r.owned, r.dl.dev, n)
 }
 
 // NewMinRun allocates the run state over dl.
@@ -75,13 +69,8 @@ func NewMinRun(dl *DeviceLayout) (*MinRun, error) {
 	if r.pos, err = allocRun[uint32](r, 1); err != nil {
 		return fail(err)
 	}
-	for i := range r.ev {
-		ev, err := backendEventCreate(dl.dev.ordinal)
-		if err != nil {
-			return fail(err)
-		}
-		r.ev[i] = uintptr(ev)
-		r.evCount++
+	if err := r.newEvents(dl.dev, r.ev[:]); err != nil {
+		return fail(err)
 	}
 	if err := backendFillU32(dl.dev.ordinal, r.acc.h.p, r.n, math.MaxUint32); err != nil {
 		return fail(err)
@@ -90,21 +79,7 @@ func NewMinRun(dl *DeviceLayout) (*MinRun, error) {
 }
 
 // Close frees the state.
-func (r *MinRun) Close() error {
-	var first error
-	for _, f := range r.frees {
-		if err := f(); err != nil && first == nil {
-			first = err
-		}
-	}
-	for i := 0; i < r.evCount; i++ {
-		if err := backendEventDestroy(r.dl.dev.ordinal, evp(r.ev[i])); err != nil && first == nil {
-			first = err
-		}
-	}
-	r.frees, r.evCount = nil, 0
-	return first
-}
+func (r *MinRun) Close() error { return r.release() }
 
 // Load copies the initial values and frontier (a list, or flags when list
 // is nil) to the device.

@@ -27,17 +27,11 @@ type PRRun struct {
 	partials    *Buffer[float64]
 	sums        *Buffer[PRSums]
 	ev          [PREvents]uintptr
-	evCount     int
-	frees       []func() error
+	owned
 }
 
 func allocPR[T any](r *PRRun, n int) (*Buffer[T], error) {
-	b, err := Alloc[T](r.dl.dev, n)
-	if err != nil {
-		return nil, err
-	}
-	r.frees = append(r.frees, b.Free)
-	return b, nil
+	return allocOwned[T](&r.owned, r.dl.dev, n)
 }
 
 // NewPRRun allocates the PageRank state over dl.
@@ -61,33 +55,14 @@ func NewPRRun(dl *DeviceLayout) (*PRRun, error) {
 	if r.sums, err = allocPR[PRSums](r, 1); err != nil {
 		return fail(err)
 	}
-	for i := range r.ev {
-		ev, err := backendEventCreate(dl.dev.ordinal)
-		if err != nil {
-			return fail(err)
-		}
-		r.ev[i] = uintptr(ev)
-		r.evCount++
+	if err := r.newEvents(dl.dev, r.ev[:]); err != nil {
+		return fail(err)
 	}
 	return r, nil
 }
 
 // Close frees the state.
-func (r *PRRun) Close() error {
-	var first error
-	for _, f := range r.frees {
-		if err := f(); err != nil && first == nil {
-			first = err
-		}
-	}
-	for i := 0; i < r.evCount; i++ {
-		if err := backendEventDestroy(r.dl.dev.ordinal, evp(r.ev[i])); err != nil && first == nil {
-			first = err
-		}
-	}
-	r.frees, r.evCount = nil, 0
-	return first
-}
+func (r *PRRun) Close() error { return r.release() }
 
 // Load copies the initial ranks and shares (layout numbering) to the device.
 func (r *PRRun) Load(rank, share []float64) error {
