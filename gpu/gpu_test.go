@@ -3,6 +3,7 @@ package gpu_test
 import (
 	"context"
 	"fmt"
+	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"path/filepath"
 	"testing"
 
@@ -13,7 +14,6 @@ import (
 	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/graph/format"
-	"github.com/mgraph-dev/mgraph/graph/gen"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/preprocess"
 	"github.com/stretchr/testify/require"
@@ -30,56 +30,6 @@ func needGPU(t *testing.T) {
 	t.Helper()
 	if !gpu.Available() {
 		t.Skip("no usable GPU (or built without the cuda tag)")
-	}
-}
-
-type shape struct {
-	name string
-	el   *graph.EdgeList
-}
-
-func generated(t testing.TB, spec string, seed uint64) *graph.EdgeList {
-	s, err := gen.ParseSpec(spec)
-	require.NoError(t, err)
-	el, err := s.Generate(context.Background(), seed, 4, nil)
-	require.NoError(t, err)
-	return el
-}
-
-func undirected(n uint64, pairs ...[2]uint32) *graph.EdgeList {
-	el := &graph.EdgeList{NumVertices: n, Directed: true}
-	for _, p := range pairs {
-		el.Src = append(el.Src, p[0])
-		el.Dst = append(el.Dst, p[1])
-	}
-	el.Symmetrize(1)
-	return el
-}
-
-func shapes(t testing.TB) []shape {
-	rmat := generated(t, "rmat:12:8", 1)
-	rmat.Symmetrize(4)
-	rmat.DropSelfLoops()
-	rmat.Dedupe(4)
-	star := &graph.EdgeList{NumVertices: 3000, Directed: true}
-	for v := uint32(1); v < 3000; v++ {
-		star.Src, star.Dst = append(star.Src, v), append(star.Dst, 0)
-	}
-	star.Symmetrize(1)
-	var chain [][2]uint32
-	for v := uint32(0); v+1 < 500; v++ {
-		chain = append(chain, [2]uint32{v, v + 1})
-	}
-	return []shape{
-		{"rmat", rmat},
-		{"rmat-directed-raw", generated(t, "rmat:10:6", 2)},
-		{"rgg", generated(t, "rgg:n=2000", 3)},
-		{"grid", generated(t, "grid:40x43:0.1", 4)},
-		{"star", star},
-		{"chain", undirected(500, chain...)},
-		{"disconnected", undirected(12, [2]uint32{0, 1}, [2]uint32{1, 2}, [2]uint32{4, 5}, [2]uint32{7, 8}, [2]uint32{8, 9}, [2]uint32{9, 7})},
-		{"single", &graph.EdgeList{NumVertices: 1}},
-		{"empty", &graph.EdgeList{}},
 	}
 }
 
@@ -150,19 +100,27 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params) {
 	}
 }
 
-func TestMinProgramsAllModesAllShapes(t *testing.T) {
+func TestMinProgramsAllModesAllShapes(t *testing.T) { onShapes(t, checkAll) }
+
+// onShapes runs check on every test shape with the small parameters, and
+// with the defaults too when the shape has more than 1000 arcs.
+func onShapes(t *testing.T, check func(*testing.T, *graph.EdgeList, layout.Params)) {
 	needGPU(t)
-	for _, s := range shapes(t) {
-		t.Run(s.name, func(t *testing.T) {
-			checkAll(t, s.el, smallParams)
-			if s.el.NumArcs() > 1000 {
-				checkAll(t, s.el, layout.DefaultParams())
+	for _, s := range testgraphs.Shapes(t, testgraphs.Large) {
+		t.Run(s.Name, func(t *testing.T) {
+			check(t, s.EL, smallParams)
+			if s.EL.NumArcs() > 1000 {
+				check(t, s.EL, layout.DefaultParams())
 			}
 		})
 	}
 }
 
-func TestMinProgramsOnDatasets(t *testing.T) {
+func TestMinProgramsOnDatasets(t *testing.T) { onDatasets(t, checkAll) }
+
+// onDatasets runs check with the default parameters on every shared
+// dataset (carried in .device-carry/datasets on the GPU machine).
+func onDatasets(t *testing.T, check func(*testing.T, *graph.EdgeList, layout.Params)) {
 	needGPU(t)
 	if testing.Short() {
 		t.Skip("datasets: skipped in -short")
@@ -180,14 +138,14 @@ func TestMinProgramsOnDatasets(t *testing.T) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			el, _, err := format.ReadFile(context.Background(), f, format.ReadOptions{})
 			require.NoError(t, err)
-			checkAll(t, el, layout.DefaultParams())
+			check(t, el, layout.DefaultParams())
 		})
 	}
 }
 
 func TestRefusesOtherPrograms(t *testing.T) {
 	needGPU(t)
-	l := build(t, undirected(4, [2]uint32{0, 1}), smallParams)
+	l := build(t, testgraphs.Undirected(4, [2]uint32{0, 1}), smallParams)
 	gb, err := gpu.New(l, 2)
 	require.NoError(t, err)
 	defer gb.Close()
@@ -201,7 +159,7 @@ func TestNoGPU(t *testing.T) {
 	if gpu.Available() {
 		t.Skip("a GPU is visible")
 	}
-	l := build(t, undirected(4, [2]uint32{0, 1}), smallParams)
+	l := build(t, testgraphs.Undirected(4, [2]uint32{0, 1}), smallParams)
 	_, err := gpu.New(l, 2)
 	require.Error(t, err)
 	if !cuda.BuiltWithCUDA() {
@@ -227,7 +185,7 @@ func hubs() *graph.EdgeList {
 		pairs = append(pairs, [2]uint32{1, v})
 	}
 	pairs = append(pairs, [2]uint32{5, 2 + a + 3})
-	return undirected(n, pairs...)
+	return testgraphs.Undirected(n, pairs...)
 }
 
 // manyHubs: 300 hubs of 4,200 arcs each over a pool of 20,000 leaves, more
@@ -244,7 +202,7 @@ func manyHubs() *graph.EdgeList {
 			pairs = append(pairs, [2]uint32{h, h + 1})
 		}
 	}
-	return undirected(hubsN+leaves, pairs...)
+	return testgraphs.Undirected(hubsN+leaves, pairs...)
 }
 
 func TestMinProgramsHubSplit(t *testing.T) {
@@ -258,7 +216,7 @@ func TestMinProgramsHubSplit(t *testing.T) {
 func TestBFSPullSteps(t *testing.T) {
 	needGPU(t)
 	ctx := context.Background()
-	el := shapes(t)[0].el // rmat, symmetrized
+	el := testgraphs.Shapes(t, testgraphs.Large)[0].EL // rmat, symmetrized
 	l := build(t, el, layout.DefaultParams())
 	require.False(t, l.Directed)
 	cb, err := cpu.New(l, 4)

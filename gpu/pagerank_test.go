@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/apps"
@@ -12,7 +11,6 @@ import (
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/graph"
-	"github.com/mgraph-dev/mgraph/graph/format"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/stretchr/testify/require"
 )
@@ -72,37 +70,6 @@ func checkPageRank(t *testing.T, el *graph.EdgeList, p layout.Params) {
 	}
 }
 
-func TestPageRankAllShapes(t *testing.T) {
-	needGPU(t)
-	for _, s := range shapes(t) {
-		t.Run(s.name, func(t *testing.T) {
-			checkPageRank(t, s.el, smallParams)
-			if s.el.NumArcs() > 1000 {
-				checkPageRank(t, s.el, layout.DefaultParams())
-			}
-		})
-	}
-}
+func TestPageRankAllShapes(t *testing.T) { onShapes(t, checkPageRank) }
 
-func TestPageRankOnDatasets(t *testing.T) {
-	needGPU(t)
-	if testing.Short() {
-		t.Skip("datasets: skipped in -short")
-	}
-	var files []string
-	for _, dir := range []string{filepath.Join("..", ".device-carry", "datasets"), filepath.Join("..", "..", "shared", "datasets")} {
-		if files, _ = filepath.Glob(filepath.Join(dir, "*.mtx.zst")); len(files) > 0 {
-			break
-		}
-	}
-	if len(files) == 0 {
-		t.Skip("no datasets")
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			el, _, err := format.ReadFile(context.Background(), f, format.ReadOptions{})
-			require.NoError(t, err)
-			checkPageRank(t, el, layout.DefaultParams())
-		})
-	}
-}
+func TestPageRankOnDatasets(t *testing.T) { onDatasets(t, checkPageRank) }
