@@ -3,6 +3,7 @@ package apps_test
 import (
 	"context"
 	"fmt"
+	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"path/filepath"
 	"testing"
 
@@ -11,7 +12,6 @@ import (
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/graph/format"
-	"github.com/mgraph-dev/mgraph/graph/gen"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/preprocess"
 	"github.com/stretchr/testify/require"
@@ -23,59 +23,6 @@ var smallParams = layout.Params{PanelSize: 64, HeavyThreshold: 100, HeavyColumns
 	GroupThresholds: []uint64{64, 32, 16, 8, 4}, HighGroups: 4}
 
 var modes = []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse}
-
-// shape is a named test graph.
-type shape struct {
-	name string
-	el   *graph.EdgeList
-}
-
-func generated(t testing.TB, spec string, seed uint64) *graph.EdgeList {
-	s, err := gen.ParseSpec(spec)
-	require.NoError(t, err)
-	el, err := s.Generate(context.Background(), seed, 2, nil)
-	require.NoError(t, err)
-	return el
-}
-
-// undirected builds an undirected list from edge pairs.
-func undirected(n uint64, pairs ...[2]uint32) *graph.EdgeList {
-	el := &graph.EdgeList{NumVertices: n, Directed: true}
-	for _, p := range pairs {
-		el.Src = append(el.Src, p[0])
-		el.Dst = append(el.Dst, p[1])
-	}
-	el.Symmetrize(1)
-	return el
-}
-
-func shapes(t testing.TB) []shape {
-	rmat := generated(t, "rmat:10:8", 1)
-	rmat.Symmetrize(2)
-	rmat.DropSelfLoops()
-	rmat.Dedupe(2)
-	rawDirected := generated(t, "rmat:9:6", 2) // duplicates, self-loops, directed
-	star := &graph.EdgeList{NumVertices: 300, Directed: true}
-	for v := uint32(1); v < 300; v++ {
-		star.Src, star.Dst = append(star.Src, v), append(star.Dst, 0)
-	}
-	star.Symmetrize(1)
-	var chain [][2]uint32
-	for v := uint32(0); v+1 < 500; v++ {
-		chain = append(chain, [2]uint32{v, v + 1})
-	}
-	return []shape{
-		{"rmat", rmat},
-		{"rmat-directed-raw", rawDirected},
-		{"rgg", generated(t, "rgg:n=800", 3)},
-		{"grid", generated(t, "grid:20x23:0.1", 4)},
-		{"star", star},
-		{"chain", undirected(500, chain...)},
-		{"disconnected", undirected(12, [2]uint32{0, 1}, [2]uint32{1, 2}, [2]uint32{4, 5}, [2]uint32{7, 8}, [2]uint32{8, 9}, [2]uint32{9, 7})},
-		{"single", &graph.EdgeList{NumVertices: 1}},
-		{"empty", &graph.EdgeList{}},
-	}
-}
 
 // backends builds the forward backend and, for directed graphs, the
 // backend over the transpose; withWeights adds weights first.
@@ -168,11 +115,11 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params) {
 }
 
 func TestAppsAllModesAllShapes(t *testing.T) {
-	for _, s := range shapes(t) {
-		t.Run(s.name, func(t *testing.T) {
-			checkAll(t, s.el, smallParams)
-			if s.el.NumArcs() > 1000 {
-				checkAll(t, s.el, layout.DefaultParams())
+	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
+		t.Run(s.Name, func(t *testing.T) {
+			checkAll(t, s.EL, smallParams)
+			if s.EL.NumArcs() > 1000 {
+				checkAll(t, s.EL, layout.DefaultParams())
 			}
 		})
 	}
@@ -198,7 +145,7 @@ func TestAppsOnDatasets(t *testing.T) {
 
 func TestBadArguments(t *testing.T) {
 	ctx := context.Background()
-	fwd, _ := backends(t, undirected(4, [2]uint32{0, 1}), smallParams)
+	fwd, _ := backends(t, testgraphs.Undirected(4, [2]uint32{0, 1}), smallParams)
 	_, _, err := apps.BFS(ctx, fwd, 4, engine.RunOptions{})
 	require.ErrorContains(t, err, "source 4 is not a vertex")
 	_, _, err = apps.SSSP(ctx, fwd, 0, engine.RunOptions{})
