@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -18,6 +19,13 @@ import (
 // Backend is how the harness uses one backend kind: it loads a layout onto
 // the backend (timing the host→device upload, zero for the CPU) and makes
 // the dense and sparse steppers the per-iteration oracle drives.
+//
+// Whatever New, Steppers and Pull return that implements io.Closer (a GPU
+// backend holding device memory, its steppers) is closed by the harness
+// once it is done with it, so that the many layouts of a plan do not pile
+// up on a device. Closing one stepper may close the others made by the
+// same Steppers call (they may share state); the harness closes them all
+// only after its last step.
 type Backend struct {
 	// New makes a backend holding l with threads CPU workers (0 = all
 	// cores) and returns the time spent uploading l (0 on the CPU).
@@ -29,6 +37,22 @@ type Backend struct {
 	// Pull, when not nil, returns the backend's pull engine over an
 	// undirected l; the oracle times it too for engine.EarlyExit programs.
 	Pull func(l *layout.Layout, threads int) (engine.PullStepper[uint32], error)
+	// DeviceTime makes the oracle time a step by the sum of the phases its
+	// Step returns instead of by host wall time around the call. A device
+	// backend's steppers copy the state to the device and back around every
+	// step (the oracle's steps start from host state); their phases are the
+	// kernels' own times (CUDA events), which is what one iteration of a
+	// device run costs. The CPU's steppers work in place, so their wall
+	// time is the iteration's.
+	DeviceTime bool
+}
+
+// closeIfCloser closes x when it implements io.Closer.
+func closeIfCloser(x any) error {
+	if c, ok := x.(io.Closer); ok && c != nil {
+		return c.Close()
+	}
+	return nil
 }
 
 var (

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mgraph-dev/mgraph/graph/gen"
 	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/preprocess"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -162,4 +164,35 @@ func TestRunErrorsNameTheConfiguration(t *testing.T) {
 	_, err = Run(context.Background(), p, Options{})
 	assert.ErrorContains(t, err, "external fails")
 	assert.ErrorContains(t, err, "boom")
+}
+
+func TestDenseStepBytes(t *testing.T) {
+	d := DenseBytes{Layout: 1000, Weights: 300, Slots: 50}
+	assert.Equal(t, uint64(1000+2*50*4+10*10), DenseStepBytes("bfs", 10, d))
+	assert.Equal(t, uint64(1000+300+2*50*4+10*10), DenseStepBytes("sssp", 10, d))
+	assert.Equal(t, uint64(1000+2*50*8+10*32), DenseStepBytes("pr", 10, d))
+	assert.Zero(t, DenseStepBytes("bc", 10, d))
+
+	l := buildTiny(t)
+	got := DenseBytesOf(l)
+	assert.Equal(t, uint64(len(l.SlotDst)), got.Slots)
+	assert.Equal(t, 2*uint64(len(l.LightSrc))+4*uint64(len(l.LightSlot))+2*uint64(len(l.HeavyMatrix))+2*uint64(len(l.SlotDst))+
+		4*uint64(len(l.HeavyCol)+len(l.HeavyRows)+len(l.HeavyNumDst))+8*uint64(len(l.HeavyMatrixStart)+len(l.HeavySlot)+len(l.LightStart)+len(l.RowSlotStart)),
+		got.Layout)
+	assert.Positive(t, got.Layout)
+}
+
+// buildTiny builds the layout of a small symmetric R-MAT graph.
+func buildTiny(t *testing.T) *layout.Layout {
+	t.Helper()
+	s, err := gen.ParseSpec("rmat:9:8")
+	require.NoError(t, err)
+	el, err := s.Generate(context.Background(), 1, 2, nil)
+	require.NoError(t, err)
+	el.Symmetrize(2)
+	p := layout.DefaultParams()
+	p.PanelSize, p.HeavyThreshold, p.HeavyColumns = 64, 100, 32
+	l, err := preprocess.Build(context.Background(), el, p, preprocess.Options{Workers: 2})
+	require.NoError(t, err)
+	return l
 }

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -30,6 +31,12 @@ type Environment struct {
 	GPUs       []GPU         `json:"gpus,omitempty"`
 	Params     layout.Params `json:"layout_params"`
 	Command    string        `json:"command,omitempty"`
+	// Probe is device 0's measured memory bandwidth (cuda.Probe with its
+	// default sizes, as `mgraph probe` runs it), taken when the plan has
+	// the cuda backend; the report puts the GPU's dense steps against it.
+	Probe *cuda.ProbeResult `json:"probe,omitempty"`
+	// ProbeError says why the probe was not taken, when it failed.
+	ProbeError string `json:"probe_error,omitempty"`
 }
 
 // GPU describes one visible device.
@@ -76,6 +83,20 @@ func CollectEnvironment(commit string, p Plan) Environment {
 		}
 	}
 	return env
+}
+
+// ProbeBandwidth measures device 0's bandwidth into env (Probe, or
+// ProbeError when it fails), for plans that run on the cuda backend.
+func ProbeBandwidth(env *Environment) {
+	d, err := cuda.GetDevice(0)
+	if err == nil {
+		var res cuda.ProbeResult
+		if res, err = cuda.Probe(d, cuda.ProbeOptions{}); err == nil {
+			env.Probe = &res
+			return
+		}
+	}
+	env.ProbeError = fmt.Sprintf("bandwidth probe: %v", err)
 }
 
 // cpuModel returns the first "model name" of /proc/cpuinfo, or the

@@ -64,6 +64,9 @@ type Prep struct {
 	CacheLoadSeconds  float64 `json:"cache_load_seconds,omitempty"`
 	FootprintBytes    uint64  `json:"footprint_bytes"`
 	CSRBytes          uint64  `json:"csr_bytes"`
+	// Dense is what the compulsory traffic of a dense step is computed
+	// from (DenseStepBytes).
+	Dense DenseBytes `json:"dense_bytes"`
 }
 
 // source is one graph input of a plan, with its edge list once read.
@@ -255,5 +258,6 @@ func (pr *preparer) layout(ctx context.Context, s *source, v variant) (*layout.L
 func fill(rec Prep, l *layout.Layout) Prep {
 	rec.Vertices, rec.Arcs, rec.Weighted, rec.Directed = l.NumVertices, l.NumArcs, l.Weighted, l.Directed
 	rec.FootprintBytes, rec.CSRBytes = l.Footprint(), l.CSRBytes()
+	rec.Dense = DenseBytesOf(l)
 	return rec
 }

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -76,7 +77,13 @@ const maxRepeatSecs = 0.02
 // next frontier, and continues from the sparse result. The hybrid's choices
 // come from a separate traced hybrid run on b, aligned by iteration.
 // source is in original numbering.
-func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout.Layout, app string, source uint32, repeats int, seed uint64) (*OracleRun, error) {
+//
+// A step's time is the host wall time around Step, or, for backends with
+// Backend.DeviceTime (cuda), the sum of the phase times Step returns: the
+// device kernels' time without the copies of the state to and from the
+// device that the oracle's host-driven steps need. The steppers are closed
+// (io.Closer) when the oracle returns.
+func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout.Layout, app string, source uint32, repeats int, seed uint64) (run *OracleRun, err error) {
 	bk, err := backendFor(backendName)
 	if err != nil {
 		return nil, err
@@ -86,11 +93,17 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %w", err)
 	}
+	var ps engine.PullStepper[uint32]
+	defer func() { // after the last step: the steppers may share state
+		cerr := errors.Join(closeIfCloser(ds), closeIfCloser(ss), closeIfCloser(ps))
+		if cerr != nil && err == nil {
+			run, err = nil, fmt.Errorf("oracle: closing the steppers: %w", cerr)
+		}
+	}()
 	p, values, f, err := apps.Traversal(app, l, source, workers)
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %w", err)
 	}
-	var ps engine.PullStepper[uint32]
 	ee, early := p.(engine.EarlyExit[uint32])
 	if early && !l.Directed && bk.Pull != nil {
 		if ps, err = bk.Pull(l, workers); err != nil {
@@ -98,7 +111,7 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 		}
 	}
 	repeats = max(1, repeats)
-	run := &OracleRun{App: app, Backend: backendName, Threads: workers, Source: source, Repeats: repeats, HasPull: ps != nil}
+	run = &OracleRun{App: app, Backend: backendName, Threads: workers, Source: source, Repeats: repeats, HasPull: ps != nil}
 	n := l.NumVertices
 	frontier := slices.Clone(f.List(workers))
 	work := make([]uint32, n)
@@ -120,8 +133,8 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 		for r := 0; r < repeats; r++ {
 			copy(work, values)
 			start := time.Now()
-			c, _, err := ds.Step(ctx, p, work, active, next)
-			secs := time.Since(start).Seconds()
+			c, ph, err := ds.Step(ctx, p, work, active, next)
+			secs := stepSeconds(bk, start, ph)
 			if err != nil {
 				return nil, fmt.Errorf("oracle: dense step %d: %w", i, err)
 			}
@@ -144,8 +157,8 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 			for r := 0; r < repeats; r++ {
 				copy(work, values)
 				start := time.Now()
-				c, _, err := ps.Step(ctx, ee, work, active, pullNext)
-				secs := time.Since(start).Seconds()
+				c, ph, err := ps.Step(ctx, ee, work, active, pullNext)
+				secs := stepSeconds(bk, start, ph)
 				if err != nil {
 					return nil, fmt.Errorf("oracle: pull step %d: %w", i, err)
 				}
@@ -165,8 +178,8 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 		for r := 0; r < repeats; r++ {
 			copy(work, values)
 			start := time.Now()
-			o, _, err := ss.Step(ctx, p, work, frontier)
-			secs := time.Since(start).Seconds()
+			o, ph, err := ss.Step(ctx, p, work, frontier)
+			secs := stepSeconds(bk, start, ph)
 			if err != nil {
 				return nil, fmt.Errorf("oracle: sparse step %d: %w", i, err)
 			}
@@ -242,6 +255,20 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 		run.RegretPercent = 100 * run.Regret / run.TotalBest
 	}
 	return run, nil
+}
+
+// stepSeconds is a step's time: the sum of its phases for backends that
+// report device time, else the wall time since start.
+func stepSeconds(bk Backend, start time.Time, phases []engine.Phase) float64 {
+	wall := time.Since(start).Seconds()
+	if !bk.DeviceTime {
+		return wall
+	}
+	var dev float64
+	for _, p := range phases {
+		dev += p.Seconds
+	}
+	return dev
 }
 
 // sameSet reports whether list holds exactly the vertices flagged in flags

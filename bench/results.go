@@ -84,6 +84,10 @@ type Trial struct {
 	CacheLoadSeconds  float64 `json:"cache_load_seconds"`
 	UploadSeconds     float64 `json:"upload_seconds"`
 	Command           string  `json:"command,omitempty"` // externals: the command line run
+	// Error, when not empty, says why the configuration did not run (the
+	// app has no implementation on the backend, the device could not hold
+	// the layout, ...): the row has no time.
+	Error string `json:"error,omitempty"`
 }
 
 // Series names the bar a trial belongs to in charts and tables: the mode,
@@ -106,6 +110,9 @@ type Summary struct {
 	Min, Median                                  float64 // seconds
 	MTEPS                                        float64 // at Min
 	Iterations, Switches                         int     // of the fastest trial
+	// Error is the error of a configuration with no successful trial (its
+	// times are then 0).
+	Error string
 }
 
 // Summarize groups trials by app, graph, numbering and series, in the
@@ -125,6 +132,13 @@ func Summarize(trials []Trial) []Summary {
 				Mode: t.Mode, Backend: t.Backend, Vertices: t.Vertices, Arcs: t.Arcs, Min: -1})
 		}
 		s := &out[i]
+		if t.Error != "" {
+			if s.Trials == 0 && s.Error == "" {
+				s.Error = t.Error
+			}
+			continue
+		}
+		s.Error = ""
 		s.Trials++
 		times[k] = append(times[k], t.Seconds)
 		if s.Min < 0 || t.Seconds < s.Min {
@@ -133,6 +147,10 @@ func Summarize(trials []Trial) []Summary {
 	}
 	for k, i := range idx {
 		ts := times[k]
+		if len(ts) == 0 { // only error rows
+			out[i].Min = 0
+			continue
+		}
 		slices.Sort(ts)
 		out[i].Median = ts[len(ts)/2]
 	}
@@ -161,7 +179,7 @@ func Slowdowns(sums []Summary) []Slowdown {
 			continue
 		}
 		o, ok := orig[key{s.App, s.Graph, s.Series}]
-		if !ok || o.Min <= 0 {
+		if !ok || o.Min <= 0 || s.Min <= 0 {
 			continue
 		}
 		out = append(out, Slowdown{App: s.App, Graph: s.Graph, Series: s.Series, Original: o.Min, Renumbered: s.Min, Ratio: s.Min / o.Min})
@@ -175,12 +193,24 @@ func WriteTable(w io.Writer, r *Results) error {
 	sums := Summarize(r.Trials)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "app\tgraph\tnumbering\tmode\ttrials\tmin\tmedian\tMTEPS\titerations\tswitches")
+	var failed []Summary
 	for _, s := range sums {
+		if s.Error != "" {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t0\tERROR\t–\t–\t–\t–\n", s.App, s.Graph, s.Numbering, s.Series)
+			failed = append(failed, s)
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%.1f\t%d\t%d\n", s.App, s.Graph, s.Numbering, s.Series,
 			s.Trials, FormatSeconds(s.Min), FormatSeconds(s.Median), s.MTEPS, s.Iterations, s.Switches)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(failed) > 0 {
+		fmt.Fprintln(w, "\nconfigurations that did not run:")
+		for _, s := range failed {
+			fmt.Fprintf(w, "  %s %s %s %s: %s\n", s.App, s.Graph, s.Numbering, s.Series, s.Error)
+		}
 	}
 	if sl := Slowdowns(sums); len(sl) > 0 {
 		fmt.Fprintln(w, "\nrenumbering (min time renumbered / original; > 1 is slower):")
@@ -217,7 +247,7 @@ func FormatSeconds(s float64) string {
 // csvHeader is the header of results.csv.
 var csvHeader = []string{"app", "graph", "vertices", "arcs", "numbering", "variant", "mode", "backend", "threads",
 	"trial", "sources", "seconds", "engine_seconds", "mteps", "iterations", "switches",
-	"read_seconds", "preprocess_seconds", "cache_load_seconds", "upload_seconds"}
+	"read_seconds", "preprocess_seconds", "cache_load_seconds", "upload_seconds", "error"}
 
 // WriteCSV writes one row per trial.
 func WriteCSV(w io.Writer, trials []Trial) error {
@@ -234,7 +264,7 @@ func WriteCSV(w io.Writer, trials []Trial) error {
 		rec := []string{t.App, t.Graph, strconv.FormatUint(t.Vertices, 10), strconv.FormatUint(t.Arcs, 10),
 			t.Numbering, t.Variant, t.Mode, t.Backend, strconv.Itoa(t.Threads), strconv.Itoa(t.Trial),
 			strings.Join(src, " "), g(t.Seconds), g(t.EngineSecs), g(t.MTEPS), strconv.Itoa(t.Iterations),
-			strconv.Itoa(t.Switches), g(t.ReadSeconds), g(t.PreprocessSeconds), g(t.CacheLoadSeconds), g(t.UploadSeconds)}
+			strconv.Itoa(t.Switches), g(t.ReadSeconds), g(t.PreprocessSeconds), g(t.CacheLoadSeconds), g(t.UploadSeconds), t.Error}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

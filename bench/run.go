@@ -40,9 +40,14 @@ type runner struct {
 	start time.Time
 }
 
-// Run executes the plan and returns every measurement. A failing app or
-// external stops the run with an error that names the configuration, and
-// the results measured until then (with a note saying so).
+// Run executes the plan and returns every measurement. An app that fails on
+// a backend in a mode at its first trial (no implementation there, a
+// layout the device cannot hold) is recorded as an error row (Trial.Error)
+// with a note, and the plan goes on; so does a failed oracle (a note). A
+// later trial's failure, a failing external, a graph that cannot be
+// prepared, or a cancelled context stop the run with an error that names
+// the configuration, and the results measured until then (with a note
+// saying so).
 func Run(ctx context.Context, plan Plan, opts Options) (*Results, error) {
 	if err := plan.Validate(); err != nil {
 		return nil, err
@@ -60,6 +65,15 @@ func Run(ctx context.Context, plan Plan, opts Options) (*Results, error) {
 		return nil, err
 	}
 	r.res = &Results{FormatVersion: FormatVersion, Environment: CollectEnvironment(opts.Commit, plan), Plan: plan.record()}
+	if slices.Contains(plan.Backends, "cuda") {
+		fmt.Fprintf(r.log, "probing the GPU's memory bandwidth…\n")
+		ProbeBandwidth(&r.res.Environment)
+		if pr := r.res.Environment.Probe; pr != nil {
+			fmt.Fprintf(r.log, "  %s: copy %.0f GB/s, read %.0f GB/s\n", pr.Name, pr.CopyGBps, pr.ReadGBps)
+		} else {
+			fmt.Fprintf(r.log, "  %s\n", r.res.Environment.ProbeError)
+		}
+	}
 	numberings := 1
 	if plan.Renumber {
 		numberings = 2
@@ -241,46 +255,96 @@ func (r *runner) app(ctx context.Context, g *graphRun, app string, renumber bool
 	numbering := map[bool]string{false: "original", true: "renumbered"}[renumber]
 	p := r.plan
 	for _, bname := range p.Backends {
-		bk, _ := backendFor(bname)
-		fb, upload, err := bk.New(fwd.l, p.Threads)
-		if err != nil {
-			return fmt.Errorf("%s on %s: backend %s: %w", app, g.src.name, bname, err)
+		if err := r.appOnBackend(ctx, g, app, numbering, renumber, bname, fwd, bwd); err != nil {
+			return err
 		}
-		bb := fb
-		if bwd != fwd {
-			var up2 time.Duration
-			if bb, up2, err = bk.New(bwd.l, p.Threads); err != nil {
-				return fmt.Errorf("%s on %s: backend %s (transposed): %w", app, g.src.name, bname, err)
-			}
-			upload += up2
+	}
+	return nil
+}
+
+// appOnBackend runs every mode × trial of app on one backend. A failure of
+// the app there (the backend cannot load the layout, or has no
+// implementation of the app) is recorded as an error row per mode and the
+// plan goes on; only a cancelled context stops it.
+func (r *runner) appOnBackend(ctx context.Context, g *graphRun, app, numbering string, renumber bool, bname string, fwd, bwd *loadedLayout) (err error) {
+	p := r.plan
+	bk, _ := backendFor(bname)
+	row := func(mode engine.Mode, t int) Trial {
+		return Trial{App: app, Graph: g.src.name, Vertices: fwd.l.NumVertices, Arcs: fwd.l.NumArcs,
+			Numbering: numbering, Variant: fwd.rec.Variant, Mode: mode.String(), Backend: bname, Threads: p.Threads,
+			Trial: t, ReadSeconds: fwd.rec.ReadSeconds, PreprocessSeconds: fwd.rec.PreprocessSeconds,
+			CacheLoadSeconds: fwd.rec.CacheLoadSeconds}
+	}
+	// failed records err as the error row of every mode from modes on.
+	failed := func(modes []engine.Mode, what string, err error) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-		for _, mode := range p.Modes {
-			var spent float64
-			for t := 0; t < p.Trials; t++ {
-				if t > 0 && p.Budget > 0 && spent >= p.Budget.Seconds() {
-					fmt.Fprintf(r.log, "  (budget of %s spent after %d trials)\n", p.Budget, t)
-					break
-				}
-				srcs := r.trialSources(g, app, t, renumber, fwd.l.NumVertices)
-				res, secs, err := r.runApp(ctx, app, fb, bb, srcs, mode)
-				if err != nil {
-					return fmt.Errorf("%s on %s (%s, %s, %s, trial %d): %w", app, g.src.name, numbering, bname, mode, t+1, err)
-				}
-				spent += secs
-				tr := Trial{App: app, Graph: g.src.name, Vertices: fwd.l.NumVertices, Arcs: fwd.l.NumArcs,
-					Numbering: numbering, Variant: fwd.rec.Variant, Mode: mode.String(), Backend: bname, Threads: fb.Workers(),
-					Trial: t + 1, Sources: srcs, Seconds: secs, EngineSecs: res.Seconds,
-					MTEPS:      TEPS(app, fwd.l.NumArcs, res.Iterations, len(srcs), secs) / 1e6,
-					Iterations: res.Iterations, Switches: res.Switches,
-					ReadSeconds: fwd.rec.ReadSeconds, PreprocessSeconds: fwd.rec.PreprocessSeconds,
-					CacheLoadSeconds: fwd.rec.CacheLoadSeconds, UploadSeconds: upload.Seconds()}
-				r.res.Trials = append(r.res.Trials, tr)
-				fmt.Fprintf(r.log, "[%d/%d %s] %s %s %s %s/%s trial %d: %s, %.1f MTEPS, %d iterations, %d switches\n",
-					r.done+1, r.total, r.elapsed(), app, g.src.name, numbering, bname, mode, t+1,
-					FormatSeconds(secs), tr.MTEPS, res.Iterations, res.Switches)
-			}
+		for _, mode := range modes {
+			tr := row(mode, 1)
+			tr.Error = fmt.Sprintf("%s: %v", what, err)
+			r.res.Trials = append(r.res.Trials, tr)
 			r.done++
+			fmt.Fprintf(r.log, "[%d/%d %s] %s %s %s %s/%s: FAILED: %s\n", r.done, r.total, r.elapsed(), app,
+				g.src.name, numbering, bname, mode, tr.Error)
 		}
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s on %s (%s, %s): %s: %v", app, g.src.name, numbering, bname, what, err))
+		return nil
+	}
+	fb, upload, err := bk.New(fwd.l, p.Threads)
+	if err != nil {
+		return failed(p.Modes, "backend "+bname, err)
+	}
+	defer func() {
+		if cerr := closeIfCloser(fb); cerr != nil && err == nil {
+			err = fmt.Errorf("%s on %s: closing backend %s: %w", app, g.src.name, bname, cerr)
+		}
+	}()
+	bb := fb
+	if bwd != fwd {
+		var up2 time.Duration
+		if bb, up2, err = bk.New(bwd.l, p.Threads); err != nil {
+			return failed(p.Modes, "backend "+bname+" (transposed)", err)
+		}
+		defer func() {
+			if cerr := closeIfCloser(bb); cerr != nil && err == nil {
+				err = fmt.Errorf("%s on %s: closing backend %s (transposed): %w", app, g.src.name, bname, cerr)
+			}
+		}()
+		upload += up2
+	}
+modes:
+	for mi, mode := range p.Modes {
+		var spent float64
+		for t := 0; t < p.Trials; t++ {
+			if t > 0 && p.Budget > 0 && spent >= p.Budget.Seconds() {
+				fmt.Fprintf(r.log, "  (budget of %s spent after %d trials)\n", p.Budget, t)
+				break
+			}
+			srcs := r.trialSources(g, app, t, renumber, fwd.l.NumVertices)
+			res, secs, err := r.runApp(ctx, app, fb, bb, srcs, mode)
+			if err != nil {
+				if t == 0 {
+					// The app does not run here (in this mode): one error
+					// row for this mode; the other modes are tried.
+					if ferr := failed(p.Modes[mi:mi+1], mode.String()+" mode", err); ferr != nil {
+						return ferr
+					}
+					continue modes
+				}
+				return fmt.Errorf("%s on %s (%s, %s, %s, trial %d): %w", app, g.src.name, numbering, bname, mode, t+1, err)
+			}
+			spent += secs
+			tr := row(mode, t+1)
+			tr.Threads, tr.Sources, tr.Seconds, tr.EngineSecs = fb.Workers(), srcs, secs, res.Seconds
+			tr.MTEPS = TEPS(app, fwd.l.NumArcs, res.Iterations, len(srcs), secs) / 1e6
+			tr.Iterations, tr.Switches, tr.UploadSeconds = res.Iterations, res.Switches, upload.Seconds()
+			r.res.Trials = append(r.res.Trials, tr)
+			fmt.Fprintf(r.log, "[%d/%d %s] %s %s %s %s/%s trial %d: %s, %.1f MTEPS, %d iterations, %d switches\n",
+				r.done+1, r.total, r.elapsed(), app, g.src.name, numbering, bname, mode, t+1,
+				FormatSeconds(secs), tr.MTEPS, res.Iterations, res.Switches)
+		}
+		r.done++
 	}
 	return nil
 }
@@ -316,12 +380,21 @@ func (r *runner) oracle(ctx context.Context, g *graphRun, app string) error {
 		bk, _ := backendFor(bname)
 		b, _, err := bk.New(fwd.l, r.plan.Threads)
 		if err != nil {
-			return fmt.Errorf("oracle %s on %s: backend %s: %w", app, g.src.name, bname, err)
+			if err := r.oracleFailed(ctx, app, g, bname, fmt.Errorf("backend %s: %w", bname, err)); err != nil {
+				return err
+			}
+			continue
 		}
 		fmt.Fprintf(r.log, "[%s] oracle %s on %s (%s): stepping every iteration in both modes…\n", r.elapsed(), app, g.src.name, bname)
 		o, err := Oracle(ctx, bname, b, fwd.l, app, g.sources[0], r.plan.OracleRepeats, r.plan.Seed)
+		if cerr := closeIfCloser(b); cerr != nil && err == nil {
+			err = fmt.Errorf("closing backend %s: %w", bname, cerr)
+		}
 		if err != nil {
-			return fmt.Errorf("oracle %s on %s: %w", app, g.src.name, err)
+			if err := r.oracleFailed(ctx, app, g, bname, err); err != nil {
+				return err
+			}
+			continue
 		}
 		o.Graph = g.src.name
 		if o.Mismatches > 0 {
@@ -332,6 +405,18 @@ func (r *runner) oracle(ctx context.Context, g *graphRun, app string) error {
 			len(o.Iterations), FormatSeconds(o.TotalSparse), FormatSeconds(o.TotalDense), FormatSeconds(o.TotalBest),
 			FormatSeconds(o.TotalChosen), o.RegretPercent)
 	}
+	return nil
+}
+
+// oracleFailed records a failed oracle as a note (the plan goes on),
+// unless the run was cancelled.
+func (r *runner) oracleFailed(ctx context.Context, app string, g *graphRun, bname string, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	msg := fmt.Sprintf("oracle %s on %s (%s) failed: %v", app, g.src.name, bname, err)
+	fmt.Fprintf(r.log, "  %s\n", msg)
+	r.res.Notes = append(r.res.Notes, msg)
 	return nil
 }
 

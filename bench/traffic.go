@@ -1,0 +1,70 @@
+package bench
+
+import (
+	"unsafe"
+
+	"github.com/mgraph-dev/mgraph/layout"
+)
+
+// DenseBytes are the sizes, from the layout's arrays, that the compulsory
+// memory traffic of one dense (MultiGraphD) step is computed from; Prep
+// records them for every layout so that reports can put a dense step's
+// time against the device's bandwidth.
+type DenseBytes struct {
+	// Layout is the bytes of the dense part's arrays that every dense step
+	// reads once: HeavyCol, HeavyRows, HeavyMatrixStart, HeavyNumDst,
+	// HeavySlot, HeavyMatrix, LightStart, LightSrc, LightSlot, RowSlotStart
+	// and SlotDst (weights excluded).
+	Layout uint64 `json:"layout"`
+	// Weights is the bytes of HeavyWeights and LightWeights, read by
+	// programs that add edge weights (sssp).
+	Weights uint64 `json:"weights"`
+	// Slots is the number of stream slots: phase 1 writes one value per
+	// slot and phase 2 reads it back.
+	Slots uint64 `json:"slots"`
+}
+
+func sizeOf[T any](s []T) uint64 {
+	var z T
+	return uint64(len(s)) * uint64(unsafe.Sizeof(z))
+}
+
+// DenseBytesOf returns l's DenseBytes.
+func DenseBytesOf(l *layout.Layout) DenseBytes {
+	return DenseBytes{
+		Layout: sizeOf(l.HeavyCol) + sizeOf(l.HeavyRows) + sizeOf(l.HeavyMatrixStart) + sizeOf(l.HeavyNumDst) +
+			sizeOf(l.HeavySlot) + sizeOf(l.HeavyMatrix) + sizeOf(l.LightStart) + sizeOf(l.LightSrc) +
+			sizeOf(l.LightSlot) + sizeOf(l.RowSlotStart) + sizeOf(l.SlotDst),
+		Weights: sizeOf(l.HeavyWeights) + sizeOf(l.LightWeights),
+		Slots:   uint64(len(l.SlotDst)),
+	}
+}
+
+// DenseStepBytes is the compulsory traffic of one dense step of app over a
+// layout of n vertices with sizes d: every array of the dense part read
+// once (the weights too for sssp), the stream written once in phase 1 and
+// read once in phase 2 (a value per slot: 4 bytes for the uint32 min
+// programs, 8 for PageRank's float64 shares), and the per-vertex state read
+// and written once: for the min programs the value read and written (2×4
+// bytes) plus the active flag read and the next flag written (2×1); for
+// pr and pr-delta the share read (8), the rank read and written (2×8) and
+// the new share written (8). It is a lower bound of what a step moves:
+// reads of source values repeated across panels, staging in shared memory
+// and partial sectors are not counted. It returns 0 for apps without a
+// dense step model (bc).
+func DenseStepBytes(app string, n uint64, d DenseBytes) uint64 {
+	var value, perVertex uint64
+	switch app {
+	case "bfs", "cc", "sssp":
+		value, perVertex = 4, 2*4+2
+	case "pr", "pr-delta":
+		value, perVertex = 8, 8+2*8+8
+	default:
+		return 0
+	}
+	b := d.Layout + 2*d.Slots*value + n*perVertex
+	if app == "sssp" {
+		b += d.Weights
+	}
+	return b
+}
