@@ -56,6 +56,9 @@ func Generate(dir string, r *bench.Results, opts Options) ([]string, error) {
 	if err := g.oracleCharts(); err != nil {
 		return g.files, err
 	}
+	if err := g.bandwidthChart(); err != nil {
+		return g.files, err
+	}
 	if err := g.markdown(); err != nil {
 		return g.files, err
 	}
@@ -71,6 +74,10 @@ type gen struct {
 	files []string
 	// images lists the charts per section, base names without extension.
 	mteps, renumber, oracle []string
+	// bw are the GPU dense steps against the bandwidth limit, bwChart
+	// their chart ("" when none).
+	bw      []BandwidthRow
+	bwChart string
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -176,7 +183,7 @@ func groupedBars(p *plot.Plot, groups, series []string, value func(g, s string) 
 func (g *gen) mtepsCharts() error {
 	var orig []bench.Summary
 	for _, s := range g.sums {
-		if s.Numbering == "original" {
+		if s.Numbering == "original" && s.Error == "" {
 			orig = append(orig, s)
 		}
 	}
@@ -459,11 +466,24 @@ func (g *gen) writeMarkdown(w io.Writer) error {
 		fmt.Fprintf(w, "![%s](%s.png)\n\n", b, b)
 	}
 	fmt.Fprintf(w, "| app | graph | numbering | mode | trials | min | median | MTEPS | iterations | switches |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	var failed []bench.Summary
 	for _, s := range g.sums {
+		if s.Error != "" {
+			fmt.Fprintf(w, "| %s | %s | %s | %s | 0 | **error** | – | – | – | – |\n", s.App, s.Graph, s.Numbering, s.Series)
+			failed = append(failed, s)
+			continue
+		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %s | %s | %.1f | %d | %d |\n", s.App, s.Graph, s.Numbering, s.Series,
 			s.Trials, bench.FormatSeconds(s.Min), bench.FormatSeconds(s.Median), s.MTEPS, s.Iterations, s.Switches)
 	}
 	fmt.Fprintln(w)
+	if len(failed) > 0 {
+		fmt.Fprintf(w, "### Configurations that did not run\n\nThese failed at their first trial and were recorded as error rows; the rest of the plan went on.\n\n| app | graph | numbering | mode | error |\n| --- | --- | --- | --- | --- |\n")
+		for _, s := range failed {
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", s.App, s.Graph, s.Numbering, s.Series, strings.ReplaceAll(s.Error, "|", "\\|"))
+		}
+		fmt.Fprintln(w)
+	}
 
 	if len(g.slow) > 0 {
 		fmt.Fprintf(w, "## Renumbering\n\nEach graph was also run after a random renumbering of its vertices (before preprocessing). The ratio is the fastest renumbered trial over the fastest original one (above 1: slower; the paper found most frameworks lose about 30%%).\n\n")
@@ -482,6 +502,7 @@ func (g *gen) writeMarkdown(w io.Writer) error {
 	if len(r.Oracles) > 0 {
 		g.writeOracles(w)
 	}
+	g.writeBandwidth(w)
 	g.writePreps(w)
 	if len(r.Notes) > 0 {
 		fmt.Fprintf(w, "## Notes\n\n")
@@ -490,7 +511,9 @@ func (g *gen) writeMarkdown(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "## Not in this report\n\nBytes per edge against the memory-bandwidth limit need the hardware counters of `mgraph profile` (Nsight Compute on the GPU engines); they come with the GPU runs.\n")
+	if len(g.bw) == 0 {
+		fmt.Fprintf(w, "## Not in this report\n\nBytes per arc against the memory-bandwidth limit come with GPU results (`--backends cuda`, dense steps).\n")
+	}
 	return nil
 }
 
@@ -520,7 +543,7 @@ func (g *gen) writeHeadline(w io.Writer) {
 	hyb := map[key]bench.Summary{}
 	var keys []key
 	for _, s := range g.sums {
-		if s.Numbering != "original" || s.Mode == "external" {
+		if s.Numbering != "original" || s.Mode == "external" || s.Error != "" {
 			continue
 		}
 		k := key{s.App, s.Graph}

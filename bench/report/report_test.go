@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/bench"
+	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -46,4 +47,46 @@ func TestGenerateFromTinyResults(t *testing.T) {
 	png, err := os.ReadFile(filepath.Join(dir, "mteps-bfs.png"))
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(string(png), "\x89PNG"))
+}
+
+// TestBandwidthSection feeds GPU-like results (dense trials, a probe, an
+// error row) and checks the bandwidth chart and tables.
+func TestBandwidthSection(t *testing.T) {
+	dense := bench.DenseBytes{Layout: 400e6, Weights: 100e6, Slots: 20e6}
+	res := &bench.Results{FormatVersion: bench.FormatVersion,
+		Environment: bench.Environment{Probe: &cuda.ProbeResult{Name: "H100", CopyGBps: 2800, ReadGBps: 3000}},
+		Preps: []bench.Prep{{Graph: "rmat:21:16", Variant: "plain", Vertices: 2e6, Arcs: 60e6, Dense: dense},
+			{Graph: "rmat:21:16", Variant: "renumbered", Vertices: 2e6, Arcs: 60e6, Dense: dense}},
+	}
+	trial := func(app, mode, numbering, variant string, secs float64, iters int) bench.Trial {
+		return bench.Trial{App: app, Graph: "rmat:21:16", Vertices: 2e6, Arcs: 60e6, Numbering: numbering, Variant: variant,
+			Mode: mode, Backend: "cuda", Trial: 1, Seconds: secs, EngineSecs: secs, Iterations: iters, MTEPS: 1}
+	}
+	res.Trials = []bench.Trial{
+		trial("bfs", "dense", "original", "plain", 0.06, 10),
+		trial("bfs", "sparse", "original", "plain", 0.01, 10),
+		trial("pr", "hybrid", "original", "plain", 0.2, 20),
+		trial("pr", "dense", "renumbered", "renumbered", 0.3, 20),
+		{App: "bc", Graph: "rmat:21:16", Numbering: "original", Mode: "dense", Backend: "cuda", Trial: 1, Error: "no GPU bc"},
+	}
+	rows := BandwidthRows(res, 2800)
+	require.Len(t, rows, 3) // the sparse bfs and the failed bc are left out
+	b := rows[0]
+	want := bench.DenseStepBytes("bfs", 2e6, dense)
+	assert.Equal(t, want, b.BytesPerStep)
+	assert.InDelta(t, float64(want)/60e6, b.BytesPerArc, 1e-9)
+	assert.InDelta(t, float64(want)/0.006/1e9, b.GBps, 1e-9)
+	assert.InDelta(t, 100*b.GBps/2800, b.PercentOfLimit, 1e-9)
+
+	dir := t.TempDir()
+	files, err := Generate(dir, res, Options{})
+	require.NoError(t, err)
+	assert.Contains(t, files, filepath.Join(dir, "bandwidth.png"))
+	assert.Contains(t, files, filepath.Join(dir, "bandwidth.svg"))
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	require.NoError(t, err)
+	for _, want := range []string{"## Bytes per arc against the bandwidth limit", "![bandwidth](bandwidth.png)",
+		"the probe's copy bandwidth on H100 (2800 GB/s", "Configurations that did not run", "no GPU bc"} {
+		assert.Contains(t, string(md), want)
+	}
 }
