@@ -2,14 +2,20 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/bench"
+	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/spf13/pflag"
 )
 
@@ -72,20 +78,26 @@ the same graph, written once in the format its placeholders ask for:
 (0-based), {source1} (1-based), {threads}. APP gives its MTEPS definition.
 
 --config FILE reads flags from a file, one 'name = value' a line ('#'
-comments; repeat 'external = ...' for several); flags on the command line
-win.
+comments; repeat 'external = ...' for several), or, for a FILE.json, one
+JSON object {"name": value, ...} (arrays for repeatable flags); flags on
+the command line win. bench/plans/ holds the plans of the GPU studies.
+
+With --backends cuda (a build with the GPU engines) the GPU's bandwidth
+is probed first and recorded with the environment; an app the GPU does
+not run yet is recorded as an error row and the plan goes on.
 
 Examples:
   mgraph bench --graphs rmat:18:16,grid:1024:0.1 --symmetrize --threads 2 --renumber --oracle=bfs --out results/
   mgraph bench --apps bfs,pr --modes hybrid rmat:20 --trials 5
-  mgraph bench --apps bfs rmat:16 --external "bfs:gapbs=bfs -f {graph:el} -r {source} -n 1"`,
+  mgraph bench --apps bfs rmat:16 --external "bfs:gapbs=bfs -f {graph:el} -r {source} -n 1"
+  mgraph bench --config bench/plans/gpu-rmat21.json --out results/gpu-rmat21`,
 		flags: func(fs *pflag.FlagSet) func(context.Context, *env, []string) error {
 			f := &benchFlags{}
-			fs.StringVar(&f.config, "config", "", "read flags from FILE (name = value lines); command-line flags win")
+			fs.StringVar(&f.config, "config", "", "read flags from FILE (name = value lines, or a JSON object for FILE.json); command-line flags win")
 			fs.StringVar(&f.apps, "apps", "all", "comma-separated apps: "+strings.Join(bench.Apps, ", ")+", or all")
 			fs.StringVar(&f.graphs, "graphs", "", "comma-separated graph files or generator specs (also taken as arguments)")
 			fs.StringVar(&f.modes, "modes", "hybrid,dense,sparse", "comma-separated modes: hybrid, dense, sparse, or all")
-			fs.StringVar(&f.backends, "backends", "cpu", "comma-separated backends: cpu (cuda with the GPU engines)")
+			fs.StringVar(&f.backends, "backends", "cpu", "comma-separated backends: cpu, cuda (in builds with the GPU engines)")
 			fs.IntVar(&f.trials, "trials", 3, "trials per configuration")
 			fs.Uint64Var(&f.seed, "seed", 1, "seed of the sources and of the hybrid's samples")
 			fs.DurationVar(&f.budget, "budget", 0, "after the first trial of a configuration, run more only while its total stays under this (0: always --trials)")
@@ -108,8 +120,13 @@ Examples:
 }
 
 // applyConfig sets, from a config file, the flags not given on the command
-// line.
+// line. A file named *.json holds one object of flag names and values
+// (strings, numbers, booleans, or arrays for repeatable flags such as
+// "external"); any other file holds 'name = value' lines.
 func applyConfig(fs *pflag.FlagSet, path string) error {
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		return applyJSONConfig(fs, path)
+	}
 	file, err := os.Open(path)
 	if err != nil {
 		return usageError("--config: %v", err)
@@ -144,6 +161,58 @@ func applyConfig(fs *pflag.FlagSet, path string) error {
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("--config %s: %w", path, err)
+	}
+	return nil
+}
+
+// applyJSONConfig is applyConfig for a JSON object of flag names and
+// values, set in sorted name order.
+func applyJSONConfig(fs *pflag.FlagSet, path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return usageError("--config: %v", err)
+	}
+	var obj map[string]any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&obj); err != nil {
+		return usageError("--config %s: want one JSON object of flag names and values: %v", path, err)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *pflag.Flag) { set[fl.Name] = true })
+	names := make([]string, 0, len(obj))
+	for name := range obj {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, key := range names {
+		name := strings.TrimPrefix(key, "--")
+		if name == "config" || fs.Lookup(name) == nil {
+			return usageError("%s: unknown flag %q", path, key)
+		}
+		if set[name] {
+			continue
+		}
+		values, ok := obj[key].([]any)
+		if !ok {
+			values = []any{obj[key]}
+		}
+		for _, v := range values {
+			var text string
+			switch x := v.(type) {
+			case string:
+				text = x
+			case json.Number:
+				text = x.String()
+			case bool:
+				text = strconv.FormatBool(x)
+			default:
+				return usageError("%s: %s: want a string, number, boolean or an array of them, got %v", path, key, v)
+			}
+			if err := fs.Set(name, text); err != nil {
+				return usageError("%s: %s: %v", path, key, err)
+			}
+		}
 	}
 	return nil
 }
@@ -216,6 +285,7 @@ func (f *benchFlags) plan(args []string) (bench.Plan, error) {
 }
 
 func (f *benchFlags) run(ctx context.Context, e *env, fs *pflag.FlagSet, args []string) error {
+	registerBenchBackends()
 	if f.config != "" {
 		if err := applyConfig(fs, f.config); err != nil {
 			return err
@@ -224,6 +294,9 @@ func (f *benchFlags) run(ctx context.Context, e *env, fs *pflag.FlagSet, args []
 	p, err := f.plan(args)
 	if err != nil {
 		return err
+	}
+	if slices.Contains(p.Backends, "cuda") && !cuda.Available() {
+		return errors.New("--backends cuda: no CUDA device visible (no GPU, or no usable driver)")
 	}
 	res, err := bench.Run(ctx, p, bench.Options{Log: e.stdout, Progress: e.stderr, Commit: buildVersion()})
 	if err != nil {

@@ -1,0 +1,8 @@
+//go:build !cuda
+
+package main
+
+// registerBenchBackends registers nothing in a build without the cuda tag:
+// `mgraph bench --backends cuda` then says that the GPU engines are not
+// built in. The cuda build's version is in bench_cuda.go.
+func registerBenchBackends() {}
