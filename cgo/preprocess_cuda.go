@@ -138,9 +138,11 @@ func BuildLayout(d Device, n uint64, src, dst, weights []uint32, directed bool, 
 	}
 	var h *C.mg_pp_layout
 	var res C.mg_pp_result
+	endBuild := Range("preprocess: upload+build")
 	err := call("BuildLayout", func(e *C.char, ne C.size_t) C.int {
 		return C.mg_pp_build(C.int(d.ordinal), &cp, thr, srcP, dstP, wP, &h, &res, e, ne)
 	})
+	endBuild()
 	tm.PeakBytes = uint64(res.peak_bytes)
 	if err != nil {
 		if e, ok := err.(*Error); ok && e.Code == codeOOM {
@@ -165,6 +167,7 @@ func BuildLayout(d Device, n uint64, src, dst, weights []uint32, directed bool, 
 		NumVertices: n, NumArcs: m, Weighted: weights != nil, Directed: directed,
 	}
 	start := time.Now()
+	defer Range("preprocess: download")()
 	for i, s := range layoutSections(l) {
 		ptr, bytes := makeSection(s, uint64(res.len[i]))
 		if err := call("BuildLayout", func(e *C.char, ne C.size_t) C.int {

@@ -309,6 +309,17 @@ int mg_pr_step(int dev, const mg_dlayout *l, double base, double damping, double
 /* p[0..n) = value (asynchronous). */
 int mg_fill_u32(int dev, uint32_t *p, uint64_t n, uint32_t value, mg_stream s, char *err, size_t errlen);
 
+/* --- NVTX ranges (nvtx.cu) ---------------------------------------------- */
+
+/* Named ranges on the Nsight Systems timeline; without a tool attached
+ * they do nothing and cannot fail. mg_nvtx_push/mg_nvtx_pop nest per OS
+ * thread; mg_nvtx_start/mg_nvtx_end are process-wide (start returns the id
+ * end takes), for callers such as Go whose code may move between threads. */
+void mg_nvtx_push(const char *name);
+void mg_nvtx_pop(void);
+uint64_t mg_nvtx_start(const char *name);
+void mg_nvtx_end(uint64_t id);
+
 #ifdef __cplusplus
 }
 #endif
