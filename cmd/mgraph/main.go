@@ -47,6 +47,7 @@ func commands() []command {
 		versionCommand(),
 		devicesCommand(),
 		probeCommand(),
+		profileCommand(),
 	}
 }
 
