@@ -111,6 +111,7 @@ func (g *gen) bandwidthChart() error {
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	xlo, xhi, ylo, yhi := math.Inf(1), 0.0, math.Inf(1), 0.0
+	labeled := map[string]bool{} // each app and graph is named once
 	for _, numbering := range []string{"original", "renumbered"} {
 		var xy plotter.XYs
 		var labels []string
@@ -119,7 +120,12 @@ func (g *gen) bandwidthChart() error {
 				continue
 			}
 			xy = append(xy, plotter.XY{X: r.BytesPerArc, Y: r.NsPerArc})
-			labels = append(labels, r.App+" "+r.Graph)
+			name := r.App + " " + r.Graph
+			if labeled[name] {
+				name = ""
+			}
+			labeled[r.App+" "+r.Graph] = true
+			labels = append(labels, name)
 			xlo, xhi = math.Min(xlo, r.BytesPerArc), math.Max(xhi, r.BytesPerArc)
 			ylo, yhi = math.Min(ylo, r.NsPerArc), math.Max(yhi, r.NsPerArc)
 		}
