@@ -230,6 +230,9 @@ func (f *profileFlags) run(ctx context.Context, e *env, fs *pflag.FlagSet, args 
 	if err != nil {
 		return err
 	}
+	if f.kernelName != "" || f.launchSkip > 0 || f.launchCount > 0 || len(f.nvtx) > 0 {
+		fmt.Fprintln(e.stderr, "note: --kernel-name, --launch-skip, --launch-count and --nvtx-include leave launches out: the per-edge figures count the profiled launches only, against all the edges the run traversed")
+	}
 	kernels := profile.Aggregate(rep)
 	fig, per := profile.Compute(kernels, edges, fp)
 	for _, k := range kernels {
