@@ -123,6 +123,23 @@ __device__ __forceinline__ typename Op::Acc block_reduce(typename Op::Acc v) {
     return v;
 }
 
+// set_smem raises kernel's dynamic shared-memory limit to bytes (always:
+// a panel may be exactly 48 KiB, and block_reduce's static shared memory
+// comes on top of it). Used inside functions that have err and errlen.
+template <typename K>
+int set_smem(K kernel, size_t bytes, char *err, size_t errlen) {
+    MG_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+    return MG_OK;
+}
+
+// shared_as returns the block's dynamic shared memory as an array of T
+// (kernels over different value types share one extern declaration).
+template <typename T>
+__device__ __forceinline__ T *shared_as() {
+    extern __shared__ __align__(16) unsigned char mg_dyn_smem[];
+    return reinterpret_cast<T *>(mg_dyn_smem);
+}
+
 }  // namespace mg
 
 #endif  // MGRAPH_KERNELS_INTERNAL_CUH

@@ -306,6 +306,66 @@ typedef struct {
 int mg_pr_step(int dev, const mg_dlayout *l, double base, double damping, double *rank,
                double *share, double *stream_buf, double *partials, mg_pr_sums *sums,
                mg_stream s, mg_event *ev, char *err, size_t errlen);
+
+/* --- GPU engines for the float64 sum programs (pr-delta, BC forward) ---- */
+
+/* Sum program ids: data-driven PageRank (engine.DevicePRDelta) and the
+ * forward (path-counting) pass of Brandes' betweenness centrality. */
+enum { MG_SPROG_PRDELTA = 1, MG_SPROG_BC_FORWARD = 2 };
+
+/* A sum program's parameters and device state (pointers to n entries; the
+ * ones a program does not use may be NULL).
+ * pr-delta: values are the pushes d·r/outdeg; a vertex absorbs its residual
+ *   plus what it received into x once that exceeds eps, and pushes it on.
+ * bc forward: values are the path counts σ; a vertex with depth −1 that
+ *   receives paths takes depth d+1 and their sum. */
+typedef struct {
+    double damping, eps;   /* pr-delta */
+    double *x, *residual;  /* pr-delta: absorbed and unabsorbed mass */
+    int32_t *depth;        /* bc: depth of each vertex, −1 unvisited */
+    int32_t d;             /* bc: depth of the current frontier */
+    int32_t pad;
+} mg_sum_params;
+
+/* mg_min_dense_step, mg_min_sparse_step and mg_min_sparse_sample for a sum
+ * program (prog: MG_SPROG_*; values, acc, stream_buf and scratch hold
+ * doubles, acc is 0 between steps). Every contribution is non-negative; a
+ * sparse step's first touch of a destination is the atomicAdd that finds 0
+ * there. */
+int mg_sum_dense_step(int dev, int prog, const mg_dlayout *l, const mg_sum_params *p,
+                      double *values, const uint8_t *active, uint8_t *next, double *stream_buf,
+                      mg_step_counters *ctr, int dry, mg_stream s, mg_event *ev,
+                      char *err, size_t errlen);
+int mg_sum_sparse_step(int dev, int prog, const mg_dlayout *l, const mg_sum_params *p,
+                       double *values, const uint32_t *frontier, uint32_t count, double *acc,
+                       uint32_t *touched, uint32_t *next_list, mg_step_counters *ctr,
+                       mg_stream s, mg_event *ev, char *err, size_t errlen);
+int mg_sum_sparse_sample(int dev, int prog, const mg_dlayout *l, const mg_sum_params *p,
+                         const double *values, const uint32_t *frontier, uint32_t count,
+                         uint32_t stride, double *scratch, mg_stream s, mg_event *ev,
+                         char *err, size_t errlen);
+
+/* --- Brandes' betweenness centrality on the device ----------------------- */
+
+/* Starts one source: depth = −1, sigma = 0, delta = 0 everywhere, then
+ * depth[source] = 0, sigma[source] = 1 and list[0] = source. */
+int mg_bc_init(int dev, int32_t *depth, double *sigma, double *delta, uint64_t n, uint32_t source,
+               uint32_t *list, mg_stream s, char *err, size_t errlen);
+/* Sorts the vertices by depth after the forward pass: cursor holds, for
+ * every depth 0..levels-1, where its vertices start in order (a device
+ * array the host filled with the prefix sums of the level sizes); it is
+ * advanced past them. */
+int mg_bc_order(int dev, const int32_t *depth, uint64_t n, uint32_t levels, uint32_t *cursor,
+                uint32_t *order, mg_stream s, char *err, size_t errlen);
+/* The backward pass for the count vertices of depth d (level[0..count)):
+ * delta[v] = sigma[v] · Σ (1 + delta[w]) / sigma[w] over the out-arcs v→w
+ * with depth[w] = d + 1 (a warp per vertex; no atomics). */
+int mg_bc_backward(int dev, const mg_dlayout *l, const int32_t *depth, const double *sigma,
+                   double *delta, const uint32_t *level, uint32_t count, int32_t d,
+                   mg_stream s, mg_event *ev, char *err, size_t errlen);
+/* bc[v] += delta[v] for every v except source. */
+int mg_bc_accumulate(int dev, const double *delta, double *bc, uint64_t n, uint32_t source,
+                     mg_stream s, char *err, size_t errlen);
 /* p[0..n) = value (asynchronous). */
 int mg_fill_u32(int dev, uint32_t *p, uint64_t n, uint32_t value, mg_stream s, char *err, size_t errlen);
 

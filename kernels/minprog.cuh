@@ -2,11 +2,25 @@
 // functor struct per program, which the dense and sparse kernels are
 // templates over, and the dispatch from the C API's program id.
 //
+// The program contract every engine kernel uses (min programs here, the
+// float64 sum programs in sumprog.cuh). The kernels take the functor by
+// value, so a program may carry device pointers and scalars (sum programs
+// do; the min programs are empty):
+//
 //   struct Op {
-//       static constexpr bool weighted;               // reads arc weights
-//       static __device__ uint32_t edge(uint32_t src, uint32_t w);  // contribution
-//       static __device__ bool apply(uint32_t v, uint32_t acc, uint32_t *values);
+//       using T = ...;                                 // value type
+//       static constexpr T identity;                   // combine's identity
+//       static constexpr bool weighted;                // reads arc weights
+//       static __device__ T combine(T a, T b);         // associative, commutative
+//       static __device__ T atomic(T *p, T x);         // *p = combine(*p, x), returns the old *p
+//       __device__ T edge(T src, uint32_t w) const;    // contribution; edge(identity) == identity
+//       __device__ bool useful(uint32_t dst, T c, const T *values) const;  // sparse filter
+//       __device__ bool apply(uint32_t v, T acc, T *values) const;         // true: v is active next
 //   };
+//
+// A contribution c that useful() rejects, or that equals the identity, is
+// dropped by the sparse advance: apply(v, combine(acc, c)) must then do the
+// same as apply(v, acc).
 //
 // Combine is min for all of them and the identity is 0xffffffff ("infinite");
 // contributions saturate there. Apply(v, identity) changes nothing, and a
@@ -26,8 +40,18 @@ __device__ __forceinline__ uint32_t sat_add(uint32_t x, uint32_t w) {
     return s < x ? kMinIdentity : s;
 }
 
+// MinBase: what the three min programs share: uint32 values, min, and the
+// filter "only a contribution below the current value can change it".
+struct MinBase {
+    using T = uint32_t;
+    static constexpr T identity = kMinIdentity;
+    static __device__ __forceinline__ T combine(T a, T b) { return min(a, b); }
+    static __device__ __forceinline__ T atomic(T *p, T x) { return atomicMin(p, x); }
+    static __device__ __forceinline__ bool useful(uint32_t d, T c, const T *values) { return c < values[d]; }
+};
+
 // BFSOp: level+1; take a smaller level.
-struct BFSOp {
+struct BFSOp : MinBase {
     static constexpr bool weighted = false;
     static __device__ __forceinline__ uint32_t edge(uint32_t s, uint32_t) { return sat_add(s, 1); }
     static __device__ __forceinline__ bool apply(uint32_t v, uint32_t acc, uint32_t *values) {
@@ -40,7 +64,7 @@ struct BFSOp {
 };
 
 // SSSPOp: distance+weight (saturating); take a smaller distance.
-struct SSSPOp {
+struct SSSPOp : MinBase {
     static constexpr bool weighted = true;
     static __device__ __forceinline__ uint32_t edge(uint32_t s, uint32_t w) { return sat_add(s, w); }
     static __device__ __forceinline__ bool apply(uint32_t v, uint32_t acc, uint32_t *values) {
@@ -59,7 +83,7 @@ struct SSSPOp {
 // a load sees is the id of a vertex of the same component no larger than
 // before, so the race only changes how far a jump gets, never the fixed point
 // (the same benign race as the CPU's atomic loads; apps/cc.go).
-struct CCOp {
+struct CCOp : MinBase {
     static constexpr bool weighted = false;
     static __device__ __forceinline__ uint32_t edge(uint32_t s, uint32_t) { return s; }
     static __device__ __forceinline__ bool apply(uint32_t v, uint32_t acc, uint32_t *values) {
@@ -79,16 +103,16 @@ struct CCOp {
 
 }  // namespace mg
 
-// MG_DISPATCH_PROG calls FN<Op>(args...) for the program id prog, or
+// MG_DISPATCH_PROG calls FN<Op>(Op{}, args...) for the program id prog, or
 // returns MG_ERR_INVALID.
-#define MG_DISPATCH_PROG(prog, FN, ...)                                  \
-    do {                                                                 \
-        switch (prog) {                                                  \
-        case MG_PROG_BFS: return FN<mg::BFSOp>(__VA_ARGS__);             \
-        case MG_PROG_SSSP: return FN<mg::SSSPOp>(__VA_ARGS__);           \
-        case MG_PROG_CC: return FN<mg::CCOp>(__VA_ARGS__);               \
-        }                                                                \
-        return mg::invalid("unknown program id", err, errlen);           \
+#define MG_DISPATCH_PROG(prog, FN, ...)                                         \
+    do {                                                                        \
+        switch (prog) {                                                         \
+        case MG_PROG_BFS: return FN<mg::BFSOp>(mg::BFSOp{}, __VA_ARGS__);       \
+        case MG_PROG_SSSP: return FN<mg::SSSPOp>(mg::SSSPOp{}, __VA_ARGS__);    \
+        case MG_PROG_CC: return FN<mg::CCOp>(mg::CCOp{}, __VA_ARGS__);          \
+        }                                                                       \
+        return mg::invalid("unknown program id", err, errlen);                  \
     } while (0)
 
 #endif  // MGRAPH_KERNELS_MINPROG_CUH

@@ -27,8 +27,7 @@ __device__ __forceinline__ void stage_shares(const mg_dlayout &L, uint32_t c, co
 // it into the D shared accumulators at each marker.
 __global__ void __launch_bounds__(1024) pr_heavy_kernel(mg_dlayout L, const double *__restrict__ share,
                                                         double *__restrict__ out) {
-    extern __shared__ double smd[];
-    double *st = smd, *acc = smd + L.panel_size;
+    double *st = mg::shared_as<double>(), *acc = st + L.panel_size;
     const uint32_t h = blockIdx.x;
     stage_shares(L, L.heavy_col[h], share, st);
     const uint32_t d = L.heavy_num_dst[h];
@@ -64,7 +63,7 @@ __global__ void __launch_bounds__(1024) pr_heavy_kernel(mg_dlayout L, const doub
 // source's share to its own slot.
 __global__ void __launch_bounds__(kLightBlock)
     pr_light_kernel(mg_dlayout L, const double *__restrict__ share, double *__restrict__ out) {
-    extern __shared__ double st[];
+    double *st = mg::shared_as<double>();
     const uint32_t c = blockIdx.x;
     const uint64_t e0 = L.light_start[c], e1 = L.light_start[c + 1];
     if (e0 == e1) return;  // uniform across the block
@@ -80,7 +79,7 @@ __global__ void __launch_bounds__(kLightBlock)
 __global__ void __launch_bounds__(kPhase2Block)
     pr_phase2_kernel(mg_dlayout L, double base, double damping, double *__restrict__ rank,
                      double *__restrict__ share, const double *__restrict__ in, double *__restrict__ partials) {
-    extern __shared__ double acc[];
+    double *acc = mg::shared_as<double>();
     const uint32_t r = blockIdx.x;
     const uint64_t lo = (uint64_t)r * L.panel_size;
     const uint32_t len = (uint32_t)min((uint64_t)L.panel_size, L.n - lo);
@@ -147,15 +146,6 @@ __global__ void __launch_bounds__(kFoldBlock) pr_fold_kernel(const double *__res
     }
 }
 
-// set_smem always raises the kernel's dynamic shared-memory limit to bytes:
-// with P = 6144 a panel of doubles is exactly 48 KiB, and block_reduce's
-// static shared memory comes on top of it.
-template <typename K>
-int set_smem(K kernel, size_t bytes, char *err, size_t errlen) {
-    MG_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-    return MG_OK;
-}
-
 }  // namespace
 
 #define MG_RECORD(i) \
@@ -174,21 +164,21 @@ extern "C" int mg_pr_step(int dev, const mg_dlayout *l, double base, double damp
     MG_RECORD(0);
     if (L.num_heavy > 0) {
         const int threads = (int)min(L.heavy_columns, 1024u);
-        int rc = set_smem(pr_heavy_kernel, 2 * panel, err, errlen);
+        int rc = mg::set_smem(pr_heavy_kernel, 2 * panel, err, errlen);
         if (rc != MG_OK) return rc;
         pr_heavy_kernel<<<L.num_heavy, threads, 2 * panel, st>>>(L, share, stream_buf);
         MG_CHECK_LAUNCH("pr_heavy_kernel<<<heavy blocks, T, 2P·8, s>>>");
     }
     MG_RECORD(1);
     if (L.num_panels > 0) {
-        int rc = set_smem(pr_light_kernel, panel, err, errlen);
+        int rc = mg::set_smem(pr_light_kernel, panel, err, errlen);
         if (rc != MG_OK) return rc;
         pr_light_kernel<<<L.num_panels, kLightBlock, panel, st>>>(L, share, stream_buf);
         MG_CHECK_LAUNCH("pr_light_kernel<<<column panels, 256, P·8, s>>>");
     }
     MG_RECORD(2);
     if (L.num_panels > 0) {
-        int rc = set_smem(pr_phase2_kernel, panel, err, errlen);
+        int rc = mg::set_smem(pr_phase2_kernel, panel, err, errlen);
         if (rc != MG_OK) return rc;
         pr_phase2_kernel<<<L.num_panels, kPhase2Block, panel, st>>>(L, base, damping, rank, share, stream_buf,
                                                                    partials);

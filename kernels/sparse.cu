@@ -1,18 +1,17 @@
-// sparse.cu — MultiGraphS on the GPU for the min programs: the advance walks
+// sparse.cu — MultiGraphS on the GPU (min and sum programs): the advance walks
 // the frontier's out-rows (SparseOffsets/SparseDst) with the paper's
 // three-stage split plus a grid-level split of hubs (see advance_kernel) and
-// merges each useful contribution into acc[dst] with a global atomicMin;
-// the thread whose atomicMin lowers acc[dst] from the identity appends dst to
+// merges each useful contribution into acc[dst] with a global atomic
+// (atomicMin, atomicAdd); the one that finds the identity there appends dst to
 // the touched list (warp-aggregated: one atomic per warp). The apply kernel then folds acc into the values of the touched
 // vertices only (resetting acc), so every contribution of the iteration read
 // the values from before it (synchronous semantics), and appends the
 // activated vertices to the next frontier. The shared-memory heavy segments
 // are not here yet (docs/gpu-engines.md).
 #include "minprog.cuh"
+#include "sumprog.cuh"
 
 namespace {
-
-using mg::kMinIdentity;
 
 constexpr int kSparseBlock = 256;
 
@@ -51,18 +50,19 @@ __device__ uint32_t g_hubs[kHubCap];
 // visit: one arc e of source value val (every lane of the warp calls it,
 // ok = false for lanes without an arc).
 template <typename Op, bool DRY>
-__device__ __forceinline__ void visit(const mg_dlayout &L, const uint32_t *__restrict__ values, bool ok, uint64_t e,
-                                      uint32_t val, uint32_t *acc, uint32_t *touched, mg_step_counters *ctr) {
+__device__ __forceinline__ void visit(const Op &op, const mg_dlayout &L, const typename Op::T *__restrict__ values,
+                                      bool ok, uint64_t e, typename Op::T val, typename Op::T *acc, uint32_t *touched,
+                                      mg_step_counters *ctr) {
     bool app = false;
     uint32_t d = 0;
     if (ok) {
         d = L.sparse_dst[e];
-        const uint32_t c = Op::edge(val, Op::weighted ? L.sparse_weights[e] : 0u);
-        if (c < values[d]) {
+        const typename Op::T c = op.edge(val, Op::weighted ? L.sparse_weights[e] : 0u);
+        if (c != Op::identity && op.useful(d, c, values)) {
             if (DRY) {
-                atomicMin(&acc[d & (MG_SAMPLE_SCRATCH - 1)], c);
+                Op::atomic(&acc[d & (MG_SAMPLE_SCRATCH - 1)], c);
             } else {
-                app = atomicMin(&acc[d], c) == kMinIdentity;
+                app = Op::atomic(&acc[d], c) == Op::identity;
             }
         }
     }
@@ -73,19 +73,21 @@ __device__ __forceinline__ void visit(const mg_dlayout &L, const uint32_t *__res
 // hybrid's sample, whose atomics go to a scratch array and append nothing.
 template <typename Op, bool DRY>
 __global__ void __launch_bounds__(kSparseBlock)
-    advance_kernel(mg_dlayout L, const uint32_t *__restrict__ values, const uint32_t *__restrict__ frontier,
-                   uint32_t count, uint32_t stride, uint32_t *acc, uint32_t *touched, mg_step_counters *ctr) {
-    __shared__ uint32_t s_val[kVertsPerBlock];
+    advance_kernel(Op op, mg_dlayout L, const typename Op::T *__restrict__ values,
+                   const uint32_t *__restrict__ frontier, uint32_t count, uint32_t stride, typename Op::T *acc,
+                   uint32_t *touched, mg_step_counters *ctr) {
+    using T = typename Op::T;
+    __shared__ T s_val[kVertsPerBlock];
     __shared__ uint64_t s_lo[kVertsPerBlock], s_hi[kVertsPerBlock];
     const uint32_t t = threadIdx.x;
     if (t < kVertsPerBlock) {
         const uint64_t i = (uint64_t)blockIdx.x * kVertsPerBlock + t;
-        uint32_t val = kMinIdentity;
+        T val = Op::identity;
         uint64_t lo = 0, hi = 0;
         if (i < count) {
             const uint32_t u = frontier[i * stride];
             val = values[u];
-            if (val != kMinIdentity) {
+            if (val != Op::identity) {
                 lo = L.sparse_offsets[u];
                 hi = L.sparse_offsets[u + 1];
                 if (hi - lo > kHubArcs) {
@@ -108,10 +110,10 @@ __global__ void __launch_bounds__(kSparseBlock)
         const uint32_t v = t / 4, sub = t & 3;
         const uint64_t hi = s_hi[v];
         const uint32_t r = (uint32_t)((hi - s_lo[v]) & 31);
-        const uint32_t val = s_val[v];
+        const T val = s_val[v];
         // Loop while any lane of the warp has arcs left (≤ 8 rounds).
         for (uint32_t k = sub; __any_sync(0xffffffffu, k < r); k += 4)
-            visit<Op, DRY>(L, values, k < r, hi - r + k, val, acc, touched, ctr);
+            visit<Op, DRY>(op, L, values, k < r, hi - r + k, val, acc, touched, ctr);
     }
     // Stage 2: warp w takes vertices w, w+8, …: (E − E mod 32) mod 256 arcs
     // ending where stage 1 begins.
@@ -119,15 +121,16 @@ __global__ void __launch_bounds__(kSparseBlock)
         const uint64_t lo = s_lo[v], deg = s_hi[v] - lo;
         const uint64_t end = s_hi[v] - (deg & 31);
         const uint64_t beg = end - ((deg - (deg & 31)) & 255);
-        const uint32_t val = s_val[v];
-        for (uint64_t b = beg; b < end; b += 32) visit<Op, DRY>(L, values, true, b + lane, val, acc, touched, ctr);
+        const T val = s_val[v];
+        for (uint64_t b = beg; b < end; b += 32) visit<Op, DRY>(op, L, values, true, b + lane, val, acc, touched, ctr);
     }
     // Stage 3: the whole block, vertex after vertex, 256 arcs at a time.
     for (uint32_t v = 0; v < kVertsPerBlock; v++) {
         const uint64_t lo = s_lo[v], deg = s_hi[v] - lo;
         const uint64_t end = lo + (deg & ~(uint64_t)255);
-        const uint32_t val = s_val[v];
-        for (uint64_t b = lo; b < end; b += kSparseBlock) visit<Op, DRY>(L, values, true, b + t, val, acc, touched, ctr);
+        const T val = s_val[v];
+        for (uint64_t b = lo; b < end; b += kSparseBlock)
+            visit<Op, DRY>(op, L, values, true, b + t, val, acc, touched, ctr);
     }
 }
 
@@ -139,11 +142,12 @@ __global__ void __launch_bounds__(kSparseBlock)
 // each of its chunks by a binary search in shared memory.
 template <typename Op, bool DRY>
 __global__ void __launch_bounds__(kSparseBlock)
-    hub_kernel(mg_dlayout L, const uint32_t *__restrict__ values, uint32_t *acc, uint32_t *touched,
-               mg_step_counters *ctr) {
+    hub_kernel(Op op, mg_dlayout L, const typename Op::T *__restrict__ values, typename Op::T *acc,
+               uint32_t *touched, mg_step_counters *ctr) {
+    using T = typename Op::T;
     __shared__ uint64_t s_first[kSparseBlock + 1];  // first chunk of each hub of the batch, relative
     __shared__ uint64_t s_lo[kSparseBlock], s_hi[kSparseBlock];
-    __shared__ uint32_t s_val[kSparseBlock];
+    __shared__ T s_val[kSparseBlock];
     __shared__ uint64_t s_warp[kSparseBlock / 32];
     const uint32_t hubs = min(*(volatile uint32_t *)&g_hub_count, kHubCap);
     const uint64_t G = gridDim.x;
@@ -151,7 +155,7 @@ __global__ void __launch_bounds__(kSparseBlock)
     uint64_t base = 0;  // chunks of the batches before this one
     for (uint32_t batch = 0; batch < hubs; batch += kSparseBlock) {
         uint64_t nch = 0, lo = 0, hi = 0;
-        uint32_t val = kMinIdentity;
+        T val = Op::identity;
         if (batch + t < hubs) {
             const uint32_t u = g_hubs[batch + t];
             val = values[u];
@@ -187,10 +191,10 @@ __global__ void __launch_bounds__(kSparseBlock)
                 if (s_first[mid] <= g) l = mid; else r = mid;
             }
             const uint64_t cb = s_lo[l] + (g - s_first[l]) * kHubChunk, ce = min(cb + kHubChunk, s_hi[l]);
-            const uint32_t v = s_val[l];
+            const T v = s_val[l];
             for (uint64_t b = cb; b < ce; b += kSparseBlock) {
                 const uint64_t e = b + t;
-                visit<Op, DRY>(L, values, e < ce, e, v, acc, touched, ctr);
+                visit<Op, DRY>(op, L, values, e < ce, e, v, acc, touched, ctr);
             }
         }
         base += total;
@@ -202,8 +206,8 @@ __global__ void __launch_bounds__(kSparseBlock)
 // warps so every lane of a warp takes part in the appends.
 template <typename Op>
 __global__ void __launch_bounds__(kSparseBlock)
-    apply_kernel(mg_dlayout L, uint32_t *values, uint32_t *__restrict__ acc, const uint32_t *__restrict__ touched,
-                 uint32_t *__restrict__ next_list, mg_step_counters *ctr) {
+    apply_kernel(Op op, mg_dlayout L, typename Op::T *values, typename Op::T *__restrict__ acc,
+                 const uint32_t *__restrict__ touched, uint32_t *__restrict__ next_list, mg_step_counters *ctr) {
     const uint32_t total = *(volatile uint32_t *)&ctr->touched;
     const uint64_t step = (uint64_t)gridDim.x * kSparseBlock;
     unsigned long long edges = 0;
@@ -213,9 +217,9 @@ __global__ void __launch_bounds__(kSparseBlock)
         uint32_t v = 0;
         if (i < total) {
             v = touched[i];
-            const uint32_t a = acc[v];
-            acc[v] = kMinIdentity;
-            act = Op::apply(v, a, values);
+            const typename Op::T a = acc[v];
+            acc[v] = Op::identity;
+            act = op.apply(v, a, values);
             if (act) edges += L.sparse_offsets[v + 1] - L.sparse_offsets[v];
         }
         warp_append(act, v, &ctr->next_count, next_list);
@@ -232,42 +236,42 @@ __global__ void __launch_bounds__(kSparseBlock)
 // hub_kernel over the hubs it listed (SMs·8 blocks; it returns at once when
 // there are none). The hub count is zeroed first, on the stream.
 template <typename Op, bool DRY>
-int advance(int dev, const mg_dlayout *l, const uint32_t *values, const uint32_t *frontier, uint32_t count,
-            uint32_t stride, uint32_t *acc, uint32_t *touched, mg_step_counters *ctr, cudaStream_t st, char *err,
-            size_t errlen) {
+int advance(const Op &op, int dev, const mg_dlayout *l, const typename Op::T *values, const uint32_t *frontier,
+            uint32_t count, uint32_t stride, typename Op::T *acc, uint32_t *touched, mg_step_counters *ctr,
+            cudaStream_t st, char *err, size_t errlen) {
     void *hc = NULL;
     MG_CHECK(cudaGetSymbolAddress(&hc, g_hub_count));
     MG_CHECK(cudaMemsetAsync(hc, 0, sizeof(uint32_t), st));
     const unsigned grid = (unsigned)(((uint64_t)count + kVertsPerBlock - 1) / kVertsPerBlock);
-    advance_kernel<Op, DRY><<<grid, kSparseBlock, 0, st>>>(*l, values, frontier, count, stride, acc, touched, ctr);
+    advance_kernel<Op, DRY><<<grid, kSparseBlock, 0, st>>>(op, *l, values, frontier, count, stride, acc, touched, ctr);
     MG_CHECK_LAUNCH("advance_kernel<<<count/64, 256, 0, s>>>");
-    hub_kernel<Op, DRY><<<(unsigned)mg::multiprocessors(dev) * 8, kSparseBlock, 0, st>>>(*l, values, acc, touched,
-                                                                                          ctr);
+    hub_kernel<Op, DRY><<<(unsigned)mg::multiprocessors(dev) * 8, kSparseBlock, 0, st>>>(op, *l, values, acc,
+                                                                                          touched, ctr);
     MG_CHECK_LAUNCH("hub_kernel<<<SMs·8, 256, 0, s>>>");
     return MG_OK;
 }
 
 template <typename Op>
-int sparse_step(int dev, const mg_dlayout *l, uint32_t *values, const uint32_t *frontier, uint32_t count,
-                uint32_t *acc, uint32_t *touched, uint32_t *next_list, mg_step_counters *ctr, mg_stream s,
-                mg_event *ev, char *err, size_t errlen) {
+int sparse_step(Op op, int dev, const mg_dlayout *l, typename Op::T *values, const uint32_t *frontier,
+                uint32_t count, typename Op::T *acc, uint32_t *touched, uint32_t *next_list, mg_step_counters *ctr,
+                mg_stream s, mg_event *ev, char *err, size_t errlen) {
     if (l == NULL || values == NULL || acc == NULL || touched == NULL || next_list == NULL || ctr == NULL ||
         (count > 0 && frontier == NULL))
-        return mg::invalid("mg_min_sparse_step: NULL pointer", err, errlen);
+        return mg::invalid("sparse step: NULL pointer", err, errlen);
     if (Op::weighted && l->m > 0 && l->sparse_weights == NULL)
-        return mg::invalid("mg_min_sparse_step: the program needs weights and the layout has none", err, errlen);
+        return mg::invalid("sparse step: the program needs weights and the layout has none", err, errlen);
     MG_SET_DEVICE(dev);
     cudaStream_t st = (cudaStream_t)s;
     MG_CHECK(cudaMemsetAsync(ctr, 0, sizeof(mg_step_counters), st));
     MG_RECORD(0);
     if (count > 0) {
-        const int rc = advance<Op, false>(dev, l, values, frontier, count, 1, acc, touched, ctr, st, err, errlen);
+        const int rc = advance<Op, false>(op, dev, l, values, frontier, count, 1, acc, touched, ctr, st, err, errlen);
         if (rc != MG_OK) return rc;
     }
     MG_RECORD(1);
     if (count > 0) {
         const unsigned grid = (unsigned)mg::multiprocessors(dev) * 8;
-        apply_kernel<Op><<<grid, kSparseBlock, 0, st>>>(*l, values, acc, touched, next_list, ctr);
+        apply_kernel<Op><<<grid, kSparseBlock, 0, st>>>(op, *l, values, acc, touched, next_list, ctr);
         MG_CHECK_LAUNCH("apply_kernel<<<SMs·8, 256, 0, s>>>");
     }
     MG_RECORD(2);
@@ -275,18 +279,20 @@ int sparse_step(int dev, const mg_dlayout *l, uint32_t *values, const uint32_t *
 }
 
 template <typename Op>
-int sparse_sample(int dev, const mg_dlayout *l, const uint32_t *values, const uint32_t *frontier, uint32_t count,
-                  uint32_t stride, uint32_t *scratch, mg_stream s, mg_event *ev, char *err, size_t errlen) {
+int sparse_sample(Op op, int dev, const mg_dlayout *l, const typename Op::T *values, const uint32_t *frontier,
+                  uint32_t count, uint32_t stride, typename Op::T *scratch, mg_stream s, mg_event *ev, char *err,
+                  size_t errlen) {
     if (l == NULL || values == NULL || scratch == NULL || (count > 0 && frontier == NULL))
-        return mg::invalid("mg_min_sparse_sample: NULL pointer", err, errlen);
+        return mg::invalid("sparse sample: NULL pointer", err, errlen);
     if (Op::weighted && l->m > 0 && l->sparse_weights == NULL)
-        return mg::invalid("mg_min_sparse_sample: the program needs weights and the layout has none", err, errlen);
-    if (stride < 1) return mg::invalid("mg_min_sparse_sample: stride must be at least 1", err, errlen);
+        return mg::invalid("sparse sample: the program needs weights and the layout has none", err, errlen);
+    if (stride < 1) return mg::invalid("sparse sample: stride must be at least 1", err, errlen);
     MG_SET_DEVICE(dev);
     cudaStream_t st = (cudaStream_t)s;
     MG_RECORD(0);
     if (count > 0) {
-        const int rc = advance<Op, true>(dev, l, values, frontier, count, stride, scratch, NULL, NULL, st, err, errlen);
+        const int rc =
+            advance<Op, true>(op, dev, l, values, frontier, count, stride, scratch, NULL, NULL, st, err, errlen);
         if (rc != MG_OK) return rc;
     }
     MG_RECORD(1);
@@ -308,6 +314,19 @@ int mg_min_sparse_sample(int dev, int prog, const mg_dlayout *l, const uint32_t 
                          uint32_t count, uint32_t stride, uint32_t *scratch, mg_stream s, mg_event *ev, char *err,
                          size_t errlen) {
     MG_DISPATCH_PROG(prog, sparse_sample, dev, l, values, frontier, count, stride, scratch, s, ev, err, errlen);
+}
+
+int mg_sum_sparse_step(int dev, int prog, const mg_dlayout *l, const mg_sum_params *p, double *values,
+                       const uint32_t *frontier, uint32_t count, double *acc, uint32_t *touched, uint32_t *next_list,
+                       mg_step_counters *ctr, mg_stream s, mg_event *ev, char *err, size_t errlen) {
+    MG_DISPATCH_SUM(prog, p, l, sparse_step, dev, l, values, frontier, count, acc, touched, next_list, ctr, s, ev, err,
+                    errlen);
+}
+
+int mg_sum_sparse_sample(int dev, int prog, const mg_dlayout *l, const mg_sum_params *p, const double *values,
+                         const uint32_t *frontier, uint32_t count, uint32_t stride, double *scratch, mg_stream s,
+                         mg_event *ev, char *err, size_t errlen) {
+    MG_DISPATCH_SUM(prog, p, l, sparse_sample, dev, l, values, frontier, count, stride, scratch, s, ev, err, errlen);
 }
 
 }  // extern "C"
