@@ -62,7 +62,9 @@ func (p *bcBackward) Apply(v uint32, acc float64, _ []float64) bool {
 // pairs: on an undirected graph each pair counts in both directions). The
 // forward pass runs on fwd; the backward pass needs the reversed arcs and
 // runs on bwd, a backend over the transposed graph (for an undirected graph
-// pass fwd again). Results are in original numbering.
+// pass fwd again), unless fwd runs Brandes whole on its device
+// (engine.BrandesBackend, the GPU), which needs no bwd. Results are in
+// original numbering.
 func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var total engine.Result
 	lf, lb := fwd.Layout(), bwd.Layout()
@@ -70,6 +72,23 @@ func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts eng
 	if lb.NumVertices != n || lb.NumArcs != lf.NumArcs {
 		return nil, total, fmt.Errorf("bc: the backward graph (%d vertices, %d arcs) is not the transpose of the forward one (%d, %d)",
 			lb.NumVertices, lb.NumArcs, n, lf.NumArcs)
+	}
+	if bb, ok := fwd.(engine.BrandesBackend); ok {
+		// The backend runs both passes on its device (the backward pass
+		// over out-arcs, so bwd is not used).
+		srcs := make([]uint32, len(sources))
+		for i, source := range sources {
+			s, err := checkSource(lf, source)
+			if err != nil {
+				return nil, total, err
+			}
+			srcs[i] = s
+		}
+		bc, res, err := bb.Brandes(ctx, srcs, opts)
+		if err != nil {
+			return nil, res, err
+		}
+		return toOriginal(lf, bc, fwd.Workers()), res, nil
 	}
 	if lf.Directed && fwd == bwd {
 		return nil, total, fmt.Errorf("bc: a directed graph needs a backend over its transpose for the backward pass")

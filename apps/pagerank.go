@@ -154,6 +154,16 @@ func (*prDeltaProgram) Edge() engine.EdgeOp       { return engine.EdgeSource }
 func (*prDeltaProgram) Combine() engine.CombineOp { return engine.CombineSum }
 func (*prDeltaProgram) ApplyAll() bool            { return false }
 
+// DeviceKernel names the GPU implementation (gpu: the float64 engines with
+// the functor PRDeltaOp, the same rule as Apply).
+func (*prDeltaProgram) DeviceKernel() string { return "pr-delta" }
+
+// DevicePRDelta gives the GPU runner the parameters and the state it copies
+// to the device and back (engine.DevicePRDelta).
+func (p *prDeltaProgram) DevicePRDelta() (damping, eps float64, x, residual []float64) {
+	return p.damping, p.eps, p.x, p.residual
+}
+
 func (p *prDeltaProgram) Apply(v uint32, acc float64, push []float64) bool {
 	r := p.residual[v] + acc
 	if r <= p.eps {

@@ -8,7 +8,10 @@
 // results back to the original numbering with layout.InvPerm.
 package engine
 
-import "math"
+import (
+	"context"
+	"math"
+)
 
 // Value is a vertex value type the engines support: uint32 for the min-style
 // programs (BFS levels, SSSP distances, CC labels) and float64 for the
@@ -157,4 +160,26 @@ type DeviceProgram interface {
 type DevicePageRank interface {
 	DeviceProgram
 	DevicePageRank() (damping, tolerance float64, maxIterations int, rank []float64)
+}
+
+// DevicePRDelta is implemented by data-driven PageRank programs that the
+// GPU runs with its float64 engines (DeviceKernel "pr-delta"): a vertex adds
+// what it receives to its residual; once that exceeds eps it absorbs the
+// residual into x and pushes damping·r/outdeg. The runner copies x and the
+// residuals (layout numbering) to the device at the start and back at the
+// end; Apply is not called.
+type DevicePRDelta interface {
+	DeviceProgram
+	DevicePRDelta() (damping, eps float64, x, residual []float64)
+}
+
+// BrandesBackend is implemented by backends that run Brandes' betweenness
+// centrality whole on their device (forward pass through their engines,
+// backward pass and the sum over sources on the device). Sources and the
+// result are in layout numbering; the result is the sum over the sources of
+// each vertex's dependency, the source itself excluded, as apps.BC defines
+// it.
+type BrandesBackend interface {
+	Backend
+	Brandes(ctx context.Context, sources []uint32, opts RunOptions) ([]float64, Result, error)
 }

@@ -34,6 +34,7 @@ type Backend struct {
 	mu  sync.Mutex // one run at a time on run and pr
 	run *cuda.MinRun
 	pr  *cuda.PRRun
+	sum *cuda.SumRun
 	edp map[int]time.Duration // EDP per program id
 	// The ESP model per program id: fixed, the shortest real sparse step
 	// (launches and the counters copy, seconds); arcCost, the seconds per
@@ -77,6 +78,12 @@ func (b *Backend) Close() error {
 			first = err
 		}
 		b.pr = nil
+	}
+	if b.sum != nil {
+		if err := b.sum.Close(); err != nil && first == nil {
+			first = err
+		}
+		b.sum = nil
 	}
 	if err := b.dl.Close(); err != nil && first == nil {
 		first = err
@@ -163,24 +170,116 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 		b.run = run
 	}
 	run := b.run
-	count := f.Len(b.workers)
-	edges := frontierEdges(l, f, b.workers)
-	hasList, hasFlags := f.IsList(), !f.IsList()
-	var err error
-	if hasList {
-		err = run.Load(values, f.List(b.workers), nil)
-	} else {
-		err = run.Load(values, nil, f.Flags(b.workers))
-	}
+	isList, err := loadFrontier(b, f, func(list []uint32, flags []uint8) error { return run.Load(values, list, flags) })
 	if err != nil {
-		return res, fmt.Errorf("cuda backend: %w", err)
+		return res, err
 	}
-	start := time.Now()
-	prev := engine.Mode(255)
 	// Direction optimisation (BFS, hybrid, undirected layout), with the CPU
 	// sampler's switching rule (sampler.Alpha, sampler.Beta).
 	_, ee := p.(engine.EarlyExit[uint32])
 	canPull := ee && prog == cuda.ProgBFS && !l.Directed && !r.opts.NoPull && r.opts.Mode == engine.Hybrid
+	start := time.Now()
+	res, err = b.iterate(ctx, minSteps{run, prog}, prog, r.opts, canPull, f, isList, nil)
+	if err != nil {
+		return res, err
+	}
+	res.Seconds = time.Since(start).Seconds()
+	if err := run.Store(values); err != nil {
+		return res, fmt.Errorf("cuda backend: %w", err)
+	}
+	return res, nil
+}
+
+// loadFrontier uploads the values and the initial frontier f with load, as
+// a list if f holds one, else as flags, and returns which (iterate's
+// isList: f.Len may add a list to f afterwards).
+func loadFrontier(b *Backend, f *engine.Frontier, load func(list []uint32, flags []uint8) error) (isList bool, err error) {
+	isList = f.IsList()
+	if isList {
+		err = load(f.List(b.workers), nil)
+	} else {
+		err = load(nil, f.Flags(b.workers))
+	}
+	if err != nil {
+		return isList, fmt.Errorf("cuda backend: %w", err)
+	}
+	return isList, nil
+}
+
+// steps is a device run as the hybrid loop drives it: one program's dense,
+// sparse and pull steps, its ESP sample, and the frontier conversions. The
+// run holds the current frontier as a list or as flags.
+type steps interface {
+	begin(i int) // before iteration i
+	dense(dry bool) (cuda.StepCounters, []float32, error)
+	sparse(count uint32) (cuda.StepCounters, []float32, error)
+	pull() (cuda.StepCounters, []float32, error)
+	sample(count, stride uint32) (float32, error)
+	ToList() (float32, error)
+	ToFlags(count uint32) (float32, error)
+}
+
+// minSteps drives a min program prog on a MinRun.
+type minSteps struct {
+	*cuda.MinRun
+	prog int
+}
+
+func (minSteps) begin(int) {}
+func (s minSteps) dense(dry bool) (cuda.StepCounters, []float32, error) {
+	return s.Dense(s.prog, dry)
+}
+func (s minSteps) sparse(count uint32) (cuda.StepCounters, []float32, error) {
+	return s.Sparse(s.prog, count)
+}
+func (s minSteps) pull() (cuda.StepCounters, []float32, error) { return s.Pull(s.prog) }
+func (s minSteps) sample(count, stride uint32) (float32, error) {
+	return s.Sample(s.prog, count, stride)
+}
+
+// sumSteps drives a sum program on a SumRun. bcDepth: the program is BC's
+// forward pass, whose frontier at iteration i has depth i.
+type sumSteps struct {
+	*cuda.SumRun
+	p       *cuda.SumProgram
+	bcDepth bool
+}
+
+func (s sumSteps) begin(i int) {
+	if s.bcDepth {
+		s.p.Depth = int32(i)
+	}
+}
+func (s sumSteps) dense(dry bool) (cuda.StepCounters, []float32, error) {
+	return s.Dense(*s.p, dry)
+}
+func (s sumSteps) sparse(count uint32) (cuda.StepCounters, []float32, error) {
+	return s.Sparse(*s.p, count)
+}
+func (sumSteps) pull() (cuda.StepCounters, []float32, error) {
+	return cuda.StepCounters{}, nil, fmt.Errorf("sum programs have no pull step")
+}
+func (s sumSteps) sample(count, stride uint32) (float32, error) {
+	return s.Sample(*s.p, count, stride)
+}
+
+// sumKey is the key of a sum program's EDP/ESP model (min programs use
+// their program id, 1..3).
+func sumKey(id int) int { return 16 + id }
+
+// iterate runs the iterations of a loaded run from the initial frontier f
+// (on the device as a list when isList, else as flags):
+// the forced mode or the hybrid's choice per iteration (key selects the
+// EDP/ESP model), with pull steps when canPull. onStep, when not nil, gets
+// every iteration's next frontier size and out-arcs.
+func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.RunOptions, canPull bool, f *engine.Frontier, isList bool, onStep func(next, edges uint64)) (engine.Result, error) {
+	var res engine.Result
+	l := b.l
+	n := l.NumVertices
+	count := f.Len(b.workers)
+	edges := frontierEdges(l, f, b.workers)
+	hasList, hasFlags := isList, !isList
+	prev := engine.Mode(255)
 	var unsettled, prevCount uint64 // arcs of the unsettled vertices (an estimate); the previous frontier's size
 	if canPull {
 		unsettled = l.NumArcs
@@ -189,12 +288,13 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		if r.opts.MaxIterations > 0 && i >= r.opts.MaxIterations {
+		if opts.MaxIterations > 0 && i >= opts.MaxIterations {
 			break
 		}
 		if count == 0 {
 			break
 		}
+		st.begin(i)
 		tr := engine.IterationTrace{Iteration: i, FrontierVertices: count, FrontierEdges: edges}
 		res.Edges += edges
 		iterStart := time.Now()
@@ -212,7 +312,7 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 		mode := modePull
 		if !usePull {
 			var err error
-			if mode, err = r.decide(prog, count, edges, &hasList, &hasFlags, &tr); err != nil {
+			if mode, err = b.decide(st, key, opts, count, edges, &hasList, &hasFlags, &tr); err != nil {
 				return res, fmt.Errorf("cuda backend: hybrid: %w", err)
 			}
 		}
@@ -225,46 +325,40 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 		var times []float32
 		var names []string
 		var err error
-		if mode == modePull {
+		if mode == modePull || mode == engine.Dense {
 			if !hasFlags {
-				ms, err := run.ToFlags(uint32(count))
+				ms, err := st.ToFlags(uint32(count))
 				if err != nil {
 					return res, fmt.Errorf("cuda backend: %w", err)
 				}
 				tr.Phases = append(tr.Phases, engine.Phase{Name: "to-flags", Seconds: float64(ms) / 1e3})
 			}
-			c, times, err = run.Pull(prog)
-			names = cuda.PullPhases
-			hasList, hasFlags = false, true
-		} else if mode == engine.Dense {
-			if !hasFlags {
-				ms, err := run.ToFlags(uint32(count))
-				if err != nil {
-					return res, fmt.Errorf("cuda backend: %w", err)
+			if mode == modePull {
+				c, times, err = st.pull()
+				names = cuda.PullPhases
+			} else {
+				c, times, err = st.dense(false)
+				names = cuda.DensePhases
+				if err == nil {
+					// A dense iteration costs about the same whatever the
+					// frontier: once one has run, its time is the best EDP.
+					b.edp[key] = msDuration(sum(times))
 				}
-				tr.Phases = append(tr.Phases, engine.Phase{Name: "to-flags", Seconds: float64(ms) / 1e3})
 			}
-			c, times, err = run.Dense(prog, false)
-			names = cuda.DensePhases
 			hasList, hasFlags = false, true
-			if err == nil {
-				// A dense iteration costs about the same whatever the
-				// frontier: once one has run, its time is the best EDP.
-				b.edp[prog] = msDuration(sum(times))
-			}
 		} else {
 			if !hasList {
-				ms, err := run.ToList()
+				ms, err := st.ToList()
 				if err != nil {
 					return res, fmt.Errorf("cuda backend: %w", err)
 				}
 				tr.Phases = append(tr.Phases, engine.Phase{Name: "to-list", Seconds: float64(ms) / 1e3})
 			}
-			c, times, err = run.Sparse(prog, uint32(count))
+			c, times, err = st.sparse(uint32(count))
 			names = cuda.SparsePhases
 			hasList, hasFlags = true, false
 			if err == nil {
-				b.calibrate(prog, edges, float64(sum(times))/1e3)
+				b.calibrate(key, edges, float64(sum(times))/1e3)
 			}
 		}
 		if err != nil {
@@ -274,16 +368,15 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 			tr.Phases = append(tr.Phases, engine.Phase{Name: names[k], Seconds: float64(t) / 1e3})
 		}
 		count, edges = uint64(c.NextCount), c.NextEdges
+		if onStep != nil {
+			onStep(count, edges)
+		}
 		tr.Mode = modeName(mode)
 		tr.Seconds = time.Since(iterStart).Seconds()
 		res.Iterations++
-		if r.opts.Trace {
+		if opts.Trace {
 			res.Trace = append(res.Trace, tr)
 		}
-	}
-	res.Seconds = time.Since(start).Seconds()
-	if err := run.Store(values); err != nil {
-		return res, fmt.Errorf("cuda backend: %w", err)
 	}
 	return res, nil
 }
@@ -295,12 +388,12 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 // a dry sparse run of a systematic sample of the frontier list, whose time
 // beyond fixed is scaled up by frontier/sample (the CPU sampler's estimate,
 // less the fixed cost it would scale up with the sample).
-func (r *runner) decide(prog int, count, edges uint64, hasList, hasFlags *bool, tr *engine.IterationTrace) (engine.Mode, error) {
-	b, l := r.b, r.b.l
+func (b *Backend) decide(st steps, key int, opts engine.RunOptions, count, edges uint64, hasList, hasFlags *bool, tr *engine.IterationTrace) (engine.Mode, error) {
+	l := b.l
 	switch {
-	case r.opts.Mode != engine.Hybrid:
-		return r.opts.Mode, nil
-	case count == l.NumVertices && b.arcRef[prog] == 0:
+	case opts.Mode != engine.Hybrid:
+		return opts.Mode, nil
+	case count == l.NumVertices && b.arcRef[key] == 0:
 		// Every vertex active and no sparse step measured yet (a later
 		// trial, or a later run on the backend, compares the estimates).
 		return engine.Dense, nil
@@ -308,17 +401,17 @@ func (r *runner) decide(prog int, count, edges uint64, hasList, hasFlags *bool, 
 		return engine.Sparse, nil
 	}
 	sampleStart := time.Now()
-	edp, ok := b.edp[prog]
+	edp, ok := b.edp[key]
 	if !ok {
-		_, t, err := b.run.Dense(prog, true)
+		_, t, err := st.dense(true)
 		if err != nil {
 			return 0, fmt.Errorf("dense estimate: %w", err)
 		}
 		edp = msDuration(sum(t))
-		b.edp[prog] = edp
+		b.edp[key] = edp
 	}
-	fixed := b.fixed[prog]
-	if cost, ok := b.arcCost[prog]; ok {
+	fixed := b.fixed[key]
+	if cost, ok := b.arcCost[key]; ok {
 		esp := time.Duration((fixed + cost*float64(edges)) * 1e9)
 		tr.EDPSeconds, tr.ESPSeconds = edp.Seconds(), esp.Seconds()
 		tr.SampleSeconds = time.Since(sampleStart).Seconds()
@@ -328,16 +421,16 @@ func (r *runner) decide(prog int, count, edges uint64, hasList, hasFlags *bool, 
 		return engine.Dense, nil
 	}
 	if !*hasList {
-		if _, err := b.run.ToList(); err != nil {
+		if _, err := st.ToList(); err != nil {
 			return 0, err
 		}
 		*hasList = true
 	}
-	want := uint64(float64(count) * r.opts.SampleRate)
+	want := uint64(float64(count) * opts.SampleRate)
 	want = min(max(want, sampler.MinSample), sampler.MaxSample, count)
 	stride := count / want
 	taken := count / stride
-	ms, err := b.run.Sample(prog, uint32(taken), uint32(stride))
+	ms, err := st.sample(uint32(taken), uint32(stride))
 	if err != nil {
 		return 0, fmt.Errorf("sparse estimate: %w", err)
 	}

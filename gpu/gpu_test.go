@@ -149,11 +149,21 @@ func TestRefusesOtherPrograms(t *testing.T) {
 	gb, err := gpu.New(l, 2)
 	require.NoError(t, err)
 	defer gb.Close()
-	_, _, err = apps.PageRankDelta(context.Background(), gb, apps.DefaultPageRankOptions(), engine.RunOptions{})
+	run, err := engine.NewRunner[float64](gb, engine.RunOptions{})
+	require.NoError(t, err)
+	_, err = run.Run(context.Background(), hostOnly{}, make([]float64, 4), engine.AllActive(4))
 	require.ErrorContains(t, err, "no GPU implementation yet")
 	require.Equal(t, "cuda", gb.Name())
 	require.Greater(t, gb.DeviceBytes(), uint64(0))
 }
+
+// hostOnly is a float64 program without a device implementation.
+type hostOnly struct{}
+
+func (hostOnly) Edge() engine.EdgeOp                   { return engine.EdgeSource }
+func (hostOnly) Combine() engine.CombineOp             { return engine.CombineSum }
+func (hostOnly) ApplyAll() bool                        { return false }
+func (hostOnly) Apply(uint32, float64, []float64) bool { return false }
 
 func TestNoGPU(t *testing.T) {
 	if gpu.Available() {

@@ -20,13 +20,17 @@ type prRunner struct {
 	opts engine.RunOptions
 }
 
-// Run runs p, which must implement engine.DevicePageRank; see engine.Runner.
+// Run runs p, which must implement engine.DevicePageRank or
+// engine.DevicePRDelta (runDelta); see engine.Runner.
 // values are the shares (rank/outdeg) in layout numbering; the program's
 // rank array is read at the start and written at the end. Result.Seconds is
 // the time of the iterations, from after the upload to before the download.
 func (r *prRunner) Run(ctx context.Context, p engine.Program[float64], values []float64, f *engine.Frontier) (engine.Result, error) {
 	var res engine.Result
 	b, l := r.b, r.b.l
+	if dd, ok := p.(engine.DevicePRDelta); ok && dd.DeviceKernel() == "pr-delta" {
+		return r.runDelta(ctx, p, dd, values, f)
+	}
 	dp, ok := p.(engine.DevicePageRank)
 	if !ok || dp.DeviceKernel() != "pr" {
 		return res, fmt.Errorf("cuda backend: program %T has no GPU implementation yet", p)

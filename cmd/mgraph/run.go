@@ -178,7 +178,8 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 		fwd = c
 	}
 	bwd := fwd
-	if app == "bc" && l.Directed {
+	_, devBrandes := fwd.(engine.BrandesBackend)
+	if app == "bc" && l.Directed && !devBrandes {
 		tin := f.in
 		tin.transpose = true
 		lt, err := loadLayout(ctx, e, graphPath, &tin, &f.lf)
@@ -261,9 +262,9 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// gpuApps are the apps with a GPU implementation (the min programs and
-// topology-driven PageRank).
-var gpuApps = []string{"bfs", "sssp", "cc", "pr"}
+// gpuApps are the apps with a GPU implementation: all of them (the min
+// programs, both PageRanks and BC).
+var gpuApps = []string{"bfs", "sssp", "cc", "pr", "pr-delta", "bc"}
 
 // checkBackend resolves --backend for app: auto is cuda when a GPU is
 // visible and app runs there, else cpu; cuda fails without a GPU build, a

@@ -1,0 +1,100 @@
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/sampler"
+)
+
+var _ engine.BrandesBackend = (*Backend)(nil)
+
+// Brandes runs betweenness centrality from sources (layout numbering) on the
+// device and returns the sums of the dependencies (layout numbering, each
+// source excluded from its own); see engine.BrandesBackend.
+//
+// Per source: the forward pass counts shortest paths level by level as the
+// sum program BCForwardOp through the engines (the mode and the hybrid as
+// for every program; its frontier sizes are the level sizes); the vertices
+// are then sorted by depth on the device and the backward pass pulls each
+// level's dependencies over its out-arcs from the level below
+// (cuda.SumRun.BCBackward: no atomics, no transposed graph, so directed
+// graphs need nothing more); the dependencies are added to the sums on the
+// device. One download at the end. Result.Seconds covers both passes;
+// Result.Edges counts the forward pass's frontier arcs plus the arcs the
+// backward pass scans. With opts.Trace, each source's backward pass is one
+// trace entry of mode "backward".
+func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.RunOptions) ([]float64, engine.Result, error) {
+	var total engine.Result
+	n := b.l.NumVertices
+	for _, s := range sources {
+		if uint64(s) >= n {
+			return nil, total, fmt.Errorf("bc: source %d out of range (%d vertices)", s, n)
+		}
+	}
+	bc := make([]float64, n)
+	if len(sources) == 0 {
+		return bc, total, nil
+	}
+	if opts.SampleRate <= 0 || opts.SampleRate > 1 {
+		opts.SampleRate = sampler.DefaultSampleRate
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	run, err := b.sumRun()
+	if err != nil {
+		return nil, total, err
+	}
+	if err := run.BCReset(); err != nil {
+		return nil, total, fmt.Errorf("cuda backend: %w", err)
+	}
+	prog := &cuda.SumProgram{ID: cuda.SumProgBCForward}
+	st := sumSteps{SumRun: run, p: prog, bcDepth: true}
+	for _, s := range sources {
+		start := time.Now()
+		if err := run.BCStart(s); err != nil {
+			return nil, total, fmt.Errorf("cuda backend: %w", err)
+		}
+		sizes := []uint32{1}
+		var deepest uint64 // out-arcs of the deepest level, which the backward pass does not scan
+		lastEdges := b.l.OutDegree(s)
+		res, err := b.iterate(ctx, st, sumKey(prog.ID), opts, false, engine.NewFrontierList(n, []uint32{s}),
+			true, func(next, edges uint64) {
+				if next == 0 {
+					deepest = lastEdges
+				}
+				sizes = append(sizes, uint32(next))
+				lastEdges = edges
+			})
+		if err != nil {
+			return nil, total, err
+		}
+		for len(sizes) > 1 && sizes[len(sizes)-1] == 0 {
+			sizes = sizes[:len(sizes)-1]
+		}
+		backStart := time.Now()
+		ms, err := run.BCBackward(sizes)
+		if err == nil {
+			err = run.BCAccumulate(s)
+		}
+		if err != nil {
+			return nil, total, fmt.Errorf("cuda backend: %w", err)
+		}
+		back := res.Edges - min(deepest, res.Edges)
+		if opts.Trace {
+			res.Trace = append(res.Trace, engine.IterationTrace{Iteration: res.Iterations, Mode: "backward",
+				FrontierVertices: uint64(sizes[0]), FrontierEdges: back, Seconds: time.Since(backStart).Seconds(),
+				Phases: []engine.Phase{{Name: "bc-backward", Seconds: float64(ms) / 1e3}}})
+		}
+		res.Edges += back
+		res.Seconds = time.Since(start).Seconds()
+		total.Add(res)
+	}
+	if err := run.BCStore(bc); err != nil {
+		return nil, total, fmt.Errorf("cuda backend: %w", err)
+	}
+	return bc, total, nil
+}

@@ -1,0 +1,87 @@
+package gpu_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/stretchr/testify/require"
+)
+
+// checkSumApps runs data-driven PageRank and BC on the GPU in every mode,
+// on the graph as given (directed or not) and symmetrized, twice each (the
+// run state is reused), against the serial reference.
+func checkSumApps(t *testing.T, el *graph.EdgeList, p layout.Params) {
+	ctx := context.Background()
+	sym := el.Clone()
+	sym.Symmetrize(4)
+	prd := apps.DefaultPageRankOptions()
+	prd.MaxIterations = 0
+	for k, e := range []*graph.EdgeList{el, sym} {
+		l := build(t, e, p)
+		g := apps.OriginalCSR(l, 4)
+		gb, err := gpu.New(l, 4)
+		require.NoError(t, err)
+		srcs := sourcesOf(l.NumVertices)
+		for _, mode := range modes {
+			for trial := 0; trial < 2; trial++ {
+				tag := fmt.Sprintf("graph %d/%s/trial %d", k, mode, trial)
+				opts := engine.RunOptions{Mode: mode, Seed: 5, Trace: true}
+				ranks, res, err := apps.PageRankDelta(ctx, gb, prd, opts)
+				require.NoError(t, err, tag+": pr-delta")
+				require.NoError(t, apps.ValidatePageRankDelta(g, prd, ranks), tag+": pr-delta")
+				checkTraceModes(t, res, mode, tag+": pr-delta")
+
+				bc, res, err := apps.BC(ctx, gb, gb, srcs, opts)
+				require.NoError(t, err, tag+": bc")
+				require.NoError(t, apps.ValidateBC(g, srcs, bc), tag+": bc")
+				checkTraceModes(t, res, mode, tag+": bc")
+			}
+		}
+		require.NoError(t, gb.Close())
+	}
+}
+
+// checkTraceModes: every traced iteration has kernel phases, and a forced
+// mode is the mode of every engine iteration (BC's backward passes are
+// traced as "backward").
+func checkTraceModes(t *testing.T, res engine.Result, mode engine.Mode, tag string) {
+	t.Helper()
+	for _, tr := range res.Trace {
+		require.NotEmpty(t, tr.Phases, tag)
+		if mode != engine.Hybrid && tr.Mode != "backward" {
+			require.Equal(t, mode.String(), tr.Mode, tag)
+		}
+	}
+}
+
+func TestSumProgramsAllModesAllShapes(t *testing.T) { onShapes(t, checkSumApps) }
+
+func TestSumProgramsOnDatasets(t *testing.T) { onDatasets(t, checkSumApps) }
+
+func TestSumProgramsHubSplit(t *testing.T) {
+	needGPU(t)
+	checkSumApps(t, hubs(), layout.DefaultParams())
+}
+
+// TestBCDirectedNeedsNoTranspose: on the GPU, BC of a directed graph runs
+// with the forward backend alone (its backward pass pulls over out-arcs).
+func TestBCDirectedNeedsNoTranspose(t *testing.T) {
+	needGPU(t)
+	el := &graph.EdgeList{NumVertices: 5, Directed: true,
+		Src: []uint32{0, 0, 1, 2, 3}, Dst: []uint32{1, 2, 3, 3, 4}}
+	l := build(t, el, smallParams)
+	require.True(t, l.Directed)
+	gb, err := gpu.New(l, 2)
+	require.NoError(t, err)
+	defer gb.Close()
+	bc, _, err := apps.BC(context.Background(), gb, gb, []uint32{0}, engine.RunOptions{})
+	require.NoError(t, err)
+	// From 0: σ = 1, 1, 1, 2, 2; δ(3) = 1, δ(1) = δ(2) = ½·(1 + 1).
+	require.InDeltaSlice(t, []float64{0, 1, 1, 1, 0}, bc, 1e-12)
+}
