@@ -6,11 +6,11 @@
 // The backward pass pulls over out-arcs, level by level from the deepest: a
 // warp per vertex v of depth d sums (1 + δ(w)) / σ(w) over its successors w
 // (out-arcs v→w with depth[w] = d + 1) and sets δ(v) = σ(v)·sum; rows of
-// more than kBackHubArcs arcs are split over the whole grid instead. It
-// reads only the level below, which is final, so it needs no transposed
-// graph (directed graphs included), as in GAPBS and Gunrock, and atomics
-// only for the hubs' partial sums. Like sparse.cu's hub list, the hub list
-// is a device global: one backward pass at a time per device.
+// more than kBackHubArcs arcs are summed by a whole block instead. It reads
+// only the level below, which is final, so it needs no atomics (but the hub
+// list's) and no transposed graph (directed graphs included), as in GAPBS
+// and Gunrock. Like sparse.cu's hub list, the hub list is a device global:
+// one backward pass at a time per device.
 #include "internal.cuh"
 
 namespace {
@@ -48,16 +48,13 @@ __global__ void __launch_bounds__(kBlock)
 
 // A vertex with more than kBackHubArcs out-arcs is not summed by one warp
 // (its row would serialize the level): its warp lists it (up to kBackHubCap
-// per level; beyond that the warp sums it itself), every block of
-// backward_hub_kernel then takes a share of every listed row and adds its
-// block's partial sum into the hub's accumulator, and backward_finish_kernel
-// sets δ of the hubs.
-constexpr uint64_t kBackHubArcs = 2048;
-constexpr uint32_t kBackHubCap = 16384;
+// per level; beyond that the warp sums it itself), and backward_hub_kernel
+// then sums each listed row with a whole block.
+constexpr uint64_t kBackHubArcs = 1024;
+constexpr uint32_t kBackHubCap = 65536;
 
 __device__ uint32_t g_bc_hub_count;
 __device__ uint32_t g_bc_hubs[kBackHubCap];
-__device__ double g_bc_hub_acc[kBackHubCap];
 
 // successor_term is what arc v→w adds to v's sum: (1 + δ(w))/σ(w) when w is
 // one level deeper (d + 1), else 0.
@@ -80,10 +77,7 @@ __global__ void __launch_bounds__(kBlock)
             uint32_t k = 0;
             if (lane == 0) {
                 k = atomicAdd(&g_bc_hub_count, 1u);
-                if (k < kBackHubCap) {
-                    g_bc_hubs[k] = v;
-                    g_bc_hub_acc[k] = 0.0;
-                }
+                if (k < kBackHubCap) g_bc_hubs[k] = v;
             }
             if (__shfl_sync(0xffffffffu, k, 0) < kBackHubCap) continue;  // backward_hub_kernel sums it
         }
@@ -94,28 +88,21 @@ __global__ void __launch_bounds__(kBlock)
     }
 }
 
+// backward_hub_kernel: block k takes the listed hubs k, k + gridDim.x, …
+// and sums each row with all its threads.
 __global__ void __launch_bounds__(kBlock)
     backward_hub_kernel(mg_dlayout L, const int32_t *__restrict__ depth, const double *__restrict__ sigma,
-                        const double *__restrict__ delta, int32_t d) {
+                        double *__restrict__ delta, int32_t d) {
     const uint32_t hubs = min(*(volatile uint32_t *)&g_bc_hub_count, kBackHubCap);
-    const uint64_t stride = (uint64_t)gridDim.x * kBlock;
-    for (uint32_t k = 0; k < hubs; k++) {  // uniform across the block
+    for (uint32_t k = blockIdx.x; k < hubs; k += gridDim.x) {  // uniform across the block
         const uint32_t v = g_bc_hubs[k];
         const uint64_t lo = L.sparse_offsets[v], hi = L.sparse_offsets[v + 1];
         double sum = 0.0;
-        for (uint64_t e = lo + (uint64_t)blockIdx.x * kBlock + threadIdx.x; e < hi; e += stride)
-            sum += successor_term(L, depth, sigma, delta, e, d);
+        for (uint64_t e = lo + threadIdx.x; e < hi; e += kBlock) sum += successor_term(L, depth, sigma, delta, e, d);
         sum = mg::block_reduce<mg::SumOp<double, double>, kBlock>(sum);
-        if (threadIdx.x == 0 && sum != 0.0) atomicAdd(&g_bc_hub_acc[k], sum);
+        if (threadIdx.x == 0) delta[v] = sigma[v] * sum;
         __syncthreads();  // block_reduce's shared memory is reused by the next hub
     }
-}
-
-__global__ void __launch_bounds__(kBlock)
-    backward_finish_kernel(const double *__restrict__ sigma, double *__restrict__ delta) {
-    const uint32_t hubs = min(*(volatile uint32_t *)&g_bc_hub_count, kBackHubCap);
-    for (uint32_t k = blockIdx.x * kBlock + threadIdx.x; k < hubs; k += gridDim.x * kBlock)
-        delta[g_bc_hubs[k]] = sigma[g_bc_hubs[k]] * g_bc_hub_acc[k];
 }
 
 __global__ void __launch_bounds__(kBlock)
@@ -167,10 +154,8 @@ int mg_bc_backward(int dev, const mg_dlayout *l, const int32_t *depth, const dou
         if (g > sms * 16) g = sms * 16;
         backward_kernel<<<(unsigned)g, kBlock, 0, st>>>(*l, depth, sigma, delta, level, count, d);
         MG_CHECK_LAUNCH("bc backward_kernel<<<count/8, 256, 0, s>>>");
-        backward_hub_kernel<<<(unsigned)(sms * 4), kBlock, 0, st>>>(*l, depth, sigma, delta, d);
-        MG_CHECK_LAUNCH("bc backward_hub_kernel<<<SMs·4, 256, 0, s>>>");
-        backward_finish_kernel<<<kBackHubCap / kBlock, kBlock, 0, st>>>(sigma, delta);
-        MG_CHECK_LAUNCH("bc backward_finish_kernel<<<cap/256, 256, 0, s>>>");
+        backward_hub_kernel<<<(unsigned)(sms * 8), kBlock, 0, st>>>(*l, depth, sigma, delta, d);
+        MG_CHECK_LAUNCH("bc backward_hub_kernel<<<SMs·8, 256, 0, s>>>");
     }
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[1], st));
     return MG_OK;
