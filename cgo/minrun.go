@@ -28,14 +28,10 @@ func NewMinRun(dl *DeviceLayout) (*MinRun, error) {
 	if err := r.initSteps(dl); err != nil {
 		return fail(err)
 	}
-	var err error
-	for _, b := range []struct {
-		p *(*Buffer[uint32])
-		n int
-	}{{&r.values, int(r.n)}, {&r.acc, int(r.n)}, {&r.scratch, SampleScratch}, {&r.streamBuf, int(dl.desc.numSlots)}} {
-		if *b.p, err = allocOwned[uint32](&r.owned, dl.dev, b.n); err != nil {
-			return fail(err)
-		}
+	n, slots := int(r.n), int(dl.desc.numSlots)
+	if err := allocEach(&r.owned, dl.dev, bufSpec[uint32]{&r.values, n}, bufSpec[uint32]{&r.acc, n},
+		bufSpec[uint32]{&r.scratch, SampleScratch}, bufSpec[uint32]{&r.streamBuf, slots}); err != nil {
+		return fail(err)
 	}
 	if err := backendFillU32(dl.dev.ordinal, r.acc.h.p, r.n, math.MaxUint32); err != nil {
 		return fail(err)

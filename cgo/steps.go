@@ -52,6 +52,23 @@ func (s *stepState) initSteps(dl *DeviceLayout) error {
 	return s.newEvents(dl.dev, s.ev[:])
 }
 
+// bufSpec names a buffer to allocate and its length (allocEach).
+type bufSpec[T any] struct {
+	p **Buffer[T]
+	n int
+}
+
+// allocEach allocates every buffer of specs on dev, owned by o.
+func allocEach[T any](o *owned, dev Device, specs ...bufSpec[T]) error {
+	for _, b := range specs {
+		var err error
+		if *b.p, err = allocOwned[T](o, dev, b.n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // loadFrontier copies the initial frontier (a list, or flags when flags is
 // not nil) into the current list or flags.
 func (s *stepState) loadFrontier(list []uint32, flags []uint8) error {

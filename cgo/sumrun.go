@@ -49,14 +49,10 @@ func NewSumRun(dl *DeviceLayout) (*SumRun, error) {
 	if err := r.initSteps(dl); err != nil {
 		return fail(err)
 	}
-	var err error
-	for _, b := range []struct {
-		p *(*Buffer[float64])
-		n int
-	}{{&r.values, int(r.n)}, {&r.acc, int(r.n)}, {&r.scratch, SampleScratch}, {&r.streamBuf, int(dl.desc.numSlots)}} {
-		if *b.p, err = allocOwned[float64](&r.owned, dl.dev, b.n); err != nil {
-			return fail(err)
-		}
+	n, slots := int(r.n), int(dl.desc.numSlots)
+	if err := allocEach(&r.owned, dl.dev, bufSpec[float64]{&r.values, n}, bufSpec[float64]{&r.acc, n},
+		bufSpec[float64]{&r.scratch, SampleScratch}, bufSpec[float64]{&r.streamBuf, slots}); err != nil {
+		return fail(err)
 	}
 	if err := r.acc.Memset(0); err != nil {
 		return fail(err)
