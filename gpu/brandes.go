@@ -76,7 +76,9 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 			sizes = sizes[:len(sizes)-1]
 		}
 		backStart := time.Now()
+		endRange := cuda.Range("bc backward")
 		ms, err := run.BCBackward(sizes)
+		endRange()
 		if err == nil {
 			err = run.BCAccumulate(s)
 		}

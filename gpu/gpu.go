@@ -325,6 +325,7 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 		var times []float32
 		var names []string
 		var err error
+		endRange := cuda.Range(modeName(mode) + " step")
 		if mode == modePull || mode == engine.Dense {
 			if !hasFlags {
 				ms, err := st.ToFlags(uint32(count))
@@ -361,6 +362,7 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 				b.calibrate(key, edges, float64(sum(times))/1e3)
 			}
 		}
+		endRange()
 		if err != nil {
 			return res, fmt.Errorf("cuda backend: %w", err)
 		}

@@ -80,7 +80,9 @@ func (r *prRunner) Run(ctx context.Context, p engine.Program[float64], values []
 		}
 		iterStart := time.Now()
 		base := (1-damping)/nf + damping*dangling/nf
+		endRange := cuda.Range("pr step")
 		sums, times, err := run.Step(base, damping)
+		endRange()
 		if err != nil {
 			return res, fmt.Errorf("cuda backend: %w", err)
 		}
