@@ -183,30 +183,43 @@ type denseStepper struct{ s *Steppers }
 // device times.
 func (d denseStepper) Step(ctx context.Context, p engine.Program[uint32], values []uint32, active, next []uint8) (uint64, []engine.Phase, error) {
 	s := d.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := ctx.Err(); err != nil {
-		return 0, nil, err
-	}
-	prog, err := s.prog(p, values)
-	if err != nil {
-		return 0, nil, err
-	}
-	if len(active) != len(values) || len(next) != len(values) {
-		return 0, nil, fmt.Errorf("cuda dense step: %d active and %d next flags for %d vertices", len(active), len(next), len(values))
-	}
-	if err := s.run.Load(values, nil, active); err != nil {
-		return 0, nil, fmt.Errorf("cuda dense step: upload: %w", err)
-	}
-	c, ms, err := s.run.Dense(prog, false)
-	if err != nil {
-		return 0, nil, fmt.Errorf("cuda dense step: %w", err)
-	}
-	_, count, err := s.finish(values, next, c.NextCount)
+	_, count, ms, err := s.flagStep(ctx, "cuda dense step", func() (int, error) { return s.prog(p, values) },
+		values, active, next, func(prog int) (cuda.StepCounters, []float32, error) { return s.run.Dense(prog, false) })
 	if err != nil {
 		return 0, nil, err
 	}
 	return count, phases(cuda.DensePhases, ms), nil
+}
+
+// flagStep is a dense or pull Step (what names it in errors): under the
+// lock, after ctx and the program check (resolve), it uploads values and
+// active, runs the step and downloads values and next.
+func (s *Steppers) flagStep(ctx context.Context, what string, resolve func() (int, error), values []uint32, active, next []uint8,
+	step func(prog int) (cuda.StepCounters, []float32, error)) (cuda.StepCounters, uint64, []float32, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return cuda.StepCounters{}, 0, nil, err
+	}
+	prog, err := resolve()
+	if err != nil {
+		return cuda.StepCounters{}, 0, nil, err
+	}
+	if len(active) != len(values) || len(next) != len(values) {
+		return cuda.StepCounters{}, 0, nil, fmt.Errorf("%s: %d active and %d next flags for %d vertices", what, len(active), len(next), len(values))
+	}
+	if err := s.run.Load(values, nil, active); err != nil {
+		return cuda.StepCounters{}, 0, nil, fmt.Errorf("%s: upload: %w", what, err)
+	}
+	c, ms, err := step(prog)
+	if err != nil {
+		return c, 0, nil, fmt.Errorf("%s: %w", what, err)
+	}
+	_, count, err := s.finish(values, next, c.NextCount)
+	if err != nil {
+		return c, 0, nil, err
+	}
+	return c, count, ms, nil
 }
 
 // Estimate implements engine.DenseStepper: a dry dense step from every
@@ -322,26 +335,8 @@ func (ps *pullStepper) pullProg(p engine.EarlyExit[uint32], values []uint32) (in
 // kernel's device time.
 func (ps *pullStepper) Step(ctx context.Context, p engine.EarlyExit[uint32], values []uint32, active, next []uint8) (uint64, []engine.Phase, error) {
 	s := ps.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := ctx.Err(); err != nil {
-		return 0, nil, err
-	}
-	prog, err := ps.pullProg(p, values)
-	if err != nil {
-		return 0, nil, err
-	}
-	if len(active) != len(values) || len(next) != len(values) {
-		return 0, nil, fmt.Errorf("cuda pull step: %d active and %d next flags for %d vertices", len(active), len(next), len(values))
-	}
-	if err := s.run.Load(values, nil, active); err != nil {
-		return 0, nil, fmt.Errorf("cuda pull step: upload: %w", err)
-	}
-	c, ms, err := s.run.Pull(prog)
-	if err != nil {
-		return 0, nil, fmt.Errorf("cuda pull step: %w", err)
-	}
-	_, count, err := s.finish(values, next, c.NextCount)
+	c, count, ms, err := s.flagStep(ctx, "cuda pull step", func() (int, error) { return ps.pullProg(p, values) },
+		values, active, next, func(prog int) (cuda.StepCounters, []float32, error) { return s.run.Pull(prog) })
 	if err != nil {
 		return 0, nil, err
 	}
