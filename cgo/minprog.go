@@ -5,8 +5,13 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/mgraph-dev/mgraph/internal/denseplan"
 	"github.com/mgraph-dev/mgraph/layout"
 )
+
+// WorkSplit overrides the dense kernels' work split (denseplan.Split); the
+// zero value keeps the defaults.
+type WorkSplit = denseplan.Split
 
 // Program ids of the min programs' kernels (MG_PROG_* in mgraph.h; the cuda
 // build checks that they agree).
@@ -48,6 +53,14 @@ type dlayout struct {
 	lightSlot                                    uintptr
 	rowSlotStart, slotDst                        uintptr
 	sparseOffsets, sparseDst, sparseWeights      uintptr
+
+	heavyChunkRows, numHeavyChunks, lightChunkEdges, numLightChunks uint32
+	slotChunk, numSlotChunks, numSplitRows, reserved                uint32
+	heavyChunkBlock, heavyChunkRow0, heavyChunkEntry                uintptr
+	lightChunkCol, lightChunkStart                                  uintptr
+	slotChunkRow, slotChunkStart, slotChunkSplit, splitRows         uintptr
+	rowResetLo, rowResetHi                                          uintptr
+	splitTickets                                                    uintptr
 }
 
 // StepCounters mirrors mg_step_counters.
@@ -62,6 +75,7 @@ type StepCounters struct {
 type DeviceLayout struct {
 	dev  Device
 	l    *layout.Layout
+	plan *denseplan.Plan // the dense kernels' work split, uploaded with the arrays
 	desc dlayout
 	owned
 	bytes uint64
@@ -104,10 +118,21 @@ func LayoutDeviceBytes(l *layout.Layout) uint64 {
 // error (matching ErrOutOfMemory) that says how much the layout needs and how
 // much the device has free.
 func UploadLayout(d Device, l *layout.Layout) (*DeviceLayout, error) {
+	return UploadLayoutSplit(d, l, WorkSplit{})
+}
+
+// UploadLayoutSplit is UploadLayout with the dense kernels' work split
+// changed by ws.
+func UploadLayoutSplit(d Device, l *layout.Layout, ws WorkSplit) (*DeviceLayout, error) {
 	if l.NumVertices > 1<<32-1 {
 		return nil, invalidf("UploadLayout", "%d vertices: the GPU engines count vertices in uint32", l.NumVertices)
 	}
-	dl := &DeviceLayout{dev: d, l: l, bytes: LayoutDeviceBytes(l)}
+	props, err := d.Props()
+	if err != nil {
+		return nil, err
+	}
+	plan := denseplan.New(l, props.Multiprocessors, ws)
+	dl := &DeviceLayout{dev: d, l: l, plan: plan, bytes: LayoutDeviceBytes(l) + plan.Bytes()}
 	if free, total, err := d.MemInfo(); err != nil {
 		return nil, err
 	} else if dl.bytes > free {
@@ -120,7 +145,11 @@ func UploadLayout(d Device, l *layout.Layout) (*DeviceLayout, error) {
 	s.panelSize, s.heavyColumns = l.Params.PanelSize, l.Params.HeavyColumns
 	s.numHeavy = uint32(len(l.HeavyCol))
 	s.numPanels = uint32(max(len(l.LightStart), 1) - 1)
-	var err error
+	p := dl.plan
+	s.heavyChunkRows, s.numHeavyChunks = p.HeavyChunkRows, uint32(p.HeavyChunks())
+	s.lightChunkEdges, s.numLightChunks = p.LightChunkEdges, uint32(len(p.LightChunkCol))
+	s.slotChunk, s.numSlotChunks = p.SlotChunk, uint32(len(p.SlotChunkRow))
+	s.numSplitRows = uint32(len(p.SplitRows))
 	for _, step := range []func() error{
 		func() error { s.heavyCol, err = upload(dl, l.HeavyCol); return err },
 		func() error { s.heavyRows, err = upload(dl, l.HeavyRows); return err },
@@ -138,6 +167,18 @@ func UploadLayout(d Device, l *layout.Layout) (*DeviceLayout, error) {
 		func() error { s.sparseOffsets, err = upload(dl, l.SparseOffsets); return err },
 		func() error { s.sparseDst, err = upload(dl, l.SparseDst); return err },
 		func() error { s.sparseWeights, err = upload(dl, l.SparseWeights); return err },
+		func() error { s.heavyChunkBlock, err = upload(dl, p.HeavyChunkBlock); return err },
+		func() error { s.heavyChunkRow0, err = upload(dl, p.HeavyChunkRow0); return err },
+		func() error { s.heavyChunkEntry, err = upload(dl, p.HeavyChunkEntry); return err },
+		func() error { s.lightChunkCol, err = upload(dl, p.LightChunkCol); return err },
+		func() error { s.lightChunkStart, err = upload(dl, p.LightChunkStart); return err },
+		func() error { s.slotChunkRow, err = upload(dl, p.SlotChunkRow); return err },
+		func() error { s.slotChunkStart, err = upload(dl, p.SlotChunkStart); return err },
+		func() error { s.slotChunkSplit, err = upload(dl, p.SlotChunkSplit); return err },
+		func() error { s.splitRows, err = upload(dl, p.SplitRows); return err },
+		func() error { s.rowResetLo, err = upload(dl, p.RowResetLo); return err },
+		func() error { s.rowResetHi, err = upload(dl, p.RowResetHi); return err },
+		func() error { s.splitTickets, err = upload(dl, make([]uint32, len(p.SplitRows))); return err },
 	} {
 		if err := step(); err != nil {
 			dl.Close()
@@ -149,6 +190,13 @@ func UploadLayout(d Device, l *layout.Layout) (*DeviceLayout, error) {
 		}
 	}
 	return dl, nil
+}
+
+// StreamLen returns the entries of a dense step's stream buffer: one per
+// slot, then the split row panels' phase 2 accumulators (mgraph.h). The
+// buffer must hold the program's identity everywhere before its first step.
+func (dl *DeviceLayout) StreamLen() int {
+	return int(dl.desc.numSlots) + dl.plan.SplitAccLen(dl.desc.panelSize)
 }
 
 // Device returns the device the layout lives on.

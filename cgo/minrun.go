@@ -28,12 +28,16 @@ func NewMinRun(dl *DeviceLayout) (*MinRun, error) {
 	if err := r.initSteps(dl); err != nil {
 		return fail(err)
 	}
-	n, slots := int(r.n), int(dl.desc.numSlots)
+	n := int(r.n)
 	if err := allocEach(&r.owned, dl.dev, bufSpec[uint32]{&r.values, n}, bufSpec[uint32]{&r.acc, n},
-		bufSpec[uint32]{&r.scratch, SampleScratch}, bufSpec[uint32]{&r.streamBuf, slots}); err != nil {
+		bufSpec[uint32]{&r.scratch, SampleScratch}, bufSpec[uint32]{&r.streamBuf, dl.StreamLen()}); err != nil {
 		return fail(err)
 	}
+	// The identity, math.MaxUint32, in every accumulator and stream entry.
 	if err := backendFillU32(dl.dev.ordinal, r.acc.h.p, r.n, math.MaxUint32); err != nil {
+		return fail(err)
+	}
+	if err := r.streamBuf.Memset(0xff); err != nil {
 		return fail(err)
 	}
 	return r, nil

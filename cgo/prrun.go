@@ -46,7 +46,10 @@ func NewPRRun(dl *DeviceLayout) (*PRRun, error) {
 	if r.share, err = allocPR[float64](r, n); err != nil {
 		return fail(err)
 	}
-	if r.stream, err = allocPR[float64](r, int(dl.desc.numSlots)); err != nil {
+	if r.stream, err = allocPR[float64](r, dl.StreamLen()); err != nil {
+		return fail(err)
+	}
+	if err := r.stream.Memset(0); err != nil { // the identity of the sums
 		return fail(err)
 	}
 	if r.partials, err = allocPR[float64](r, 2*int(dl.desc.numPanels)); err != nil {

@@ -49,13 +49,16 @@ func NewSumRun(dl *DeviceLayout) (*SumRun, error) {
 	if err := r.initSteps(dl); err != nil {
 		return fail(err)
 	}
-	n, slots := int(r.n), int(dl.desc.numSlots)
+	n := int(r.n)
 	if err := allocEach(&r.owned, dl.dev, bufSpec[float64]{&r.values, n}, bufSpec[float64]{&r.acc, n},
-		bufSpec[float64]{&r.scratch, SampleScratch}, bufSpec[float64]{&r.streamBuf, slots}); err != nil {
+		bufSpec[float64]{&r.scratch, SampleScratch}, bufSpec[float64]{&r.streamBuf, dl.StreamLen()}); err != nil {
 		return fail(err)
 	}
-	if err := r.acc.Memset(0); err != nil {
-		return fail(err)
+	// The identity, 0.0, in every accumulator and stream entry.
+	for _, b := range []*Buffer[float64]{r.acc, r.streamBuf} {
+		if err := b.Memset(0); err != nil {
+			return fail(err)
+		}
 	}
 	return r, nil
 }

@@ -18,6 +18,7 @@ import (
 
 	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/sampler"
 )
@@ -46,14 +47,31 @@ type Backend struct {
 
 var _ engine.Backend = (*Backend)(nil)
 
+// Option changes how New sets a backend up.
+type Option func(*options)
+
+type options struct {
+	split cuda.WorkSplit
+}
+
+// WithWorkSplit changes the dense kernels' work split (cuda.WorkSplit): tiny
+// pieces exercise the split paths on small graphs.
+func WithWorkSplit(ws cuda.WorkSplit) Option {
+	return func(o *options) { o.split = ws }
+}
+
 // New uploads l to device 0. workers is the number of host goroutines apps
 // use for their host-side work (0 = all cores).
-func New(l *layout.Layout, workers int) (*Backend, error) {
+func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
 	d, err := cuda.GetDevice(0)
 	if err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}
-	dl, err := cuda.UploadLayout(d, l)
+	dl, err := cuda.UploadLayoutSplit(d, l, o.split)
 	if err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}
@@ -276,8 +294,7 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 	var res engine.Result
 	l := b.l
 	n := l.NumVertices
-	count := f.Len(b.workers)
-	edges := frontierEdges(l, f, b.workers)
+	count, edges := frontierSize(l, f, b.workers)
 	hasList, hasFlags := isList, !isList
 	prev := engine.Mode(255)
 	var unsettled, prevCount uint64 // arcs of the unsettled vertices (an estimate); the previous frontier's size
@@ -482,22 +499,38 @@ func sum(t []float32) float32 {
 
 func msDuration(ms float32) time.Duration { return time.Duration(float64(ms) * 1e6) }
 
-// frontierEdges sums the out-degrees of the initial frontier on the host
-// (later frontiers' arcs are counted on the device by the step that makes
-// them).
-func frontierEdges(l *layout.Layout, f *engine.Frontier, workers int) uint64 {
+// frontierSize counts the initial frontier's vertices and sums their
+// out-degrees on the host, in parallel and without converting the frontier
+// (a whole-graph frontier of flags is 2 M entries at R-MAT 21).
+func frontierSize(l *layout.Layout, f *engine.Frontier, workers int) (count, edges uint64) {
 	off := l.SparseOffsets
-	var e uint64
+	var mu sync.Mutex
+	add := func(c, e uint64) {
+		mu.Lock()
+		count, edges = count+c, edges+e
+		mu.Unlock()
+	}
 	if f.IsList() {
-		for _, v := range f.List(workers) {
-			e += off[v+1] - off[v]
-		}
-		return e
+		list := f.List(workers)
+		par.For(len(list), workers, 1<<16, func(lo, hi int) {
+			var e uint64
+			for _, v := range list[lo:hi] {
+				e += off[v+1] - off[v]
+			}
+			add(uint64(hi-lo), e)
+		})
+		return count, edges
 	}
-	for v, a := range f.Flags(workers) {
-		if a != 0 {
-			e += off[v+1] - off[v]
+	flags := f.Flags(workers)
+	par.For(len(flags), workers, 1<<16, func(lo, hi int) {
+		var c, e uint64
+		for v := lo; v < hi; v++ {
+			if flags[v] != 0 {
+				c++
+				e += off[v+1] - off[v]
+			}
 		}
-	}
-	return e
+		add(c, e)
+	})
+	return count, edges
 }

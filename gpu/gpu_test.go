@@ -48,7 +48,7 @@ func sourcesOf(n uint64) []uint32 {
 
 // checkAll runs BFS, SSSP and CC on the GPU in every mode and compares each
 // result with the CPU backend's (exactly) and the serial reference.
-func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params) {
+func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Option) {
 	ctx := context.Background()
 	weighted := el.Clone()
 	weighted.SetRandomWeights(9, 1, 64, 4)
@@ -63,7 +63,7 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params) {
 		g := apps.OriginalCSR(j.l, 4)
 		cb, err := cpu.New(j.l, 4)
 		require.NoError(t, err)
-		gb, err := gpu.New(j.l, 4)
+		gb, err := gpu.New(j.l, 4, opts...)
 		require.NoError(t, err)
 		srcs := sourcesOf(j.l.NumVertices)
 		if j.app == "cc" {
@@ -74,8 +74,8 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params) {
 			require.NoError(t, err)
 			for _, mode := range modes {
 				tag := fmt.Sprintf("%s/%s/source %d", j.app, mode, s)
-				opts := engine.RunOptions{Mode: mode, Seed: 5, Trace: true}
-				got, res, err := apps.Run(ctx, j.app, gb, gb, []uint32{s}, apps.PageRankOptions{}, opts)
+				ro := engine.RunOptions{Mode: mode, Seed: 5, Trace: true}
+				got, res, err := apps.Run(ctx, j.app, gb, gb, []uint32{s}, apps.PageRankOptions{}, ro)
 				require.NoError(t, err, tag)
 				require.Equal(t, want, got, tag+": differs from the CPU backend")
 				vals := got.([]uint32)
@@ -102,9 +102,60 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params) {
 
 func TestMinProgramsAllModesAllShapes(t *testing.T) { onShapes(t, checkAll) }
 
+// checkFunc checks the GPU backend on one graph and layout parameters.
+type checkFunc func(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Option)
+
+// tinySplit cuts the dense kernels' work into tiny pieces, so that heavy
+// blocks are split into row chunks, column panels into several light chunks
+// and row panels into several phase 2 chunks even on small graphs.
+var tinySplit = gpu.WithWorkSplit(cuda.WorkSplit{HeavyChunkRows: 2, LightChunkEdges: 7, SlotChunk: 48})
+
+// TestSplitKernelsOnce runs a few dense, split and pull steps on one small
+// R-MAT graph with the tiny split, against the CPU backend: a handful of
+// launches, the target of the sanitizer runs (racecheck instruments every
+// shared-memory access, and the full tests take too long under it).
+func TestSplitKernelsOnce(t *testing.T) {
+	needGPU(t)
+	ctx := context.Background()
+	el := testgraphs.Generated(t, "rmat:10:8", 1)
+	el.Symmetrize(2)
+	l := build(t, el, smallParams)
+	cb, err := cpu.New(l, 2)
+	require.NoError(t, err)
+	gb, err := gpu.New(l, 2, tinySplit)
+	require.NoError(t, err)
+	defer gb.Close()
+	po := apps.PageRankOptions{Damping: 0.85, Tolerance: 0, MaxIterations: 3}
+	want, _, err := apps.PageRank(ctx, cb, po, engine.RunOptions{})
+	require.NoError(t, err)
+	got, _, err := apps.PageRank(ctx, gb, po, engine.RunOptions{})
+	require.NoError(t, err)
+	require.InDeltaSlice(t, want, got, 1e-12)
+	for _, mode := range []engine.Mode{engine.Dense, engine.Hybrid} {
+		wantB, _, err := apps.Run(ctx, "bfs", cb, cb, []uint32{0}, po, engine.RunOptions{})
+		require.NoError(t, err)
+		gotB, _, err := apps.Run(ctx, "bfs", gb, gb, []uint32{0}, po, engine.RunOptions{Mode: mode, Seed: 5})
+		require.NoError(t, err)
+		require.Equal(t, wantB, gotB, mode.String())
+	}
+}
+
+// TestDenseWorkSplit runs every app on every shape with the tiny split.
+func TestDenseWorkSplit(t *testing.T) {
+	needGPU(t)
+	for _, s := range testgraphs.Shapes(t, testgraphs.Large) {
+		t.Run(s.Name, func(t *testing.T) {
+			for _, check := range []checkFunc{checkAll, checkPageRank, checkSumApps} {
+				check(t, s.EL, smallParams, tinySplit)
+			}
+		})
+	}
+	checkAll(t, hubs(), layout.DefaultParams(), tinySplit)
+}
+
 // onShapes runs check on every test shape with the small parameters, and
 // with the defaults too when the shape has more than 1000 arcs.
-func onShapes(t *testing.T, check func(*testing.T, *graph.EdgeList, layout.Params)) {
+func onShapes(t *testing.T, check checkFunc) {
 	needGPU(t)
 	for _, s := range testgraphs.Shapes(t, testgraphs.Large) {
 		t.Run(s.Name, func(t *testing.T) {
@@ -120,7 +171,7 @@ func TestMinProgramsOnDatasets(t *testing.T) { onDatasets(t, checkAll) }
 
 // onDatasets runs check with the default parameters on every shared
 // dataset (carried in .device-carry/datasets on the GPU machine).
-func onDatasets(t *testing.T, check func(*testing.T, *graph.EdgeList, layout.Params)) {
+func onDatasets(t *testing.T, check checkFunc) {
 	needGPU(t)
 	if testing.Short() {
 		t.Skip("datasets: skipped in -short")

@@ -22,7 +22,7 @@ const prRelTol = 1e-9
 // checkPageRank runs PageRank on the GPU (as built, and symmetrized) and
 // compares it with the CPU backend (same iteration count, ranks within
 // prRelTol) and the reference (apps.ValidatePageRank).
-func checkPageRank(t *testing.T, el *graph.EdgeList, p layout.Params) {
+func checkPageRank(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Option) {
 	ctx := context.Background()
 	sym := el.Clone()
 	sym.Symmetrize(4)
@@ -36,7 +36,7 @@ func checkPageRank(t *testing.T, el *graph.EdgeList, p layout.Params) {
 		g := apps.OriginalCSR(l, 4)
 		cb, err := cpu.New(l, 4)
 		require.NoError(t, err)
-		gb, err := gpu.New(l, 4)
+		gb, err := gpu.New(l, 4, opts...)
 		require.NoError(t, err)
 		for _, po := range optsList {
 			for trial := 0; trial < 2; trial++ { // the run state is reused

@@ -16,7 +16,7 @@ import (
 // checkSumApps runs data-driven PageRank and BC on the GPU in every mode,
 // on the graph as given (directed or not) and symmetrized, twice each (the
 // run state is reused), against the serial reference.
-func checkSumApps(t *testing.T, el *graph.EdgeList, p layout.Params) {
+func checkSumApps(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Option) {
 	ctx := context.Background()
 	sym := el.Clone()
 	sym.Symmetrize(4)
@@ -25,19 +25,19 @@ func checkSumApps(t *testing.T, el *graph.EdgeList, p layout.Params) {
 	for k, e := range []*graph.EdgeList{el, sym} {
 		l := build(t, e, p)
 		g := apps.OriginalCSR(l, 4)
-		gb, err := gpu.New(l, 4)
+		gb, err := gpu.New(l, 4, opts...)
 		require.NoError(t, err)
 		srcs := sourcesOf(l.NumVertices)
 		for _, mode := range modes {
 			for trial := 0; trial < 2; trial++ {
 				tag := fmt.Sprintf("graph %d/%s/trial %d", k, mode, trial)
-				opts := engine.RunOptions{Mode: mode, Seed: 5, Trace: true}
-				ranks, res, err := apps.PageRankDelta(ctx, gb, prd, opts)
+				ro := engine.RunOptions{Mode: mode, Seed: 5, Trace: true}
+				ranks, res, err := apps.PageRankDelta(ctx, gb, prd, ro)
 				require.NoError(t, err, tag+": pr-delta")
 				require.NoError(t, apps.ValidatePageRankDelta(g, prd, ranks), tag+": pr-delta")
 				checkTraceModes(t, res, mode, tag+": pr-delta")
 
-				bc, res, err := apps.BC(ctx, gb, gb, srcs, opts)
+				bc, res, err := apps.BC(ctx, gb, gb, srcs, ro)
 				require.NoError(t, err, tag+": bc")
 				require.NoError(t, apps.ValidateBC(g, srcs, bc), tag+": bc")
 				checkTraceModes(t, res, mode, tag+": bc")

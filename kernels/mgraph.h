@@ -232,6 +232,28 @@ typedef struct {
     const uint16_t *slot_dst;
     const uint64_t *sparse_offsets;
     const uint32_t *sparse_dst, *sparse_weights;
+    /* The dense step's work split (cuda.planDense, docs/gpu-engines.md):
+     * heavy blocks in row chunks of heavy_chunk_rows rows (a block with more
+     * rows is "split": its chunks combine into its slots atomically, and
+     * phase 2 resets those slots, [row_reset_lo[r], row_reset_hi[r]) of row
+     * panel r, after reading them); light edges in chunks of at most
+     * light_chunk_edges; phase 2 in chunks of at most slot_chunk slots, a row
+     * panel of several chunks (slot_chunk_split[c] = its index k in
+     * split_rows, else 0xffffffff) folding into the accumulators
+     * acc_split[k·P ..) that follow the slots in the stream buffer; the
+     * last chunk of split row k to finish (split_tickets[k], 0 between
+     * steps: the one array the steps write) applies it. */
+    uint32_t heavy_chunk_rows, num_heavy_chunks, light_chunk_edges, num_light_chunks;
+    uint32_t slot_chunk, num_slot_chunks, num_split_rows, reserved;
+    const uint32_t *heavy_chunk_block, *heavy_chunk_row0;
+    const int16_t *heavy_chunk_entry;
+    const uint32_t *light_chunk_col;
+    const uint64_t *light_chunk_start;
+    const uint32_t *slot_chunk_row;
+    const uint64_t *slot_chunk_start;
+    const uint32_t *slot_chunk_split, *split_rows;
+    const uint64_t *row_reset_lo, *row_reset_hi;
+    uint32_t *split_tickets;
 } mg_dlayout;
 
 /* What a step leaves on the device for the host to read in one copy. */
@@ -246,11 +268,15 @@ typedef struct {
 /* Events a step records (may be NULL): dense 4 (heavy, light, phase 2),
  * sparse 3 (advance, apply). */
 #define MG_DENSE_EVENTS 4
+/* A dense step's stream buffer (mg_min_dense_step, mg_sum_dense_step,
+ * mg_pr_step) has num_slots + num_split_rows·panel_size entries of the
+ * program's value type, every one the identity (0xffffffff for the min
+ * programs, 0.0 for the sums) when it is first used; the steps leave it so. */
 #define MG_SPARSE_EVENTS 3
 
 /* One MultiGraphD iteration of program prog: sources with active[u] != 0
- * contribute (phase 1 writes every stream slot of stream_buf, l->num_slots
- * entries), phase 2 folds each row panel's slots and applies every vertex
+ * contribute (phase 1 writes every stream slot of stream_buf), phase 2 folds
+ * each row panel's slots and applies every vertex
  * that received a contribution, writing next[v] (0/1) and the counters (zeroed
  * here). dry != 0: phase 2 folds but applies nothing and writes neither values
  * nor next (the hybrid's EDP measurement). Asynchronous on stream s. */
@@ -299,7 +325,7 @@ typedef struct {
 #define MG_PR_EVENTS 5
 
 /* One PageRank iteration over every vertex: phase 1 writes every slot of
- * stream_buf (l->num_slots doubles) from share[] (n), phase 2 folds each row
+ * stream_buf (doubles, see above) from share[] (n), phase 2 folds each row
  * panel and sets rank[v] = base + damping·acc, share[v] = rank[v]/outdeg (0
  * when dangling); partials (2·num_panels doubles) hold the per-panel sums,
  * folded into *sums. Asynchronous on stream s. */
