@@ -1,9 +1,11 @@
 // pull.cu — the pull (bottom-up) step of BFS on the GPU, for undirected
-// layouts (a vertex's out-row is its in-row): a warp per vertex; a vertex
-// still unsettled (BFS: its level is the identity) scans its row 32 arcs at a
-// time and stops at the first neighbour whose active flag is set, whose
+// layouts (a vertex's out-row is its in-row): a group of kPullGroup lanes per
+// vertex (four vertices per warp: most rows of a skewed graph are short, and
+// a whole warp per vertex left most lanes idle); a vertex still unsettled
+// (BFS: its level is the identity) scans its row kPullGroup arcs at a time
+// and stops at the first neighbour whose active flag is set, whose
 // contribution it applies (engine.EarlyExit: every contribution of an
-// iteration is equal, so the first one found is final). The warp writes
+// iteration is equal, so the first one found is final). The group writes
 // next[v] for its vertex (settled or not), so next needs no clearing, and
 // adds the activated vertices and their out-arcs to the counters (one atomic
 // per block).
@@ -14,6 +16,8 @@ namespace {
 using mg::kMinIdentity;
 
 constexpr int kPullBlock = 256;
+constexpr int kPullGroup = 8;  // lanes per vertex; divides 32
+constexpr int kPullVertsPerBlock = kPullBlock / kPullGroup;
 
 template <typename Op>
 __global__ void __launch_bounds__(kPullBlock)
@@ -26,33 +30,39 @@ __global__ void __launch_bounds__(kPullBlock)
         s_edges = 0;
     }
     __syncthreads();
-    const uint32_t lane = threadIdx.x & 31;
-    const uint64_t v = ((uint64_t)blockIdx.x * kPullBlock + threadIdx.x) / 32;
-    if (v < L.n) {
-        uint8_t act = 0;
-        if (values[v] == kMinIdentity) {
-            const uint64_t lo = L.sparse_offsets[v], hi = L.sparse_offsets[v + 1];
-            for (uint64_t b = lo; b < hi; b += 32) {
-                const uint64_t e = b + lane;
-                uint32_t u = 0;
-                const bool hit = e < hi && active[u = L.sparse_dst[e]] != 0;
-                const unsigned m = __ballot_sync(0xffffffffu, hit);
-                if (m != 0) {
-                    const int first = __ffs(m) - 1;
-                    u = __shfl_sync(0xffffffffu, u, first);
-                    if (lane == 0) {
-                        act = Op::apply((uint32_t)v, Op::edge(values[u], 0u), values) ? 1 : 0;
-                        if (act) {
-                            atomicAdd(&s_count, 1u);
-                            atomicAdd(&s_edges, (unsigned long long)(hi - lo));
-                        }
-                    }
-                    break;
+    const uint32_t lane = threadIdx.x & 31, sub = lane % kPullGroup, first_lane = lane - sub;
+    const uint32_t group_mask = ((1u << kPullGroup) - 1u) << first_lane;
+    const uint64_t v = ((uint64_t)blockIdx.x * kPullBlock + threadIdx.x) / kPullGroup;
+    bool search = v < L.n && values[v] == kMinIdentity;  // the same in every lane of the group
+    uint64_t lo = 0, hi = 0;
+    if (search) {
+        lo = L.sparse_offsets[v];
+        hi = L.sparse_offsets[v + 1];
+        search = hi > lo;
+    }
+    uint8_t act = 0;
+    // The warp loops while any of its groups searches; every lane takes part
+    // in the ballot and the shuffle.
+    for (uint64_t b = lo; __any_sync(0xffffffffu, search); b += kPullGroup) {
+        const uint64_t e = b + sub;
+        uint32_t u = 0;
+        const bool hit = search && e < hi && active[u = L.sparse_dst[e]] != 0;
+        const unsigned m = __ballot_sync(0xffffffffu, hit) & group_mask;
+        u = __shfl_sync(0xffffffffu, u, m != 0 ? __ffs(m) - 1 : lane);
+        if (search && m != 0) {
+            if (sub == 0) {
+                act = Op::apply((uint32_t)v, Op::edge(values[u], 0u), values) ? 1 : 0;
+                if (act) {
+                    atomicAdd(&s_count, 1u);
+                    atomicAdd(&s_edges, (unsigned long long)(hi - lo));
                 }
             }
+            search = false;
+        } else if (b + kPullGroup >= hi) {
+            search = false;  // the row is exhausted
         }
-        if (lane == 0) next[v] = act;
     }
+    if (sub == 0 && v < L.n) next[v] = act;
     __syncthreads();
     if (threadIdx.x == 0 && s_count > 0) {
         atomicAdd(&ctr->next_count, s_count);
@@ -70,10 +80,10 @@ int pull_step(int dev, const mg_dlayout *l, uint32_t *values, const uint8_t *act
     MG_CHECK(cudaMemsetAsync(ctr, 0, sizeof(mg_step_counters), st));
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[0], st));
     if (l->n > 0) {
-        const uint64_t grid = (l->n * 32 + kPullBlock - 1) / kPullBlock;
+        const uint64_t grid = (l->n + kPullVertsPerBlock - 1) / kPullVertsPerBlock;
         if (grid > 0x7fffffffu) return mg::invalid("mg_min_pull_step: too many vertices", err, errlen);
         pull_kernel<Op><<<(unsigned)grid, kPullBlock, 0, st>>>(*l, values, active, next, ctr);
-        MG_CHECK_LAUNCH("pull_kernel<<<n/8, 256, 0, s>>>");
+        MG_CHECK_LAUNCH("pull_kernel<<<n/32, 256, 0, s>>>");
     }
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[1], st));
     return MG_OK;
