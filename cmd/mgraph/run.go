@@ -44,6 +44,7 @@ type runFlags struct {
 	damping   float64
 	tolerance float64
 	maxIter   int
+	gpuSplit  string
 }
 
 func runCommand() command {
@@ -87,6 +88,7 @@ Examples:
 			fs.Int64Var(&f.weights, "weights", -1, "give an unweighted graph random weights in [1, 64] from this seed (for sssp)")
 			fs.Float64Var(&f.damping, "damping", 0.85, "pr: damping factor")
 			fs.Float64Var(&f.tolerance, "tolerance", 1e-4, "pr: stop when the L1 change of the ranks falls below this")
+			fs.StringVar(&f.gpuSplit, "gpu-split", "", "cuda: the dense kernels' work split ROWS,EDGES,SLOTS (rows per heavy row chunk, light edges per chunk, slots per phase 2 chunk; 0 or empty: the default)")
 			fs.IntVar(&f.maxIter, "max-iterations", -1, "iteration cap (-1: the app's default: 20 for pr, none otherwise)")
 			f.in.register(fs)
 			f.lf.register(fs)
@@ -131,6 +133,10 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return usageError("--mode: %v", err)
 	}
+	split, err := parseGPUSplit(f.gpuSplit)
+	if err != nil {
+		return err
+	}
 	switch {
 	case f.trials < 1:
 		return usageError("--trials must be at least 1, got %d", f.trials)
@@ -164,7 +170,7 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	}
 	var fwd engine.Backend
 	if f.backend == "cuda" {
-		g, err := gpu.New(l, f.in.threads)
+		g, err := gpu.New(l, f.in.threads, gpu.WithWorkSplit(split))
 		if err != nil {
 			return err
 		}
@@ -457,4 +463,25 @@ func writeAtomic(path string, fill func(io.Writer) error) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// parseGPUSplit parses --gpu-split: "" or three comma-separated counts, each
+// 0 for the default.
+func parseGPUSplit(s string) (cuda.WorkSplit, error) {
+	var ws cuda.WorkSplit
+	if s == "" {
+		return ws, nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return ws, usageError("--gpu-split %q: want ROWS,EDGES,SLOTS (three counts, 0 for the default)", s)
+	}
+	for i, dst := range []*uint32{&ws.HeavyChunkRows, &ws.LightChunkEdges, &ws.SlotChunk} {
+		v, err := strconv.ParseUint(strings.TrimSpace(parts[i]), 10, 32)
+		if err != nil {
+			return ws, usageError("--gpu-split %q: field %d (%s): not a count in [0, 4294967295]", s, i+1, []string{"ROWS", "EDGES", "SLOTS"}[i])
+		}
+		*dst = uint32(v)
+	}
+	return ws, nil
 }

@@ -93,6 +93,8 @@ func TestRunBadArguments(t *testing.T) {
 		{[]string{"run", "bc", "grid:4", "--backend", "cuda"}, 1, "--backend cuda"},
 		{[]string{"run", "bfs", "grid:4", "--backend", "tpu"}, 2, "--backend"},
 		{[]string{"run", "pr", "grid:4", "--damping", "1.5"}, 1, "damping"},
+		{[]string{"run", "pr", "grid:4", "--gpu-split", "1,2"}, 2, "ROWS,EDGES,SLOTS"},
+		{[]string{"run", "pr", "grid:4", "--gpu-split", "1,x,3"}, 2, "field 2 (EDGES)"},
 		{[]string{"run", "bfs", filepath.Join(dir, "missing.mtx")}, 1, "missing.mtx"},
 	}
 	for _, c := range cases {
