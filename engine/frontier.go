@@ -50,6 +50,47 @@ func (f *Frontier) Len(workers int) uint64 {
 	return uint64(len(f.List(workers)))
 }
 
+// sizeSerialBelow is the frontier size under which Size sums on one goroutine.
+const sizeSerialBelow = 1 << 16
+
+// Size counts the frontier's vertices and sums their out-degrees
+// (off[v+1] - off[v], off the out-adjacency's offsets) in parallel, from the
+// list when the frontier has one and from its flags otherwise, without
+// converting it.
+func (f *Frontier) Size(off []uint64, workers int) (count, edges uint64) {
+	n := len(f.flags)
+	if f.hasList {
+		n = len(f.list)
+	}
+	parts := par.Workers(workers)
+	if n < sizeSerialBelow {
+		parts = 1
+	}
+	chunks := par.Split(n, parts)
+	counts, sums := make([]uint64, len(chunks)), make([]uint64, len(chunks))
+	par.ForChunks(chunks, func(c par.Chunk) {
+		var k, e uint64
+		if f.hasList {
+			for _, v := range f.list[c.Lo:c.Hi] {
+				e += off[v+1] - off[v]
+			}
+			k = uint64(c.Hi - c.Lo)
+		} else {
+			for v := c.Lo; v < c.Hi; v++ {
+				if f.flags[v] != 0 {
+					k++
+					e += off[v+1] - off[v]
+				}
+			}
+		}
+		counts[c.Index], sums[c.Index] = k, e
+	})
+	for i := range chunks {
+		count, edges = count+counts[i], edges+sums[i]
+	}
+	return count, edges
+}
+
 // List returns the active vertices in increasing id order when converted
 // from flags (in the order given otherwise), converting if needed.
 func (f *Frontier) List(workers int) []uint32 {

@@ -18,7 +18,6 @@ import (
 
 	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/mgraph-dev/mgraph/engine"
-	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/sampler"
 )
@@ -294,7 +293,7 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 	var res engine.Result
 	l := b.l
 	n := l.NumVertices
-	count, edges := frontierSize(l, f, b.workers)
+	count, edges := f.Size(l.SparseOffsets, b.workers) // later frontiers are counted by the steps
 	hasList, hasFlags := isList, !isList
 	prev := engine.Mode(255)
 	var unsettled, prevCount uint64 // arcs of the unsettled vertices (an estimate); the previous frontier's size
@@ -498,39 +497,3 @@ func sum(t []float32) float32 {
 }
 
 func msDuration(ms float32) time.Duration { return time.Duration(float64(ms) * 1e6) }
-
-// frontierSize counts the initial frontier's vertices and sums their
-// out-degrees on the host, in parallel and without converting the frontier
-// (a whole-graph frontier of flags is 2 M entries at R-MAT 21).
-func frontierSize(l *layout.Layout, f *engine.Frontier, workers int) (count, edges uint64) {
-	off := l.SparseOffsets
-	var mu sync.Mutex
-	add := func(c, e uint64) {
-		mu.Lock()
-		count, edges = count+c, edges+e
-		mu.Unlock()
-	}
-	if f.IsList() {
-		list := f.List(workers)
-		par.For(len(list), workers, 1<<16, func(lo, hi int) {
-			var e uint64
-			for _, v := range list[lo:hi] {
-				e += off[v+1] - off[v]
-			}
-			add(uint64(hi-lo), e)
-		})
-		return count, edges
-	}
-	flags := f.Flags(workers)
-	par.For(len(flags), workers, 1<<16, func(lo, hi int) {
-		var c, e uint64
-		for v := lo; v < hi; v++ {
-			if flags[v] != 0 {
-				c++
-				e += off[v+1] - off[v]
-			}
-		}
-		add(c, e)
-	})
-	return count, edges
-}

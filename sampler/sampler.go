@@ -28,7 +28,6 @@ import (
 	"time"
 
 	"github.com/mgraph-dev/mgraph/engine"
-	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"
 )
 
@@ -152,7 +151,7 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 		}
 		tr := engine.IterationTrace{Iteration: i, FrontierVertices: count}
 		if r.opts.Trace && !canPull { // counted outside the iteration's time
-			tr.FrontierEdges = frontierEdges(r.l, f, r.workers)
+			_, tr.FrontierEdges = f.Size(r.l.SparseOffsets, r.workers)
 			res.Edges += tr.FrontierEdges
 		}
 		iterStart := time.Now()
@@ -161,7 +160,7 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 			// The frontier's arcs: counted by a pull step, else summed here
 			// (inside the iteration's time: the choice needs them).
 			if !arcsKnown {
-				arcs = frontierEdges(r.l, f, r.workers)
+				_, arcs = f.Size(r.l.SparseOffsets, r.workers)
 			}
 			if i == 0 {
 				unsettled = r.l.NumArcs
@@ -319,39 +318,4 @@ func (r *Runner[V]) sample(f *engine.Frontier, count uint64) []uint32 {
 		}
 	}
 	return out
-}
-
-// frontierEdges sums the out-degrees of the frontier's vertices, from its
-// list when it has one and from its flags otherwise (in parallel, without
-// converting them).
-func frontierEdges(l *layout.Layout, f *engine.Frontier, workers int) uint64 {
-	off := l.SparseOffsets
-	if f.IsList() {
-		var e uint64
-		for _, v := range f.List(workers) {
-			e += off[v+1] - off[v]
-		}
-		return e
-	}
-	flags := f.Flags(workers)
-	chunks := par.Split(len(flags), par.Workers(workers))
-	if len(flags) < 1<<16 {
-		chunks = par.Split(len(flags), 1)
-	}
-	sums := make([]uint64, len(chunks))
-	par.ForChunks(chunks, func(c par.Chunk) {
-		var e uint64
-		for v, a := range flags[c.Lo:c.Hi] {
-			if a != 0 {
-				u := c.Lo + v
-				e += off[u+1] - off[u]
-			}
-		}
-		sums[c.Index] = e
-	})
-	var e uint64
-	for _, s := range sums {
-		e += s
-	}
-	return e
 }

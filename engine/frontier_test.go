@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestFrontierSizeMatchesSerialSum: Size agrees with a serial count and
+// degree sum, from a list and from flags, below and above the parallel
+// threshold, and converts neither.
+func TestFrontierSizeMatchesSerialSum(t *testing.T) {
+	for _, n := range []int{0, 1, 1000, 3 * sizeSerialBelow} {
+		rng := rand.New(rand.NewPCG(uint64(n), 7))
+		off := make([]uint64, n+1)
+		for v := 0; v < n; v++ {
+			off[v+1] = off[v] + uint64(rng.IntN(50))
+		}
+		flags := make([]uint8, n)
+		var list []uint32
+		var wantCount, wantEdges uint64
+		for v := 0; v < n; v++ {
+			if rng.IntN(3) == 0 {
+				flags[v] = 1
+				list = append(list, uint32(v))
+				wantCount++
+				wantEdges += off[v+1] - off[v]
+			}
+		}
+		for _, f := range []*Frontier{NewFrontierFlags(flags), NewFrontierList(uint64(n), list)} {
+			wasList := f.IsList()
+			for _, workers := range []int{1, 4} {
+				count, edges := f.Size(off, workers)
+				require.Equal(t, wantCount, count, "n=%d list=%v workers=%d", n, wasList, workers)
+				require.Equal(t, wantEdges, edges, "n=%d list=%v workers=%d", n, wasList, workers)
+			}
+			require.Equal(t, wasList, f.IsList(), "Size converted the frontier")
+		}
+	}
+}
