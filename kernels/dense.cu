@@ -22,9 +22,8 @@ struct FrontierApply {
     uint8_t *next;
     mg_step_counters *ctr;
 
-    __device__ void operator()(const mg_dlayout &L, uint32_t r, const typename Op::T *acc) const {
-        const uint64_t lo = (uint64_t)r * L.panel_size;
-        const uint32_t len = (uint32_t)min((uint64_t)L.panel_size, L.n - lo);
+    __device__ void operator()(const mg_dlayout &L, uint32_t r, uint64_t lo, uint32_t len,
+                               const typename Op::T *acc) const {
         uint64_t cnt = 0, edges = 0;
         for (uint32_t j = threadIdx.x; j < len; j += kPhase2Block) {
             const typename Op::T a = acc[j];
@@ -71,7 +70,7 @@ int dense_step(Op op, int dev, const mg_dlayout *l, typename Op::T *values, cons
     const mg_dlayout L = *l;
     MG_CHECK(cudaMemsetAsync(ctr, 0, sizeof(mg_step_counters), st));
     MG_RECORD(0);
-    int rc = launch_phase1(op, L, values, active, stream_buf, st, ev, 1, err, errlen);
+    int rc = launch_phase1(op, L, values, active, stream_buf, st, ev, err, errlen);
     if (rc != MG_OK) return rc;
     if (dry)
         rc = launch_phase2<Op>(L, FrontierApply<Op, true>{op, values, next, ctr}, stream_buf, st, err, errlen);

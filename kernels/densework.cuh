@@ -1,5 +1,5 @@
 // densework.cuh — the kernels of a MultiGraphD step, over the work split
-// that cuda.planDense computes when the layout is uploaded (mg_dlayout's
+// that denseplan.New computes when the layout is uploaded (mg_dlayout's
 // chunk arrays; docs/gpu-engines.md, "Work split of the dense step").
 // Shared by dense.cu (every frontier program) and pagerank.cu.
 //
@@ -22,8 +22,9 @@
 // weighted, combine, atomic, edge); what phase 2 does with a folded panel is
 // a second functor, the Apply policy:
 //
-//   struct Apply {  // called by the whole block; acc: the panel's P shared values
-//       __device__ void operator()(const mg_dlayout &L, uint32_t r, const T *acc) const;
+//   struct Apply {  // called by the whole block; acc: the panel's shared values
+//       __device__ void operator()(const mg_dlayout &L, uint32_t r, uint64_t lo, uint32_t len,
+//                                  const T *acc) const;  // row panel r: vertices [lo, lo+len)
 //   };
 #ifndef MGRAPH_KERNELS_DENSEWORK_CUH
 #define MGRAPH_KERNELS_DENSEWORK_CUH
@@ -37,7 +38,13 @@ constexpr int kHeavyUnroll = 4;       // matrix rows a thread loads before it co
 constexpr int kLightBlock = 256;
 constexpr int kPhase2Block = 512;
 constexpr int kPhase2Unroll = 4;
-constexpr uint32_t kNoSplit = 0xffffffffu;  // cuda.noSplit
+constexpr uint32_t kNoSplit = 0xffffffffu;  // denseplan.NoSplit
+
+// panel_len is the number of vertices of the panel that starts at vertex lo
+// (P, less for the last panel).
+__device__ __forceinline__ uint32_t panel_len(const mg_dlayout &L, uint64_t lo) {
+    return (uint32_t)min((uint64_t)L.panel_size, L.n - lo);
+}
 
 // source_value is the value column-panel-local source x of panel lo
 // contributes: values[lo+x] when active (active == NULL: all are), else the
@@ -58,7 +65,7 @@ __global__ void __launch_bounds__(1024)
     T *st = mg::shared_as<T>(), *acc = st + L.panel_size;
     const uint32_t c = blockIdx.x, h = L.heavy_chunk_block[c];
     const uint64_t lo = (uint64_t)L.heavy_col[h] * L.panel_size;
-    const uint32_t len = (uint32_t)min((uint64_t)L.panel_size, L.n - lo);
+    const uint32_t len = panel_len(L, lo);
     for (uint32_t i = threadIdx.x; i < len; i += blockDim.x) st[i] = source_value<Op>(values, active, lo + i);
     const uint32_t d = L.heavy_num_dst[h];
     for (uint32_t i = threadIdx.x; i < d; i += blockDim.x) acc[i] = Op::identity;
@@ -139,7 +146,7 @@ __global__ void __launch_bounds__(kPhase2Block)
     T *acc = mg::shared_as<T>();
     const uint32_t c = blockIdx.x, r = L.slot_chunk_row[c], split = L.slot_chunk_split[c];
     const uint64_t lo = (uint64_t)r * L.panel_size;
-    const uint32_t len = (uint32_t)min((uint64_t)L.panel_size, L.n - lo);
+    const uint32_t len = panel_len(L, lo);
     for (uint32_t i = threadIdx.x; i < len; i += kPhase2Block) acc[i] = Op::identity;
     __syncthreads();
     const uint64_t s0 = L.slot_chunk_start[c], s1 = min(s0 + L.slot_chunk, L.row_slot_start[r + 1]);
@@ -161,7 +168,7 @@ __global__ void __launch_bounds__(kPhase2Block)
     }
     __syncthreads();
     if (split == kNoSplit) {
-        apply(L, r, acc);
+        apply(L, r, lo, len, acc);
         return;
     }
     // A split row: combine into its accumulators; the row's last chunk to
@@ -187,15 +194,15 @@ __global__ void __launch_bounds__(kPhase2Block)
     }
     if (threadIdx.x == 0) L.split_tickets[split] = 0;
     __syncthreads();
-    apply(L, r, acc);
+    apply(L, r, lo, len, acc);
 }
 
 // launch_phase1 runs both phase 1 kernels of program op on stream st,
-// recording ev[first] after the heavy kernel and ev[first+1] after the light
-// one (ev may be NULL).
+// recording ev[1] after the heavy kernel and ev[2] after the light one (ev
+// may be NULL; the caller records ev[0] before).
 template <typename Op>
 int launch_phase1(Op op, const mg_dlayout &L, const typename Op::T *values, const uint8_t *active,
-                  typename Op::T *buf, cudaStream_t st, mg_event *ev, int first, char *err, size_t errlen) {
+                  typename Op::T *buf, cudaStream_t st, mg_event *ev, char *err, size_t errlen) {
     const size_t panel = (size_t)L.panel_size * sizeof(typename Op::T);
     if (L.num_heavy_chunks > 0) {
         const int threads = (int)min(L.heavy_columns, 1024u);
@@ -204,12 +211,12 @@ int launch_phase1(Op op, const mg_dlayout &L, const typename Op::T *values, cons
         heavy_kernel<Op><<<L.num_heavy_chunks, threads, 2 * panel, st>>>(op, L, values, active, buf);
         MG_CHECK_LAUNCH("heavy_kernel<<<heavy row chunks, T, 2P·sizeof(T), s>>>");
     }
-    if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[first], st));
+    if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[1], st));
     if (L.num_light_chunks > 0) {
         light_kernel<Op><<<L.num_light_chunks, kLightBlock, 0, st>>>(op, L, values, active, buf);
         MG_CHECK_LAUNCH("light_kernel<<<light chunks, 256, 0, s>>>");
     }
-    if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[first + 1], st));
+    if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[2], st));
     return MG_OK;
 }
 

@@ -232,7 +232,7 @@ typedef struct {
     const uint16_t *slot_dst;
     const uint64_t *sparse_offsets;
     const uint32_t *sparse_dst, *sparse_weights;
-    /* The dense step's work split (cuda.planDense, docs/gpu-engines.md):
+    /* The dense step's work split (denseplan.New, docs/gpu-engines.md):
      * heavy blocks in row chunks of heavy_chunk_rows rows (a block with more
      * rows is "split": its chunks combine into its slots atomically, and
      * phase 2 resets those slots, [row_reset_lo[r], row_reset_hi[r]) of row
@@ -268,11 +268,12 @@ typedef struct {
 /* Events a step records (may be NULL): dense 4 (heavy, light, phase 2),
  * sparse 3 (advance, apply). */
 #define MG_DENSE_EVENTS 4
+#define MG_SPARSE_EVENTS 3
+
 /* A dense step's stream buffer (mg_min_dense_step, mg_sum_dense_step,
  * mg_pr_step) has num_slots + num_split_rows·panel_size entries of the
  * program's value type, every one the identity (0xffffffff for the min
  * programs, 0.0 for the sums) when it is first used; the steps leave it so. */
-#define MG_SPARSE_EVENTS 3
 
 /* One MultiGraphD iteration of program prog: sources with active[u] != 0
  * contribute (phase 1 writes every stream slot of stream_buf), phase 2 folds

@@ -20,9 +20,8 @@ struct PRApply {
     double base, damping;
     double *rank, *share, *partials;
 
-    __device__ void operator()(const mg_dlayout &L, uint32_t r, const double *acc) const {
-        const uint64_t lo = (uint64_t)r * L.panel_size;
-        const uint32_t len = (uint32_t)min((uint64_t)L.panel_size, L.n - lo);
+    __device__ void operator()(const mg_dlayout &L, uint32_t r, uint64_t lo, uint32_t len,
+                               const double *acc) const {
         double delta = 0.0, dangling = 0.0;
         for (uint32_t j = threadIdx.x; j < len; j += kPhase2Block) {
             const uint64_t v = lo + j;
@@ -79,7 +78,7 @@ extern "C" int mg_pr_step(int dev, const mg_dlayout *l, double base, double damp
     cudaStream_t st = (cudaStream_t)s;
     const mg_dlayout L = *l;
     MG_RECORD(0);
-    int rc = launch_phase1(mg::SumBase{}, L, share, nullptr, stream_buf, st, ev, 1, err, errlen);
+    int rc = launch_phase1(mg::SumBase{}, L, share, nullptr, stream_buf, st, ev, err, errlen);
     if (rc != MG_OK) return rc;
     rc = launch_phase2<mg::SumBase>(L, PRApply{base, damping, rank, share, partials}, stream_buf, st, err, errlen);
     if (rc != MG_OK) return rc;
