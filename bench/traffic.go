@@ -1,8 +1,6 @@
 package bench
 
 import (
-	"unsafe"
-
 	"github.com/mgraph-dev/mgraph/layout"
 )
 
@@ -24,18 +22,13 @@ type DenseBytes struct {
 	Slots uint64 `json:"slots"`
 }
 
-func sizeOf[T any](s []T) uint64 {
-	var z T
-	return uint64(len(s)) * uint64(unsafe.Sizeof(z))
-}
-
 // DenseBytesOf returns l's DenseBytes.
 func DenseBytesOf(l *layout.Layout) DenseBytes {
 	return DenseBytes{
-		Layout: sizeOf(l.HeavyCol) + sizeOf(l.HeavyRows) + sizeOf(l.HeavyMatrixStart) + sizeOf(l.HeavyNumDst) +
-			sizeOf(l.HeavySlot) + sizeOf(l.HeavyMatrix) + sizeOf(l.LightStart) + sizeOf(l.LightSrc) +
-			sizeOf(l.LightSlot) + sizeOf(l.RowSlotStart) + sizeOf(l.SlotDst),
-		Weights: sizeOf(l.HeavyWeights) + sizeOf(l.LightWeights),
+		Layout: layout.ArrayBytes(l.HeavyCol) + layout.ArrayBytes(l.HeavyRows) + layout.ArrayBytes(l.HeavyMatrixStart) + layout.ArrayBytes(l.HeavyNumDst) +
+			layout.ArrayBytes(l.HeavySlot) + layout.ArrayBytes(l.HeavyMatrix) + layout.ArrayBytes(l.LightStart) + layout.ArrayBytes(l.LightSrc) +
+			layout.ArrayBytes(l.LightSlot) + layout.ArrayBytes(l.RowSlotStart) + layout.ArrayBytes(l.SlotDst),
+		Weights: layout.ArrayBytes(l.HeavyWeights) + layout.ArrayBytes(l.LightWeights),
 		Slots:   uint64(len(l.SlotDst)),
 	}
 }

@@ -3,7 +3,6 @@ package cuda
 import (
 	"errors"
 	"fmt"
-	"unsafe"
 
 	"github.com/mgraph-dev/mgraph/internal/denseplan"
 	"github.com/mgraph-dev/mgraph/layout"
@@ -97,20 +96,15 @@ func upload[T any](dl *DeviceLayout, src []T) (uintptr, error) {
 	return uintptr(b.h.p), nil
 }
 
-func byteSize[T any](s []T) uint64 {
-	var z T
-	return uint64(len(s)) * uint64(unsafe.Sizeof(z))
-}
-
 // LayoutDeviceBytes returns the device memory the arrays UploadLayout copies
 // take (the engines' per-run buffers come on top: about 21 bytes per vertex
 // and 4 per stream slot).
 func LayoutDeviceBytes(l *layout.Layout) uint64 {
-	return byteSize(l.HeavyCol) + byteSize(l.HeavyRows) + byteSize(l.HeavyNumDst) +
-		byteSize(l.HeavyMatrixStart) + byteSize(l.HeavySlot) + byteSize(l.HeavyMatrix) +
-		byteSize(l.HeavyWeights) + byteSize(l.LightStart) + byteSize(l.LightSrc) +
-		byteSize(l.LightWeights) + byteSize(l.LightSlot) + byteSize(l.RowSlotStart) +
-		byteSize(l.SlotDst) + byteSize(l.SparseOffsets) + byteSize(l.SparseDst) + byteSize(l.SparseWeights)
+	return layout.ArrayBytes(l.HeavyCol) + layout.ArrayBytes(l.HeavyRows) + layout.ArrayBytes(l.HeavyNumDst) +
+		layout.ArrayBytes(l.HeavyMatrixStart) + layout.ArrayBytes(l.HeavySlot) + layout.ArrayBytes(l.HeavyMatrix) +
+		layout.ArrayBytes(l.HeavyWeights) + layout.ArrayBytes(l.LightStart) + layout.ArrayBytes(l.LightSrc) +
+		layout.ArrayBytes(l.LightWeights) + layout.ArrayBytes(l.LightSlot) + layout.ArrayBytes(l.RowSlotStart) +
+		layout.ArrayBytes(l.SlotDst) + layout.ArrayBytes(l.SparseOffsets) + layout.ArrayBytes(l.SparseDst) + layout.ArrayBytes(l.SparseWeights)
 }
 
 // UploadLayout copies the arrays the GPU engines read (the dense part, the

@@ -372,3 +372,9 @@ func TestValidateRandomMutationsNeverPanic(t *testing.T) {
 	}
 	assert.Equal(t, 300, detected)
 }
+
+func TestArrayBytes(t *testing.T) {
+	require.Equal(t, uint64(6), layout.ArrayBytes([]int16{1, 2, 3}))
+	require.Equal(t, uint64(16), layout.ArrayBytes([]uint64{1, 2}))
+	require.Equal(t, uint64(0), layout.ArrayBytes([]uint32(nil)))
+}

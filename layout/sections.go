@@ -45,6 +45,14 @@ func ref[T elem](name string, s *[]T) sectionRef {
 	}
 }
 
+// ArrayBytes returns the bytes an array of one of the layout's element types
+// takes: its length times the element size (the layout's arrays, and the
+// device-side arrays derived from them).
+func ArrayBytes[T elem](s []T) uint64 {
+	var zero T
+	return uint64(len(s)) * uint64(unsafe.Sizeof(zero))
+}
+
 // asBytes reinterprets a typed slice as its bytes (little-endian machines
 // only; see checkLittleEndian).
 func asBytes[T elem](s []T) []byte {

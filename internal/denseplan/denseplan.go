@@ -5,8 +5,6 @@
 package denseplan
 
 import (
-	"unsafe"
-
 	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"
 )
@@ -190,13 +188,8 @@ func (p *Plan) SplitAccLen(panel uint32) int { return len(p.SplitRows) * int(pan
 
 // Bytes is the device memory the plan's arrays take.
 func (p *Plan) Bytes() uint64 {
-	return byteSize(p.HeavyChunkBlock) + byteSize(p.HeavyChunkRow0) + byteSize(p.HeavyChunkEntry) +
-		byteSize(p.LightChunkCol) + byteSize(p.LightChunkStart) + byteSize(p.SlotChunkRow) +
-		byteSize(p.SlotChunkStart) + byteSize(p.SlotChunkSplit) + byteSize(p.SplitRows) +
-		byteSize(p.RowResetLo) + byteSize(p.RowResetHi) + 4*uint64(len(p.SplitRows)) // + the split rows' tickets
-}
-
-func byteSize[T any](s []T) uint64 {
-	var z T
-	return uint64(len(s)) * uint64(unsafe.Sizeof(z))
+	return layout.ArrayBytes(p.HeavyChunkBlock) + layout.ArrayBytes(p.HeavyChunkRow0) + layout.ArrayBytes(p.HeavyChunkEntry) +
+		layout.ArrayBytes(p.LightChunkCol) + layout.ArrayBytes(p.LightChunkStart) + layout.ArrayBytes(p.SlotChunkRow) +
+		layout.ArrayBytes(p.SlotChunkStart) + layout.ArrayBytes(p.SlotChunkSplit) + layout.ArrayBytes(p.SplitRows) +
+		layout.ArrayBytes(p.RowResetLo) + layout.ArrayBytes(p.RowResetHi) + 4*uint64(len(p.SplitRows)) // + the split rows' tickets
 }
