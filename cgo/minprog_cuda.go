@@ -24,6 +24,14 @@ var (
 	_ [C.MG_PROG_CC - ProgCC]struct{}
 	_ [SampleScratch - C.MG_SAMPLE_SCRATCH]struct{}
 	_ [C.MG_SAMPLE_SCRATCH - SampleScratch]struct{}
+	_ [unsafe.Sizeof(loopRule{}) - C.sizeof_mg_loop_rule]struct{}
+	_ [C.sizeof_mg_loop_rule - unsafe.Sizeof(loopRule{})]struct{}
+	_ [unsafe.Sizeof(LoopRecord{}) - C.sizeof_mg_loop_record]struct{}
+	_ [C.sizeof_mg_loop_record - unsafe.Sizeof(LoopRecord{})]struct{}
+	_ [unsafe.Sizeof(loopState{}) - C.sizeof_mg_loop_state]struct{}
+	_ [C.sizeof_mg_loop_state - unsafe.Sizeof(loopState{})]struct{}
+	_ [LoopRecords - C.MG_LOOP_RECORDS]struct{}
+	_ [C.MG_LOOP_RECORDS - LoopRecords]struct{}
 )
 
 func cbool(b bool) C.int {
@@ -54,6 +62,15 @@ func backendMinSample(dev, prog int, desc, values, frontier unsafe.Pointer, coun
 		return C.mg_min_sparse_sample(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.uint32_t)(values),
 			(*C.uint32_t)(frontier), C.uint32_t(count), C.uint32_t(stride), (*C.uint32_t)(scratch), nil,
 			(*C.mg_event)(ev), e, n)
+	})
+}
+
+func backendMinSparseLoop(dev, prog int, desc, values, list0, list1 unsafe.Pointer, count, maxIters, blocksPerSM uint32, rule, acc, touched, ctr, state, records, ev unsafe.Pointer) error {
+	return call("sparse loop", func(e *C.char, n C.size_t) C.int {
+		return C.mg_min_sparse_loop(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.uint32_t)(values),
+			(*C.uint32_t)(list0), (*C.uint32_t)(list1), C.uint32_t(count), C.uint32_t(maxIters), C.uint32_t(blocksPerSM),
+			(*C.mg_loop_rule)(rule), (*C.uint32_t)(acc), (*C.uint32_t)(touched), (*C.mg_step_counters)(ctr),
+			(*C.mg_loop_state)(state), (*C.mg_loop_record)(records), nil, (*C.mg_event)(ev), e, n)
 	})
 }
 

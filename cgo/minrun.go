@@ -19,6 +19,11 @@ type MinRun struct {
 	stepState
 	values, acc        *Buffer[uint32]
 	scratch, streamBuf *Buffer[uint32]
+	// The device loop's state, records and two counters (SparseLoop),
+	// allocated on its first use.
+	loopState *Buffer[loopState]
+	records   *Buffer[LoopRecord]
+	loopCtr   *Buffer[StepCounters]
 }
 
 // NewMinRun allocates the run state over dl.

@@ -30,6 +30,7 @@ type Backend struct {
 	l       *layout.Layout
 	dl      *cuda.DeviceLayout
 	workers int
+	sms     int // the device's SM count
 
 	mu  sync.Mutex // one run at a time on run and pr
 	run *cuda.MinRun
@@ -38,10 +39,14 @@ type Backend struct {
 	edp map[int]time.Duration // EDP per program id
 	// The ESP model per program id: fixed, the shortest real sparse step
 	// (launches and the counters copy, seconds); arcCost, the seconds per
-	// frontier out-arc beyond fixed of the largest real sparse step so far
-	// with at least m/CalibrateRatio arcs (arcRef of them).
+	// frontier out-arc of the largest real sparse step so far with at least
+	// m/CalibrateRatio arcs (arcRef of them), beyond fixed for a host step,
+	// beyond loopFixed for a device-loop iteration.
 	fixed, arcCost map[int]float64
 	arcRef         map[int]uint64
+	loopFixed      map[int]float64 // the shortest device-loop iteration per program id (seconds)
+	noLoop         bool            // WithoutDeviceLoop
+	loopBlocks     uint32          // WithLoopBlocksPerSM
 }
 
 var _ engine.Backend = (*Backend)(nil)
@@ -50,13 +55,28 @@ var _ engine.Backend = (*Backend)(nil)
 type Option func(*options)
 
 type options struct {
-	split cuda.WorkSplit
+	split      cuda.WorkSplit
+	noLoop     bool
+	loopBlocks uint32
 }
 
 // WithWorkSplit changes the dense kernels' work split (cuda.WorkSplit): tiny
 // pieces exercise the split paths on small graphs.
 func WithWorkSplit(ws cuda.WorkSplit) Option {
 	return func(o *options) { o.split = ws }
+}
+
+// WithoutDeviceLoop makes the backend return to the host after every
+// iteration, as it did before the device loop (for comparing the two; the
+// results are the same).
+func WithoutDeviceLoop() Option {
+	return func(o *options) { o.noLoop = true }
+}
+
+// WithLoopBlocksPerSM sets the thread blocks per SM of the device loop's
+// grid (0, the default: as many as fit).
+func WithLoopBlocksPerSM(n uint32) Option {
+	return func(o *options) { o.loopBlocks = n }
 }
 
 // New uploads l to device 0. workers is the number of host goroutines apps
@@ -70,6 +90,10 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}
+	props, err := d.Props()
+	if err != nil {
+		return nil, fmt.Errorf("cuda backend: %w", err)
+	}
 	dl, err := cuda.UploadLayoutSplit(d, l, o.split)
 	if err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
@@ -77,8 +101,8 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	if workers <= 0 {
 		workers = defaultWorkers()
 	}
-	return &Backend{l: l, dl: dl, workers: workers, edp: map[int]time.Duration{}, fixed: map[int]float64{},
-		arcCost: map[int]float64{}, arcRef: map[int]uint64{}}, nil
+	return &Backend{l: l, dl: dl, workers: workers, sms: max(props.Multiprocessors, 1), edp: map[int]time.Duration{}, fixed: map[int]float64{},
+		arcCost: map[int]float64{}, arcRef: map[int]uint64{}, loopFixed: map[int]float64{}, noLoop: o.noLoop, loopBlocks: o.loopBlocks}, nil
 }
 
 // Close frees the device memory of the layout and of the run state.
@@ -289,6 +313,12 @@ func sumKey(id int) int { return 16 + id }
 // the forced mode or the hybrid's choice per iteration (key selects the
 // EDP/ESP model), with pull steps when canPull. onStep, when not nil, gets
 // every iteration's next frontier size and out-arcs.
+//
+// A run of small sparse iterations (sparse forced, or frontiers the hybrid
+// takes sparse without sampling) stays on the device when st can loop
+// (loopSteps): one device loop runs them until the host's rule, which it
+// applies itself, would choose otherwise; their traces are replayed from the
+// loop's records.
 func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.RunOptions, canPull bool, f *engine.Frontier, isList bool, onStep func(next, edges uint64)) (engine.Result, error) {
 	var res engine.Result
 	l := b.l
@@ -300,6 +330,28 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 	if canPull {
 		unsettled = l.NumArcs
 	}
+	// open starts iteration i's trace and bookkeeping; finish ends it with
+	// its next frontier.
+	open := func(i int) engine.IterationTrace {
+		st.begin(i)
+		tr := engine.IterationTrace{Iteration: i, FrontierVertices: count, FrontierEdges: edges}
+		res.Edges += edges
+		if canPull {
+			unsettled -= min(unsettled, edges)
+			tr.UnsettledEdges = unsettled
+		}
+		return tr
+	}
+	finish := func(tr engine.IterationTrace, c cuda.StepCounters) {
+		count, edges = uint64(c.NextCount), c.NextEdges
+		if onStep != nil {
+			onStep(count, edges)
+		}
+		res.Iterations++
+		if opts.Trace {
+			res.Trace = append(res.Trace, tr)
+		}
+	}
 	for i := 0; ; i++ {
 		if err := ctx.Err(); err != nil {
 			return res, err
@@ -310,14 +362,10 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 		if count == 0 {
 			break
 		}
-		st.begin(i)
-		tr := engine.IterationTrace{Iteration: i, FrontierVertices: count, FrontierEdges: edges}
-		res.Edges += edges
+		tr := open(i)
 		iterStart := time.Now()
 		usePull := false
 		if canPull {
-			unsettled -= min(unsettled, edges)
-			tr.UnsettledEdges = unsettled
 			if prev == modePull {
 				usePull = count >= prevCount || count*sampler.Beta > n
 			} else {
@@ -337,66 +385,198 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 			tr.Switched = true
 		}
 		prev = mode
-		var c cuda.StepCounters
-		var times []float32
-		var names []string
-		var err error
-		endRange := cuda.Range(modeName(mode) + " step")
-		if mode == modePull || mode == engine.Dense {
-			if !hasFlags {
-				ms, err := st.ToFlags(uint32(count))
-				if err != nil {
-					return res, fmt.Errorf("cuda backend: %w", err)
+		tr.Mode = modeName(mode)
+		if ls, ok := b.loopable(st, key, opts, mode, count, edges); ok {
+			maxIters := cuda.LoopRecords
+			if opts.MaxIterations > 0 {
+				maxIters = min(maxIters, opts.MaxIterations-i)
+			}
+			rule := b.loopRule(key, opts, canPull, unsettled)
+			lp, err := b.loop(ls, st, count, maxIters, rule, &hasList, &hasFlags, &tr)
+			if err != nil {
+				return res, fmt.Errorf("cuda backend: %w", err)
+			}
+			for j, rec := range lp.Records {
+				if j > 0 {
+					i++
+					tr = open(i)
+					prevCount = count
+					tr.Mode = modeName(engine.Sparse)
+					if rule.Hybrid && edges*SparseFastRatio >= l.NumArcs {
+						tr.EDPSeconds, tr.ESPSeconds = rule.EDP, rule.ESP(edges) // the device's reason
+					}
 				}
-				tr.Phases = append(tr.Phases, engine.Phase{Name: "to-flags", Seconds: float64(ms) / 1e3})
+				secs := lp.IterationSeconds(j)
+				b.calibrateLoop(key, edges, secs)
+				tr.Phases = append(tr.Phases, engine.Phase{Name: LoopPhase, Seconds: secs})
+				tr.Seconds = secs
+				finish(tr, rec.Counters)
 			}
-			if mode == modePull {
-				c, times, err = st.pull()
-				names = cuda.PullPhases
-			} else {
-				c, times, err = st.dense(false)
-				names = cuda.DensePhases
-				if err == nil {
-					// A dense iteration costs about the same whatever the
-					// frontier: once one has run, its time is the best EDP.
-					b.edp[key] = msDuration(sum(times))
-				}
-			}
-			hasList, hasFlags = false, true
-		} else {
-			if !hasList {
-				ms, err := st.ToList()
-				if err != nil {
-					return res, fmt.Errorf("cuda backend: %w", err)
-				}
-				tr.Phases = append(tr.Phases, engine.Phase{Name: "to-list", Seconds: float64(ms) / 1e3})
-			}
-			c, times, err = st.sparse(uint32(count))
-			names = cuda.SparsePhases
-			hasList, hasFlags = true, false
-			if err == nil {
-				b.calibrate(key, edges, float64(sum(times))/1e3)
-			}
+			continue
 		}
-		endRange()
+		c, err := b.step(st, key, mode, count, edges, &hasList, &hasFlags, &tr)
 		if err != nil {
 			return res, fmt.Errorf("cuda backend: %w", err)
 		}
-		for k, t := range times {
-			tr.Phases = append(tr.Phases, engine.Phase{Name: names[k], Seconds: float64(t) / 1e3})
-		}
-		count, edges = uint64(c.NextCount), c.NextEdges
-		if onStep != nil {
-			onStep(count, edges)
-		}
-		tr.Mode = modeName(mode)
 		tr.Seconds = time.Since(iterStart).Seconds()
-		res.Iterations++
-		if opts.Trace {
-			res.Trace = append(res.Trace, tr)
-		}
+		finish(tr, c)
 	}
 	return res, nil
+}
+
+// LoopPhase names the phase of an iteration that ran in a device loop: its
+// device time, from the loop's records.
+const LoopPhase = "device-loop"
+
+// loopSteps is a run that can keep iterations on the device (min programs).
+type loopSteps interface {
+	loop(count uint32, maxIters int, blocksPerSM uint32, rule cuda.LoopRule) (cuda.Loop, error)
+}
+
+func (s minSteps) loop(count uint32, maxIters int, blocksPerSM uint32, rule cuda.LoopRule) (cuda.Loop, error) {
+	return s.SparseLoop(s.prog, count, maxIters, blocksPerSM, rule)
+}
+
+// loopable reports whether an iteration in mode starts a device loop: st
+// can loop, the backend may, and the iteration is sparse because sparse was
+// forced, or, in the hybrid, once a sparse step has run on the host (which
+// calibrates the ESP model's fixed cost), because the frontier is small or
+// the calibrated ESP model chose it (decide's rules, which the device loop
+// applies to the iterations after this one; see loopRule).
+func (b *Backend) loopable(st steps, key int, opts engine.RunOptions, mode engine.Mode, count, edges uint64) (loopSteps, bool) {
+	ls, ok := st.(loopSteps)
+	if !ok || b.noLoop || mode != engine.Sparse {
+		return nil, false
+	}
+	switch opts.Mode {
+	case engine.Sparse:
+		return ls, true
+	case engine.Hybrid:
+		if _, ok := b.fixed[key]; !ok {
+			return nil, false
+		}
+		small := !(count == b.l.NumVertices && b.arcRef[key] == 0) && edges*SparseFastRatio < b.l.NumArcs
+		return ls, small || b.arcRef[key] != 0
+	}
+	return nil, false
+}
+
+// The device loop's grid: its barriers cost more with more blocks, while a
+// large frontier needs more blocks in flight.
+const (
+	// LoopMinBlocksPerSM is the smallest grid, for small frontiers.
+	LoopMinBlocksPerSM = 2
+	// LoopMaxBlocksPerSM is the most asked for (the kernel takes at most
+	// what fits on an SM).
+	LoopMaxBlocksPerSM = 8
+	// loopGroupsPerBlock is the number of 64-vertex advance groups per block
+	// that a grid is sized for; a loop whose frontier outgrows twice that
+	// stops, and the next one gets a larger grid.
+	loopGroupsPerBlock = 2
+	loopGroupVertices  = 64 // kVertsPerBlock in kernels/sparsework.cuh
+)
+
+// loopGrid returns the blocks per SM of a device loop that starts from a
+// frontier of count vertices, and the largest frontier that grid is for
+// (0: any), unless WithLoopBlocksPerSM fixed the grid.
+func (b *Backend) loopGrid(count uint64) (uint32, uint64) {
+	if b.loopBlocks > 0 {
+		return b.loopBlocks, 0
+	}
+	level := uint64(b.sms) * loopGroupVertices * loopGroupsPerBlock // the frontier one block per SM is for
+	per := min(max((count+level-1)/level, LoopMinBlocksPerSM), LoopMaxBlocksPerSM)
+	if per == LoopMaxBlocksPerSM {
+		return uint32(per), 0
+	}
+	return uint32(per), 2 * per * level
+}
+
+// loopRule is the device loop's copy of the hybrid's rules for program key
+// (cuda.LoopRule): the pull rule's state, and the ESP model and EDP as they
+// are now. The model stays frozen for the loop; its iterations update the
+// per-arc cost for the next one (calibrateLoop).
+func (b *Backend) loopRule(key int, opts engine.RunOptions, canPull bool, unsettled uint64) cuda.LoopRule {
+	r := cuda.LoopRule{N: b.l.NumVertices, M: b.l.NumArcs, Unsettled: unsettled, Alpha: sampler.Alpha,
+		Beta: sampler.Beta, FastRatio: SparseFastRatio, Hybrid: opts.Mode == engine.Hybrid, CanPull: canPull}
+	edp, okEDP := b.edp[key]
+	cost, okCost := b.arcCost[key]
+	if okEDP && okCost && b.arcRef[key] != 0 {
+		r.Calibrated, r.Fixed, r.ArcCost, r.EDP = true, b.fixed[key], cost, edp.Seconds()
+	}
+	return r
+}
+
+// loop runs a device loop from the current frontier (made a list first),
+// recording the conversion in tr.
+func (b *Backend) loop(ls loopSteps, st steps, count uint64, maxIters int, rule cuda.LoopRule, hasList, hasFlags *bool, tr *engine.IterationTrace) (cuda.Loop, error) {
+	if !*hasList {
+		ms, err := st.ToList()
+		if err != nil {
+			return cuda.Loop{}, err
+		}
+		tr.Phases = append(tr.Phases, engine.Phase{Name: "to-list", Seconds: float64(ms) / 1e3})
+	}
+	*hasList, *hasFlags = true, false
+	endRange := cuda.Range("device loop")
+	defer endRange()
+	perSM, maxCount := b.loopGrid(count)
+	rule.MaxCount = maxCount
+	return ls.loop(uint32(count), maxIters, perSM, rule)
+}
+
+// step runs one iteration in mode (dense, sparse or pull) on the host's
+// side of the loop: the frontier conversion it needs, the step, the EDP or
+// ESP model's update, and the kernels' phases into tr.
+func (b *Backend) step(st steps, key int, mode engine.Mode, count, edges uint64, hasList, hasFlags *bool, tr *engine.IterationTrace) (cuda.StepCounters, error) {
+	var c cuda.StepCounters
+	var times []float32
+	var names []string
+	var err error
+	endRange := cuda.Range(modeName(mode) + " step")
+	defer endRange()
+	if mode == modePull || mode == engine.Dense {
+		if !*hasFlags {
+			ms, err := st.ToFlags(uint32(count))
+			if err != nil {
+				return c, err
+			}
+			tr.Phases = append(tr.Phases, engine.Phase{Name: "to-flags", Seconds: float64(ms) / 1e3})
+		}
+		if mode == modePull {
+			c, times, err = st.pull()
+			names = cuda.PullPhases
+		} else {
+			c, times, err = st.dense(false)
+			names = cuda.DensePhases
+			if err == nil {
+				// A dense iteration costs about the same whatever the
+				// frontier: once one has run, its time is the best EDP.
+				b.edp[key] = msDuration(sum(times))
+			}
+		}
+		*hasList, *hasFlags = false, true
+	} else {
+		if !*hasList {
+			ms, err := st.ToList()
+			if err != nil {
+				return c, err
+			}
+			tr.Phases = append(tr.Phases, engine.Phase{Name: "to-list", Seconds: float64(ms) / 1e3})
+		}
+		c, times, err = st.sparse(uint32(count))
+		names = cuda.SparsePhases
+		*hasList, *hasFlags = true, false
+		if err == nil {
+			b.calibrate(key, edges, float64(sum(times))/1e3)
+		}
+	}
+	if err != nil {
+		return c, err
+	}
+	for k, t := range times {
+		tr.Phases = append(tr.Phases, engine.Phase{Name: names[k], Seconds: float64(t) / 1e3})
+	}
+	return c, nil
 }
 
 // decide picks an iteration's mode: the forced one, or the hybrid's choice
@@ -476,15 +656,30 @@ func modeName(m engine.Mode) string {
 // calibrate updates the ESP model of prog with a real sparse step over
 // edges frontier out-arcs that took t seconds (advance and apply).
 func (b *Backend) calibrate(prog int, edges uint64, t float64) {
-	if f, ok := b.fixed[prog]; !ok || t < f {
-		b.fixed[prog] = t
+	b.calibrateAbove(b.fixed, prog, edges, t)
+}
+
+// calibrateLoop updates the ESP model's per-arc cost of prog with a device
+// loop's iteration over edges frontier out-arcs that took t seconds of
+// device time, measured above the shortest loop iteration's time (a loop
+// iteration has no launches or copies: the host steps' fixed cost is not
+// its own). The model's fixed cost stays the host steps'.
+func (b *Backend) calibrateLoop(prog int, edges uint64, t float64) {
+	b.calibrateAbove(b.loopFixed, prog, edges, t)
+}
+
+// calibrateAbove lowers fixed[prog] to t if it is shorter, and sets the
+// per-arc cost from the time above it.
+func (b *Backend) calibrateAbove(fixed map[int]float64, prog int, edges uint64, t float64) {
+	if f, ok := fixed[prog]; !ok || t < f {
+		fixed[prog] = t
 	}
 	// The largest step is the one most like the large frontiers the hybrid
 	// decides on; smaller ones cost more per arc (fewer blocks in flight,
 	// hubs), so the model keeps the largest one's cost.
 	if edges > 0 && edges*CalibrateRatio >= b.l.NumArcs && edges >= b.arcRef[prog] {
 		b.arcRef[prog] = edges
-		b.arcCost[prog] = max(t-b.fixed[prog], 0) / float64(edges)
+		b.arcCost[prog] = max(t-fixed[prog], 0) / float64(edges)
 	}
 }
 

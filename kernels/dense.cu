@@ -53,9 +53,6 @@ struct FrontierApply {
     }
 };
 
-#define MG_RECORD(i) \
-    if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[i], st))
-
 template <typename Op>
 int dense_step(Op op, int dev, const mg_dlayout *l, typename Op::T *values, const uint8_t *active, uint8_t *next,
                typename Op::T *stream_buf, mg_step_counters *ctr, int dry, mg_stream s, mg_event *ev, char *err,

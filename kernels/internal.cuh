@@ -47,6 +47,11 @@ int multiprocessors(int dev);
 // MG_SET_DEVICE makes dev current on this host thread.
 #define MG_SET_DEVICE(dev) MG_CHECK(cudaSetDevice(dev))
 
+// MG_RECORD records event ev[i] on stream st when the caller passed events
+// (ev != NULL), in a function that has ev, st, err and errlen.
+#define MG_RECORD(i) \
+    if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[i], st))
+
 namespace mg {
 
 // Functor structs: a reduction (and later every graph program) is a struct

@@ -300,6 +300,60 @@ int mg_min_sparse_step(int dev, int prog, const mg_dlayout *l, uint32_t *values,
 int mg_min_sparse_sample(int dev, int prog, const mg_dlayout *l, const uint32_t *values,
                          const uint32_t *frontier, uint32_t count, uint32_t stride,
                          uint32_t *scratch, mg_stream s, mg_event *ev, char *err, size_t errlen);
+/* Iterations kept on the device (mg_min_sparse_loop): records of at most
+ * MG_LOOP_RECORDS iterations per call. */
+#define MG_LOOP_RECORDS 1024
+/* The rule by which a device loop goes on to the next iteration: it stops
+ * when the next frontier is empty or has more than max_count vertices (when
+ * max_count > 0: the grid was sized for fewer), or (hybrid != 0) when the host's hybrid
+ * (gpu.Backend.decide) would not take the next iteration sparse by a rule
+ * the device can apply: it stops when can_pull and the pull rule holds
+ * (unsettled, decreased by each next frontier's out-arcs first, and alpha,
+ * beta as in sampler.Alpha, Beta), and when every vertex is in the frontier
+ * while the ESP model is not calibrated; it goes on when the frontier's
+ * out-arcs·fast_ratio are below m, or when calibrated and the ESP model,
+ * fixed_s + arc_cost_s·out-arcs, is below edp_s (a frozen copy of the
+ * host's model); otherwise it stops. */
+typedef struct {
+    uint64_t n, m;           /* vertices and arcs of the layout */
+    uint64_t unsettled;      /* arcs of the unsettled vertices after the first iteration's frontier */
+    uint64_t alpha, beta;    /* the pull rule's constants */
+    uint64_t max_count;      /* 0, or the largest frontier the loop's grid is for */
+    double fixed_s;          /* ESP model: seconds of a sparse step's fixed cost */
+    double arc_cost_s;       /* ESP model: seconds per frontier out-arc */
+    double edp_s;            /* the dense step's time, seconds */
+    uint32_t fast_ratio;     /* gpu.SparseFastRatio */
+    uint32_t hybrid;         /* 0: sparse was forced, go on while the frontier is not empty */
+    uint32_t can_pull;       /* the host may switch to pull steps */
+    uint32_t calibrated;     /* the ESP model (fixed_s, arc_cost_s) and edp_s hold */
+} mg_loop_rule;
+/* One device-loop iteration: its step counters (the next frontier) and the
+ * device's global timer when it ended (ns). */
+typedef struct {
+    mg_step_counters c;
+    uint64_t end_ns;
+} mg_loop_record;
+/* A device loop's state: the iterations done (records written) and the
+ * global timer at its start (ns). */
+typedef struct {
+    uint32_t done;
+    uint32_t reserved;
+    uint64_t start_ns;
+} mg_loop_state;
+/* MultiGraphS iterations from list0[0..count) without returning to the
+ * host: one cooperative kernel runs the advance, hubs (when there are any)
+ * and apply of an iteration with grid-wide barriers between them, and goes
+ * on while the rule says so, for at most max_iters (1..MG_LOOP_RECORDS)
+ * iterations. Iteration j reads list0 when j is even, list1 when odd, and
+ * writes the other; records[j] gets its counters. state (device) gets the
+ * iterations done; ctr is scratch of 2 counters, zeroed here. The grid has blocks_per_sm blocks
+ * per SM, or as many as fit when that is 0 or more. ev: 2 events or NULL.
+ * Asynchronous on stream s. */
+int mg_min_sparse_loop(int dev, int prog, const mg_dlayout *l, uint32_t *values, uint32_t *list0,
+                       uint32_t *list1, uint32_t count, uint32_t max_iters, uint32_t blocks_per_sm,
+                       const mg_loop_rule *rule,
+                       uint32_t *acc, uint32_t *touched, mg_step_counters *ctr, mg_loop_state *state,
+                       mg_loop_record *records, mg_stream s, mg_event *ev, char *err, size_t errlen);
 /* One pull (bottom-up) iteration of BFS (prog must be MG_PROG_BFS) over an
  * undirected layout: every vertex whose value is the identity scans its row
  * until the first u with active[u] != 0 and applies u's contribution; next[v]

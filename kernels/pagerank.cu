@@ -65,9 +65,6 @@ __global__ void __launch_bounds__(kFoldBlock) pr_fold_kernel(const double *__res
 
 }  // namespace
 
-#define MG_RECORD(i) \
-    if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[i], st))
-
 extern "C" int mg_pr_step(int dev, const mg_dlayout *l, double base, double damping, double *rank, double *share,
                           double *stream_buf, double *partials, mg_pr_sums *sums, mg_stream s, mg_event *ev,
                           char *err, size_t errlen) {

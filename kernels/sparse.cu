@@ -1,236 +1,33 @@
-// sparse.cu — MultiGraphS on the GPU (min and sum programs): the advance walks
-// the frontier's out-rows (SparseOffsets/SparseDst) with the paper's
-// three-stage split plus a grid-level split of hubs (see advance_kernel) and
-// merges each useful contribution into acc[dst] with a global atomic
-// (atomicMin, atomicAdd); the one that finds the identity there appends dst to
-// the touched list (warp-aggregated: one atomic per warp). The apply kernel then folds acc into the values of the touched
-// vertices only (resetting acc), so every contribution of the iteration read
-// the values from before it (synchronous semantics), and appends the
-// activated vertices to the next frontier. The shared-memory heavy segments
-// are not here yet (docs/gpu-engines.md).
-#include "minprog.cuh"
-#include "sumprog.cuh"
+// sparse.cu — one MultiGraphS iteration on the GPU (min and sum programs) as
+// three kernels, each a piece of sparsework.cuh over the whole grid: the
+// advance (64 frontier vertices per block), the hubs it listed, and the apply.
+// The hybrid's ESP sample is the advance as a dry run. Long runs of small
+// iterations are kept on the device instead (sparseloop.cu).
+#include "sparsework.cuh"
 
 namespace {
 
-constexpr int kSparseBlock = 256;
-
-__device__ __forceinline__ uint32_t lane_id() { return threadIdx.x & 31; }
-
-// warp_append appends x for the lanes with app set at *pos-relative places
-// of out, one atomicAdd per warp. Every lane of the warp must call it.
-__device__ __forceinline__ void warp_append(bool app, uint32_t x, uint32_t *pos, uint32_t *out) {
-    const unsigned mask = __ballot_sync(0xffffffffu, app);
-    if (mask == 0) return;
-    uint32_t base = 0;
-    if (lane_id() == 0) base = atomicAdd(pos, (uint32_t)__popc(mask));
-    base = __shfl_sync(0xffffffffu, base, 0);
-    if (app) out[base + __popc(mask & ((1u << lane_id()) - 1))] = x;
-}
-
-// The advance (paper §5, the three-stage split): a 256-thread block takes 64
-// frontier vertices. Each vertex's row [lo, hi) of E arcs is cut from the
-// end: stage 1, the last E mod 32 arcs, by 4-thread virtual warps (one per
-// vertex); stage 2, the next (E − E mod 32) mod 256 arcs, by full warps (warp
-// w takes vertices w, w+8, …, 32 arcs at a time); stage 3, the remaining
-// multiple of 256 from lo, by the whole block, vertex after vertex. A vertex
-// of more than kHubArcs arcs is not walked by its block at all: it goes to a
-// small hub list (a device global), and hub_kernel, launched next, splits
-// every hub's row into kHubChunk-arc chunks dealt round robin over its grid,
-// so one hub does not serialize on one block. When the hub list is full the
-// block walks the hub itself (correct, only slower).
-constexpr int kVertsPerBlock = 64;
-constexpr uint64_t kHubArcs = 4096;
-constexpr uint64_t kHubChunk = 1024;
-constexpr uint32_t kHubCap = 8192;
-
-__device__ uint32_t g_hub_count;
-__device__ uint32_t g_hubs[kHubCap];
-
-// visit: one arc e of source value val (every lane of the warp calls it,
-// ok = false for lanes without an arc).
-template <typename Op, bool DRY>
-__device__ __forceinline__ void visit(const Op &op, const mg_dlayout &L, const typename Op::T *__restrict__ values,
-                                      bool ok, uint64_t e, typename Op::T val, typename Op::T *acc, uint32_t *touched,
-                                      mg_step_counters *ctr) {
-    bool app = false;
-    uint32_t d = 0;
-    if (ok) {
-        d = L.sparse_dst[e];
-        const typename Op::T c = op.edge(val, Op::weighted ? L.sparse_weights[e] : 0u);
-        if (c != Op::identity && op.useful(d, c, values)) {
-            if (DRY) {
-                Op::atomic(&acc[d & (MG_SAMPLE_SCRATCH - 1)], c);
-            } else {
-                app = Op::atomic(&acc[d], c) == Op::identity;
-            }
-        }
-    }
-    if (!DRY) warp_append(app, d, &ctr->touched, touched);
-}
-
-// advance_kernel: frontier[i·stride] for i < count, 64 per block. DRY: the
-// hybrid's sample, whose atomics go to a scratch array and append nothing.
 template <typename Op, bool DRY>
 __global__ void __launch_bounds__(kSparseBlock)
     advance_kernel(Op op, mg_dlayout L, const typename Op::T *__restrict__ values,
                    const uint32_t *__restrict__ frontier, uint32_t count, uint32_t stride, typename Op::T *acc,
                    uint32_t *touched, mg_step_counters *ctr) {
-    using T = typename Op::T;
-    __shared__ T s_val[kVertsPerBlock];
-    __shared__ uint64_t s_lo[kVertsPerBlock], s_hi[kVertsPerBlock];
-    const uint32_t t = threadIdx.x;
-    if (t < kVertsPerBlock) {
-        const uint64_t i = (uint64_t)blockIdx.x * kVertsPerBlock + t;
-        T val = Op::identity;
-        uint64_t lo = 0, hi = 0;
-        if (i < count) {
-            const uint32_t u = frontier[i * stride];
-            val = values[u];
-            if (val != Op::identity) {
-                lo = L.sparse_offsets[u];
-                hi = L.sparse_offsets[u + 1];
-                if (hi - lo > kHubArcs) {
-                    const uint32_t k = atomicAdd(&g_hub_count, 1u);
-                    if (k < kHubCap) {
-                        g_hubs[k] = u;
-                        hi = lo;  // hub_kernel walks it
-                    }
-                }
-            }
-        }
-        s_val[t] = val;
-        s_lo[t] = lo;
-        s_hi[t] = hi;
-    }
-    __syncthreads();
-    const uint32_t lane = lane_id(), warp = t / 32;
-    // Stage 1: virtual warp t/4 takes vertex t/4's last E mod 32 arcs.
-    {
-        const uint32_t v = t / 4, sub = t & 3;
-        const uint64_t hi = s_hi[v];
-        const uint32_t r = (uint32_t)((hi - s_lo[v]) & 31);
-        const T val = s_val[v];
-        // Loop while any lane of the warp has arcs left (≤ 8 rounds).
-        for (uint32_t k = sub; __any_sync(0xffffffffu, k < r); k += 4)
-            visit<Op, DRY>(op, L, values, k < r, hi - r + k, val, acc, touched, ctr);
-    }
-    // Stage 2: warp w takes vertices w, w+8, …: (E − E mod 32) mod 256 arcs
-    // ending where stage 1 begins.
-    for (uint32_t v = warp; v < kVertsPerBlock; v += kSparseBlock / 32) {
-        const uint64_t lo = s_lo[v], deg = s_hi[v] - lo;
-        const uint64_t end = s_hi[v] - (deg & 31);
-        const uint64_t beg = end - ((deg - (deg & 31)) & 255);
-        const T val = s_val[v];
-        for (uint64_t b = beg; b < end; b += 32) visit<Op, DRY>(op, L, values, true, b + lane, val, acc, touched, ctr);
-    }
-    // Stage 3: the whole block, vertex after vertex, 256 arcs at a time.
-    for (uint32_t v = 0; v < kVertsPerBlock; v++) {
-        const uint64_t lo = s_lo[v], deg = s_hi[v] - lo;
-        const uint64_t end = lo + (deg & ~(uint64_t)255);
-        const T val = s_val[v];
-        for (uint64_t b = lo; b < end; b += kSparseBlock)
-            visit<Op, DRY>(op, L, values, true, b + t, val, acc, touched, ctr);
-    }
+    advance_group<Op, DRY>(op, L, values, frontier, count, stride, blockIdx.x, acc, touched, ctr, &g_hub_count[0]);
 }
 
-// hub_kernel: the hubs advance_kernel listed, each row cut into kHubChunk-arc
-// chunks; chunk g of the list (counting over the hubs in list order) goes to
-// block g mod gridDim.x, which walks it 256 arcs at a time. The hubs are taken
-// 256 at a time: each thread reads one hub's row, and a block-wide scan of
-// the chunk counts gives every hub's first chunk, so a block finds the hub of
-// each of its chunks by a binary search in shared memory.
 template <typename Op, bool DRY>
 __global__ void __launch_bounds__(kSparseBlock)
     hub_kernel(Op op, mg_dlayout L, const typename Op::T *__restrict__ values, typename Op::T *acc,
                uint32_t *touched, mg_step_counters *ctr) {
-    using T = typename Op::T;
-    __shared__ uint64_t s_first[kSparseBlock + 1];  // first chunk of each hub of the batch, relative
-    __shared__ uint64_t s_lo[kSparseBlock], s_hi[kSparseBlock];
-    __shared__ T s_val[kSparseBlock];
-    __shared__ uint64_t s_warp[kSparseBlock / 32];
-    const uint32_t hubs = min(*(volatile uint32_t *)&g_hub_count, kHubCap);
-    const uint64_t G = gridDim.x;
-    const uint32_t t = threadIdx.x, lane = lane_id(), warp = t / 32;
-    uint64_t base = 0;  // chunks of the batches before this one
-    for (uint32_t batch = 0; batch < hubs; batch += kSparseBlock) {
-        uint64_t nch = 0, lo = 0, hi = 0;
-        T val = Op::identity;
-        if (batch + t < hubs) {
-            const uint32_t u = g_hubs[batch + t];
-            val = values[u];
-            lo = L.sparse_offsets[u];
-            hi = L.sparse_offsets[u + 1];
-            nch = (hi - lo + kHubChunk - 1) / kHubChunk;
-        }
-        // Inclusive scan of nch over the block.
-        uint64_t x = nch;
-#pragma unroll
-        for (int off = 1; off < 32; off <<= 1) {
-            const uint64_t y = __shfl_up_sync(0xffffffffu, x, off);
-            if (lane >= (uint32_t)off) x += y;
-        }
-        if (lane == 31) s_warp[warp] = x;
-        __syncthreads();
-        uint64_t before = 0, total = 0;
-        for (uint32_t w = 0; w < kSparseBlock / 32; w++) {
-            if (w < warp) before += s_warp[w];
-            total += s_warp[w];
-        }
-        s_first[t + 1] = before + x;
-        if (t == 0) s_first[0] = 0;
-        s_lo[t] = lo;
-        s_hi[t] = hi;
-        s_val[t] = val;
-        __syncthreads();
-        // This block's chunks g of the batch: (base + g) mod G == blockIdx.x.
-        for (uint64_t g = (blockIdx.x + G - base % G) % G; g < total; g += G) {
-            uint32_t l = 0, r = kSparseBlock;  // the hub k with s_first[k] <= g < s_first[k+1]
-            while (r - l > 1) {
-                const uint32_t mid = (l + r) / 2;
-                if (s_first[mid] <= g) l = mid; else r = mid;
-            }
-            const uint64_t cb = s_lo[l] + (g - s_first[l]) * kHubChunk, ce = min(cb + kHubChunk, s_hi[l]);
-            const T v = s_val[l];
-            for (uint64_t b = cb; b < ce; b += kSparseBlock) {
-                const uint64_t e = b + t;
-                visit<Op, DRY>(op, L, values, e < ce, e, v, acc, touched, ctr);
-            }
-        }
-        base += total;
-        __syncthreads();
-    }
+    hub_walk<Op, DRY>(op, L, values, acc, touched, ctr, &g_hub_count[0]);
 }
 
-// apply_kernel: the touched vertices (ctr->touched of them), grid-stride by
-// warps so every lane of a warp takes part in the appends.
 template <typename Op>
 __global__ void __launch_bounds__(kSparseBlock)
     apply_kernel(Op op, mg_dlayout L, typename Op::T *values, typename Op::T *__restrict__ acc,
                  const uint32_t *__restrict__ touched, uint32_t *__restrict__ next_list, mg_step_counters *ctr) {
-    const uint32_t total = *(volatile uint32_t *)&ctr->touched;
-    const uint64_t step = (uint64_t)gridDim.x * kSparseBlock;
-    unsigned long long edges = 0;
-    for (uint64_t base = (uint64_t)blockIdx.x * kSparseBlock + (threadIdx.x & ~31u); base < total; base += step) {
-        const uint64_t i = base + lane_id();
-        bool act = false;
-        uint32_t v = 0;
-        if (i < total) {
-            v = touched[i];
-            const typename Op::T a = acc[v];
-            acc[v] = Op::identity;
-            act = op.apply(v, a, values);
-            if (act) edges += L.sparse_offsets[v + 1] - L.sparse_offsets[v];
-        }
-        warp_append(act, v, &ctr->next_count, next_list);
-    }
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) edges += __shfl_down_sync(0xffffffffu, edges, off);
-    if (lane_id() == 0 && edges > 0) atomicAdd((unsigned long long *)&ctr->next_edges, edges);
+    apply_walk<Op>(op, L, values, acc, touched, next_list, ctr);
 }
-
-#define MG_RECORD(i) \
-    if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[i], st))
 
 // advance: advance_kernel over count vertices (64 per block), then
 // hub_kernel over the hubs it listed (SMs·8 blocks; it returns at once when

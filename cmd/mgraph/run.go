@@ -45,6 +45,8 @@ type runFlags struct {
 	tolerance float64
 	maxIter   int
 	gpuSplit  string
+	gpuNoLoop bool
+	gpuLoopBl uint32
 }
 
 func runCommand() command {
@@ -89,6 +91,8 @@ Examples:
 			fs.Float64Var(&f.damping, "damping", 0.85, "pr: damping factor")
 			fs.Float64Var(&f.tolerance, "tolerance", 1e-4, "pr: stop when the L1 change of the ranks falls below this")
 			fs.StringVar(&f.gpuSplit, "gpu-split", "", "cuda: the dense kernels' work split ROWS,EDGES,SLOTS (rows per heavy row chunk, light edges per chunk, slots per phase 2 chunk; 0 or empty: the default)")
+			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
+			fs.Uint32Var(&f.gpuLoopBl, "gpu-loop-blocks", 0, "cuda: thread blocks per SM of the device loop (0: as many as fit)")
 			fs.IntVar(&f.maxIter, "max-iterations", -1, "iteration cap (-1: the app's default: 20 for pr, none otherwise)")
 			f.in.register(fs)
 			f.lf.register(fs)
@@ -170,7 +174,11 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	}
 	var fwd engine.Backend
 	if f.backend == "cuda" {
-		g, err := gpu.New(l, f.in.threads, gpu.WithWorkSplit(split))
+		gopts := []gpu.Option{gpu.WithWorkSplit(split), gpu.WithLoopBlocksPerSM(f.gpuLoopBl)}
+		if f.gpuNoLoop {
+			gopts = append(gopts, gpu.WithoutDeviceLoop())
+		}
+		g, err := gpu.New(l, f.in.threads, gopts...)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,156 @@
+package gpu_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/testgraphs"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/stretchr/testify/require"
+)
+
+// longChain is an undirected path longer than one device loop's records, so
+// a traversal from one end takes several loops.
+func longChain() *graph.EdgeList {
+	n := uint32(2*cuda.LoopRecords + 500)
+	pairs := make([][2]uint32, 0, n-1)
+	for v := uint32(0); v+1 < n; v++ {
+		pairs = append(pairs, [2]uint32{v, v + 1})
+	}
+	return testgraphs.Undirected(uint64(n), pairs...)
+}
+
+// TestDeviceLoop compares runs with the device loop against the host loop
+// (gpu.WithoutDeviceLoop) on graphs whose traversals take many small
+// iterations, and an R-MAT graph where the hybrid also takes dense and pull
+// steps around the loops: the same values; for BFS and SSSP, whose frontiers
+// do not depend on the schedule, the same frontiers, out-arcs and unsettled
+// arcs in every iteration. With the loop, the iterations that the hybrid
+// takes sparse by a rule the device can apply (all of them when sparse is
+// forced) run in a loop (see checkLoopIterations), which a cut by MaxIterations ends
+// where it ends the host's.
+func TestDeviceLoop(t *testing.T) {
+	needGPU(t)
+	ctx := context.Background()
+	shapes := []testgraphs.Shape{
+		{Name: "chain", EL: longChain()},
+		{Name: "grid", EL: testgraphs.Generated(t, "grid:60x70:0.1", 4)},
+		{Name: "rmat", EL: testgraphs.Shapes(t, testgraphs.Large)[0].EL},
+	}
+	looped := 0
+	for _, s := range shapes {
+		weighted := s.EL.Clone()
+		weighted.SetRandomWeights(9, 1, 64, 4)
+		sym := s.EL.Clone()
+		sym.Symmetrize(4)
+		for _, job := range []struct {
+			app string
+			el  *graph.EdgeList
+		}{{"bfs", s.EL}, {"sssp", weighted}, {"cc", sym}} {
+			l := build(t, job.el, layout.DefaultParams())
+			on, err := gpu.New(l, 4)
+			require.NoError(t, err)
+			off, err := gpu.New(l, 4, gpu.WithoutDeviceLoop())
+			require.NoError(t, err)
+			for _, mode := range []engine.Mode{engine.Hybrid, engine.Sparse} {
+				for _, maxIter := range []int{0, 7} {
+					tag := fmt.Sprintf("%s/%s/%s/max %d", s.Name, job.app, mode, maxIter)
+					ro := engine.RunOptions{Mode: mode, Trace: true, MaxIterations: maxIter}
+					want, wres, err := apps.Run(ctx, job.app, off, off, []uint32{0}, apps.PageRankOptions{}, ro)
+					require.NoError(t, err, tag)
+					got, res, err := apps.Run(ctx, job.app, on, on, []uint32{0}, apps.PageRankOptions{}, ro)
+					require.NoError(t, err, tag)
+					if job.app != "cc" || maxIter == 0 { // a cut CC depends on the order of its pointer jumps
+						require.Equal(t, want, got, tag)
+					}
+					require.Len(t, res.Trace, res.Iterations, tag)
+					if job.app != "cc" {
+						require.Equal(t, wres.Iterations, res.Iterations, tag)
+						require.Equal(t, wres.Edges, res.Edges, tag)
+						for i, tr := range res.Trace {
+							w := wres.Trace[i]
+							require.Equal(t, i, tr.Iteration, tag)
+							require.Equal(t, w.FrontierVertices, tr.FrontierVertices, "%s: iteration %d", tag, i)
+							require.Equal(t, w.FrontierEdges, tr.FrontierEdges, "%s: iteration %d", tag, i)
+							require.Equal(t, w.UnsettledEdges, tr.UnsettledEdges, "%s: iteration %d", tag, i)
+						}
+					}
+					looped += checkLoopIterations(t, l, mode, res, tag)
+				}
+			}
+			require.NoError(t, on.Close())
+			require.NoError(t, off.Close())
+		}
+	}
+	require.Greater(t, looped, 3*cuda.LoopRecords)
+}
+
+// checkLoopIterations checks which iterations of res ran in a device loop
+// (their only phase is gpu.LoopPhase): all when sparse was forced; in the
+// hybrid only sparse ones, and every sparse one of a frontier with fewer
+// than m/SparseFastRatio out-arcs that is not every vertex, but for at most
+// one on the host (the step that calibrates the ESP model's fixed cost).
+// It returns how many ran in a loop.
+func checkLoopIterations(t *testing.T, l *layout.Layout, mode engine.Mode, res engine.Result, tag string) int {
+	n, hostSmall := 0, 0
+	for _, tr := range res.Trace {
+		inLoop := false
+		for _, p := range tr.Phases {
+			if p.Name == gpu.LoopPhase {
+				inLoop = true
+				require.GreaterOrEqual(t, p.Seconds, 0.0, tag)
+			}
+		}
+		small := tr.Mode == "sparse" && tr.FrontierEdges*gpu.SparseFastRatio < l.NumArcs && tr.FrontierVertices != l.NumVertices
+		switch mode {
+		case engine.Sparse:
+			require.True(t, inLoop, "%s: iteration %d did not run in a device loop", tag, tr.Iteration)
+		case engine.Hybrid:
+			if inLoop {
+				require.Equal(t, "sparse", tr.Mode, "%s: iteration %d", tag, tr.Iteration)
+			}
+			if small && !inLoop {
+				hostSmall++
+			}
+		}
+		if inLoop {
+			n++
+		}
+	}
+	require.LessOrEqual(t, hostSmall, 1, "%s: small sparse iterations on the host", tag)
+	return n
+}
+
+// TestSparseLoopOnce runs a few device loops, with and without hubs, against
+// the CPU backend: the target of the sanitizer runs.
+func TestSparseLoopOnce(t *testing.T) {
+	needGPU(t)
+	ctx := context.Background()
+	grid := testgraphs.Generated(t, "grid:20x23:0.1", 4)
+	grid.SetRandomWeights(9, 1, 64, 4)
+	for _, el := range []*graph.EdgeList{grid, hubs()} {
+		l := build(t, el, layout.DefaultParams())
+		cb, err := cpu.New(l, 2)
+		require.NoError(t, err)
+		gb, err := gpu.New(l, 2)
+		require.NoError(t, err)
+		app := "bfs"
+		if l.Weighted {
+			app = "sssp"
+		}
+		want, _, err := apps.Run(ctx, app, cb, cb, []uint32{0}, apps.PageRankOptions{}, engine.RunOptions{})
+		require.NoError(t, err)
+		got, res, err := apps.Run(ctx, app, gb, gb, []uint32{0}, apps.PageRankOptions{}, engine.RunOptions{Mode: engine.Sparse, Trace: true})
+		require.NoError(t, err)
+		require.Equal(t, want, got, app)
+		require.Equal(t, res.Iterations, checkLoopIterations(t, l, engine.Sparse, res, app))
+		require.NoError(t, gb.Close())
+	}
+}

@@ -1,0 +1,149 @@
+// sparseloop.cu — MultiGraphS iterations kept on the device. A long
+// traversal of small frontiers (a road network, a grid) runs thousands of
+// iterations of a few thousand arcs each; as separate launches with a
+// counters copy per iteration each costs tens of microseconds of launches and
+// host round trips, far more than its work. Here one cooperative kernel runs
+// iteration after iteration: the advance, hubs and apply of sparsework.cuh
+// with a grid-wide barrier after each, then every thread reads the counters
+// and decides by the host's own rule (mg_loop_rule) whether the next
+// iteration is another such one; the leader thread records them. The host
+// waits once per loop, not once per iteration.
+#include <cooperative_groups.h>
+
+#include "sparsework.cuh"
+
+namespace {
+
+namespace cg = cooperative_groups;
+
+// The register budget of the loop kernel: at least kLoopMinBlocksPerSM blocks
+// of it must fit on an SM.
+constexpr int kLoopMinBlocksPerSM = 4;
+
+__device__ __forceinline__ uint64_t global_ns() {
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+// loop_goes_on: whether the iteration of the next frontier (count vertices,
+// edges out-arcs) runs on the device too (see mg_loop_rule). unsettled is the
+// calling thread's running copy: every thread decides, the same way.
+__device__ __forceinline__ bool loop_goes_on(const mg_loop_rule &r, uint32_t count, uint64_t edges,
+                                             uint64_t &unsettled) {
+    if (count == 0 || (r.max_count > 0 && count > r.max_count)) return false;
+    if (!r.hybrid) return true;
+    if (r.can_pull) {
+        unsettled -= min(unsettled, edges);
+        if (edges * r.alpha > unsettled && edges * r.beta > r.n) return false;
+    }
+    if (count == r.n && !r.calibrated) return false;
+    if (edges * r.fast_ratio < r.m) return true;
+    return r.calibrated && r.fixed_s + r.arc_cost_s * (double)edges < r.edp_s;
+}
+
+// sparse_loop_kernel: the iterations. Iteration it uses the counters and hub
+// count of parity it&1 (zeroed before it starts) and zeroes the other pair
+// for the next one once every thread is past the previous iteration's
+// decision (the first barrier). Two barriers per iteration (three with
+// hubs): after the advance, after the hubs, after the apply; then every
+// thread reads the counters and takes the same decision.
+template <typename Op>
+__global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
+    sparse_loop_kernel(Op op, mg_dlayout L, typename Op::T *values, uint32_t *list0, uint32_t *list1,
+                       uint32_t count, uint32_t max_iters, mg_loop_rule rule, typename Op::T *acc,
+                       uint32_t *touched, mg_step_counters *ctr, mg_loop_state *state, mg_loop_record *records) {
+    cg::grid_group grid = cg::this_grid();
+    const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+    uint64_t unsettled = rule.unsettled;
+    if (leader) state->start_ns = global_ns();
+    for (uint32_t it = 0; it < max_iters && count > 0; it++) {
+        const uint32_t *frontier = (it & 1) ? list1 : list0;
+        uint32_t *next = (it & 1) ? list0 : list1;
+        mg_step_counters *c = &ctr[it & 1];
+        uint32_t *hubs = &g_hub_count[it & 1];
+        const uint32_t groups = (count + kVertsPerBlock - 1) / kVertsPerBlock;
+        for (uint32_t g = blockIdx.x; g < groups; g += gridDim.x)
+            advance_group<Op, false>(op, L, values, frontier, count, 1, g, acc, touched, c, hubs);
+        grid.sync();
+        if (leader) {
+            volatile mg_step_counters *o = &ctr[(it + 1) & 1];
+            o->next_count = 0;
+            o->touched = 0;
+            o->next_edges = 0;
+            *(volatile uint32_t *)&g_hub_count[(it + 1) & 1] = 0;
+        }
+        if (*(volatile uint32_t *)hubs > 0) {  // the same for every thread
+            hub_walk<Op, false>(op, L, values, acc, touched, c, hubs);
+            grid.sync();
+        }
+        apply_walk<Op>(op, L, values, acc, touched, next, c);
+        grid.sync();
+        volatile mg_step_counters *vc = c;
+        const uint32_t next_count = vc->next_count;
+        const uint64_t next_edges = vc->next_edges;
+        if (leader) {
+            mg_loop_record rec;
+            rec.c.next_count = next_count;
+            rec.c.touched = vc->touched;
+            rec.c.next_edges = next_edges;
+            rec.end_ns = global_ns();
+            records[it] = rec;
+            state->done = it + 1;
+        }
+        count = loop_goes_on(rule, next_count, next_edges, unsettled) ? next_count : 0;
+    }
+}
+
+template <typename Op>
+int sparse_loop(Op op, int dev, const mg_dlayout *l, typename Op::T *values, uint32_t *list0, uint32_t *list1,
+                uint32_t count, uint32_t max_iters, uint32_t blocks_per_sm, const mg_loop_rule *rule,
+                typename Op::T *acc, uint32_t *touched,
+                mg_step_counters *ctr, mg_loop_state *state, mg_loop_record *records, mg_stream s, mg_event *ev,
+                char *err, size_t errlen) {
+    if (l == NULL || values == NULL || list0 == NULL || list1 == NULL || rule == NULL || acc == NULL ||
+        touched == NULL || ctr == NULL || state == NULL || records == NULL)
+        return mg::invalid("sparse loop: NULL pointer", err, errlen);
+    if (Op::weighted && l->m > 0 && l->sparse_weights == NULL)
+        return mg::invalid("sparse loop: the program needs weights and the layout has none", err, errlen);
+    if (max_iters < 1 || max_iters > MG_LOOP_RECORDS)
+        return mg::invalid("sparse loop: max_iters must be 1..MG_LOOP_RECORDS", err, errlen);
+    MG_SET_DEVICE(dev);
+    int coop = 0;
+    MG_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+    if (!coop) return mg::invalid("sparse loop: the device has no cooperative launch", err, errlen);
+    int per_sm = 0;
+    MG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sparse_loop_kernel<Op>, kSparseBlock, 0));
+    if (per_sm < 1) return mg::invalid("sparse loop: the kernel does not fit on an SM", err, errlen);
+    if (blocks_per_sm > 0 && blocks_per_sm < (uint32_t)per_sm) per_sm = (int)blocks_per_sm;
+    const unsigned grid = (unsigned)mg::multiprocessors(dev) * (unsigned)per_sm;
+    cudaStream_t st = (cudaStream_t)s;
+    void *hc = NULL;
+    MG_CHECK(cudaGetSymbolAddress(&hc, g_hub_count));
+    MG_CHECK(cudaMemsetAsync(hc, 0, 2 * sizeof(uint32_t), st));
+    MG_CHECK(cudaMemsetAsync(ctr, 0, 2 * sizeof(mg_step_counters), st));
+    MG_CHECK(cudaMemsetAsync(state, 0, sizeof(mg_loop_state), st));
+    mg_dlayout L = *l;
+    mg_loop_rule r = *rule;
+    void *args[] = {&op, &L, &values, &list0, &list1, &count, &max_iters, &r, &acc, &touched, &ctr, &state, &records};
+    MG_RECORD(0);
+    MG_CHECK(cudaLaunchCooperativeKernel((const void *)sparse_loop_kernel<Op>, dim3(grid), dim3(kSparseBlock), args,
+                                         0, st));
+    MG_RECORD(1);
+    return MG_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+int mg_min_sparse_loop(int dev, int prog, const mg_dlayout *l, uint32_t *values, uint32_t *list0, uint32_t *list1,
+                       uint32_t count, uint32_t max_iters, uint32_t blocks_per_sm, const mg_loop_rule *rule,
+                       uint32_t *acc, uint32_t *touched,
+                       mg_step_counters *ctr, mg_loop_state *state, mg_loop_record *records, mg_stream s,
+                       mg_event *ev, char *err, size_t errlen) {
+    MG_DISPATCH_PROG(prog, sparse_loop, dev, l, values, list0, list1, count, max_iters, blocks_per_sm, rule, acc, touched, ctr, state,
+                     records, s, ev, err, errlen);
+}
+
+}  // extern "C"
