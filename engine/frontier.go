@@ -13,6 +13,7 @@ type Frontier struct {
 	flags   []uint8
 	hasList bool
 	hasFlag bool
+	all     bool // made by AllActive: every vertex, whatever form it is held in
 }
 
 // NewFrontierList makes a frontier from a list of distinct vertex ids. The
@@ -33,7 +34,9 @@ func AllActive(n uint64) *Frontier {
 	for i := range flags {
 		flags[i] = 1
 	}
-	return NewFrontierFlags(flags)
+	f := NewFrontierFlags(flags)
+	f.all = true
+	return f
 }
 
 // NumVertices is the size of the vertex set the frontier is drawn from.
@@ -58,6 +61,9 @@ const sizeSerialBelow = 1 << 16
 // list when the frontier has one and from its flags otherwise, without
 // converting it.
 func (f *Frontier) Size(off []uint64, workers int) (count, edges uint64) {
+	if f.all && uint64(len(off)) > f.n {
+		return f.n, off[f.n] - off[0] // every vertex: nothing to count
+	}
 	n := len(f.flags)
 	if f.hasList {
 		n = len(f.list)

@@ -39,3 +39,20 @@ func TestFrontierSizeMatchesSerialSum(t *testing.T) {
 		}
 	}
 }
+
+// TestAllActiveSize: AllActive's Size is every vertex and every arc, without
+// a scan, and the same as counting its flags.
+func TestAllActiveSize(t *testing.T) {
+	for _, n := range []int{0, 5, 3 * sizeSerialBelow} {
+		off := make([]uint64, n+1)
+		for v := 0; v < n; v++ {
+			off[v+1] = off[v] + uint64(v%7)
+		}
+		count, edges := AllActive(uint64(n)).Size(off, 4)
+		require.Equal(t, uint64(n), count)
+		require.Equal(t, off[n], edges)
+		wantCount, wantEdges := NewFrontierFlags(AllActive(uint64(n)).Flags(1)).Size(off, 4)
+		require.Equal(t, wantCount, count)
+		require.Equal(t, wantEdges, edges)
+	}
+}
