@@ -45,6 +45,7 @@ type Backend struct {
 	fixed, arcCost map[int]float64
 	arcRef         map[int]uint64
 	loopFixed      map[int]float64 // the shortest device-loop iteration per program id (seconds)
+	fixedSamples   map[int]int     // host sparse steps fixed is the shortest of
 	noLoop         bool            // WithoutDeviceLoop
 	loopBlocks     uint32          // WithLoopBlocksPerSM
 }
@@ -102,7 +103,7 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 		workers = defaultWorkers()
 	}
 	return &Backend{l: l, dl: dl, workers: workers, sms: max(props.Multiprocessors, 1), edp: map[int]time.Duration{}, fixed: map[int]float64{},
-		arcCost: map[int]float64{}, arcRef: map[int]uint64{}, loopFixed: map[int]float64{}, noLoop: o.noLoop, loopBlocks: o.loopBlocks}, nil
+		arcCost: map[int]float64{}, arcRef: map[int]uint64{}, loopFixed: map[int]float64{}, fixedSamples: map[int]int{}, noLoop: o.noLoop, loopBlocks: o.loopBlocks}, nil
 }
 
 // Close frees the device memory of the layout and of the run state.
@@ -437,10 +438,17 @@ func (s minSteps) loop(count uint32, maxIters int, blocksPerSM uint32, rule cuda
 	return s.SparseLoop(s.prog, count, maxIters, blocksPerSM, rule)
 }
 
+// FixedSamples is the number of sparse steps the hybrid runs on the host,
+// per program and backend, before it keeps sparse iterations on the device:
+// the ESP model's fixed cost is the shortest of them (a single step can be
+// an outlier, e.g. the first of a process, 1.2 ms instead of 20 µs on the
+// 2048 grid, and the model would then prefer dense steps for good).
+const FixedSamples = 3
+
 // loopable reports whether an iteration in mode starts a device loop: st
 // can loop, the backend may, and the iteration is sparse because sparse was
-// forced, or, in the hybrid, once a sparse step has run on the host (which
-// calibrates the ESP model's fixed cost), because the frontier is small or
+// forced, or, in the hybrid, once FixedSamples sparse steps have run on the
+// host (they calibrate the ESP model's fixed cost), because the frontier is small or
 // the calibrated ESP model chose it (decide's rules, which the device loop
 // applies to the iterations after this one; see loopRule).
 func (b *Backend) loopable(st steps, key int, opts engine.RunOptions, mode engine.Mode, count, edges uint64) (loopSteps, bool) {
@@ -452,7 +460,7 @@ func (b *Backend) loopable(st steps, key int, opts engine.RunOptions, mode engin
 	case engine.Sparse:
 		return ls, true
 	case engine.Hybrid:
-		if _, ok := b.fixed[key]; !ok {
+		if b.fixedSamples[key] < FixedSamples {
 			return nil, false
 		}
 		small := !(count == b.l.NumVertices && b.arcRef[key] == 0) && edges*SparseFastRatio < b.l.NumArcs
@@ -656,6 +664,7 @@ func modeName(m engine.Mode) string {
 // calibrate updates the ESP model of prog with a real sparse step over
 // edges frontier out-arcs that took t seconds (advance and apply).
 func (b *Backend) calibrate(prog int, edges uint64, t float64) {
+	b.fixedSamples[prog]++
 	b.calibrateAbove(b.fixed, prog, edges, t)
 }
 

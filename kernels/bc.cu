@@ -6,10 +6,11 @@
 // The backward pass pulls over out-arcs, level by level from the deepest: a
 // warp per vertex v of depth d sums (1 + δ(w)) / σ(w) over its successors w
 // (out-arcs v→w with depth[w] = d + 1) and sets δ(v) = σ(v)·sum; rows of
-// more than kBackHubArcs arcs are summed by a whole block instead. It reads
-// only the level below, which is final, so it needs no atomics (but the hub
-// list's) and no transposed graph (directed graphs included), as in GAPBS
-// and Gunrock. Like sparse.cu's hub list, the hub list is a device global:
+// more than kBackHubArcs arcs are summed by a whole block instead, and rows
+// of more than kBackSplitArcs in chunks over the whole grid, whose partial
+// sums meet in δ(v) by atomic adds. It reads only the level below, which is
+// final, so it needs no other atomics (but the hub lists') and no
+// transposed graph (directed graphs included), as in GAPBS and Gunrock. Like sparse.cu's hub list, the hub list is a device global:
 // one backward pass at a time per device.
 #include "internal.cuh"
 
@@ -49,12 +50,19 @@ __global__ void __launch_bounds__(kBlock)
 // A vertex with more than kBackHubArcs out-arcs is not summed by one warp
 // (its row would serialize the level): its warp lists it (up to kBackHubCap
 // per level; beyond that the warp sums it itself), and backward_hub_kernel
-// then sums each listed row with a whole block.
+// then sums each listed row with a whole block. A row of more than
+// kBackSplitArcs would serialize the level on that block: it goes to a second
+// list (up to kBackSplitCap, else to the first), whose rows are cut into
+// kBackSplitArcs chunks dealt round robin over the grid.
 constexpr uint64_t kBackHubArcs = 1024;
 constexpr uint32_t kBackHubCap = 65536;
+constexpr uint64_t kBackSplitArcs = 16384;
+constexpr uint32_t kBackSplitCap = 4096;
 
 __device__ uint32_t g_bc_hub_count;
 __device__ uint32_t g_bc_hubs[kBackHubCap];
+__device__ uint32_t g_bc_split_count;
+__device__ uint32_t g_bc_split[kBackSplitCap];
 
 // successor_term is what arc v→w adds to v's sum: (1 + δ(w))/σ(w) when w is
 // one level deeper (d + 1), else 0.
@@ -76,8 +84,15 @@ __global__ void __launch_bounds__(kBlock)
         if (hi - lo > kBackHubArcs) {
             uint32_t k = 0;
             if (lane == 0) {
-                k = atomicAdd(&g_bc_hub_count, 1u);
-                if (k < kBackHubCap) g_bc_hubs[k] = v;
+                if (hi - lo > kBackSplitArcs) {
+                    const uint32_t j = atomicAdd(&g_bc_split_count, 1u);
+                    if (j < kBackSplitCap) g_bc_split[j] = v;
+                    k = j < kBackSplitCap ? 0 : kBackHubCap;  // listed, or not yet
+                }
+                if (k == kBackHubCap || hi - lo <= kBackSplitArcs) {
+                    k = atomicAdd(&g_bc_hub_count, 1u);
+                    if (k < kBackHubCap) g_bc_hubs[k] = v;
+                }
             }
             if (__shfl_sync(0xffffffffu, k, 0) < kBackHubCap) continue;  // backward_hub_kernel sums it
         }
@@ -89,7 +104,7 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 // backward_hub_kernel: block k takes the listed hubs k, k + gridDim.x, …
-// and sums each row with all its threads.
+// and sums each row with all its threads; then the chunks of the split rows.
 __global__ void __launch_bounds__(kBlock)
     backward_hub_kernel(mg_dlayout L, const int32_t *__restrict__ depth, const double *__restrict__ sigma,
                         double *__restrict__ delta, int32_t d) {
@@ -102,6 +117,25 @@ __global__ void __launch_bounds__(kBlock)
         sum = mg::block_reduce<mg::SumOp<double, double>, kBlock>(sum);
         if (threadIdx.x == 0) delta[v] = sigma[v] * sum;
         __syncthreads();  // block_reduce's shared memory is reused by the next hub
+    }
+    // The split rows: chunk g (counting over the rows in list order) goes to
+    // block g mod gridDim.x; δ(v), 0 until now, gathers the chunks' parts.
+    const uint32_t splits = min(*(volatile uint32_t *)&g_bc_split_count, kBackSplitCap);
+    const uint64_t G = gridDim.x;
+    uint64_t base = 0;  // chunks of the rows before this one
+    for (uint32_t k = 0; k < splits; k++) {  // uniform across the block
+        const uint32_t v = g_bc_split[k];
+        const uint64_t lo = L.sparse_offsets[v], hi = L.sparse_offsets[v + 1];
+        const uint64_t chunks = (hi - lo + kBackSplitArcs - 1) / kBackSplitArcs;
+        for (uint64_t c = (blockIdx.x + G - base % G) % G; c < chunks; c += G) {
+            const uint64_t cb = lo + c * kBackSplitArcs, ce = min(cb + kBackSplitArcs, hi);
+            double sum = 0.0;
+            for (uint64_t e = cb + threadIdx.x; e < ce; e += kBlock) sum += successor_term(L, depth, sigma, delta, e, d);
+            sum = mg::block_reduce<mg::SumOp<double, double>, kBlock>(sum);
+            if (threadIdx.x == 0) atomicAdd(&delta[v], sigma[v] * sum);
+            __syncthreads();
+        }
+        base += chunks;
     }
 }
 
@@ -146,9 +180,11 @@ int mg_bc_backward(int dev, const mg_dlayout *l, const int32_t *depth, const dou
     cudaStream_t st = (cudaStream_t)s;
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[0], st));
     if (count > 0) {
-        void *hc = NULL;
+        void *hc = NULL, *sc = NULL;
         MG_CHECK(cudaGetSymbolAddress(&hc, g_bc_hub_count));
         MG_CHECK(cudaMemsetAsync(hc, 0, sizeof(uint32_t), st));
+        MG_CHECK(cudaGetSymbolAddress(&sc, g_bc_split_count));
+        MG_CHECK(cudaMemsetAsync(sc, 0, sizeof(uint32_t), st));
         const uint64_t sms = (uint64_t)mg::multiprocessors(dev);
         uint64_t g = ((uint64_t)count + kWarpsPerBlock - 1) / kWarpsPerBlock;
         if (g > sms * 16) g = sms * 16;

@@ -12,21 +12,22 @@ __global__ void __launch_bounds__(kSparseBlock)
     advance_kernel(Op op, mg_dlayout L, const typename Op::T *__restrict__ values,
                    const uint32_t *__restrict__ frontier, uint32_t count, uint32_t stride, typename Op::T *acc,
                    uint32_t *touched, mg_step_counters *ctr) {
-    advance_group<Op, DRY>(op, L, values, frontier, count, stride, blockIdx.x, acc, touched, ctr, &g_hub_count[0]);
+    advance_group<Op, DRY>(op, L, values, frontier, count, stride, blockIdx.x, acc, touched, ctr, &g_hub_count[0],
+                           block_queue());
 }
 
 template <typename Op, bool DRY>
 __global__ void __launch_bounds__(kSparseBlock)
     hub_kernel(Op op, mg_dlayout L, const typename Op::T *__restrict__ values, typename Op::T *acc,
                uint32_t *touched, mg_step_counters *ctr) {
-    hub_walk<Op, DRY>(op, L, values, acc, touched, ctr, &g_hub_count[0]);
+    hub_walk<Op, DRY>(op, L, values, acc, touched, ctr, &g_hub_count[0], block_queue());
 }
 
 template <typename Op>
 __global__ void __launch_bounds__(kSparseBlock)
     apply_kernel(Op op, mg_dlayout L, typename Op::T *values, typename Op::T *__restrict__ acc,
                  const uint32_t *__restrict__ touched, uint32_t *__restrict__ next_list, mg_step_counters *ctr) {
-    apply_walk<Op>(op, L, values, acc, touched, next_list, ctr);
+    apply_walk<Op>(op, L, values, acc, touched, next_list, ctr, block_queue());
 }
 
 // advance: advance_kernel over count vertices (64 per block), then

@@ -54,6 +54,7 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
                        uint32_t count, uint32_t max_iters, mg_loop_rule rule, typename Op::T *acc,
                        uint32_t *touched, mg_step_counters *ctr, mg_loop_state *state, mg_loop_record *records) {
     cg::grid_group grid = cg::this_grid();
+    const BlockQueue q = block_queue();
     const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
     uint64_t unsettled = rule.unsettled;
     if (leader) state->start_ns = global_ns();
@@ -64,7 +65,7 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
         uint32_t *hubs = &g_hub_count[it & 1];
         const uint32_t groups = (count + kVertsPerBlock - 1) / kVertsPerBlock;
         for (uint32_t g = blockIdx.x; g < groups; g += gridDim.x)
-            advance_group<Op, false>(op, L, values, frontier, count, 1, g, acc, touched, c, hubs);
+            advance_group<Op, false>(op, L, values, frontier, count, 1, g, acc, touched, c, hubs, q);
         grid.sync();
         if (leader) {
             volatile mg_step_counters *o = &ctr[(it + 1) & 1];
@@ -74,10 +75,10 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
             *(volatile uint32_t *)&g_hub_count[(it + 1) & 1] = 0;
         }
         if (*(volatile uint32_t *)hubs > 0) {  // the same for every thread
-            hub_walk<Op, false>(op, L, values, acc, touched, c, hubs);
+            hub_walk<Op, false>(op, L, values, acc, touched, c, hubs, q);
             grid.sync();
         }
-        apply_walk<Op>(op, L, values, acc, touched, next, c);
+        apply_walk<Op>(op, L, values, acc, touched, next, c, q);
         grid.sync();
         volatile mg_step_counters *vc = c;
         const uint32_t next_count = vc->next_count;

@@ -43,6 +43,56 @@ __device__ __forceinline__ void warp_append(bool app, uint32_t x, uint32_t *pos,
     if (app) out[base + __popc(mask & ((1u << lane_id()) - 1))] = x;
 }
 
+// BlockQueue collects a block's appends to a global list (touched, the next
+// frontier) in shared memory, so that the list's counter, one address every
+// block of the grid appends to, takes one atomicAdd per block and flush
+// instead of one per warp and append. Appends past kQueueCap go to the list
+// directly (warp_append).
+constexpr uint32_t kQueueCap = 2048;
+
+struct BlockQueue {
+    uint32_t *items;  // kQueueCap entries
+    uint32_t *count;  // reserved entries (may pass kQueueCap)
+    uint32_t *base;   // where a flush writes in the global list
+};
+
+// block_queue returns the block's queue (one per kernel: its shared memory is
+// static, whichever phase of the kernel calls it).
+__device__ __forceinline__ BlockQueue block_queue() {
+    __shared__ uint32_t items[kQueueCap];
+    __shared__ uint32_t count, base;
+    return BlockQueue{items, &count, &base};
+}
+
+// queue_append appends x for the lanes with app set (every lane of the warp
+// must call it; the queue's count must have been zeroed before a barrier).
+__device__ __forceinline__ void queue_append(bool app, uint32_t x, const BlockQueue &q, uint32_t *pos,
+                                             uint32_t *out) {
+    const unsigned mask = __ballot_sync(0xffffffffu, app);
+    if (mask == 0) return;
+    uint32_t b = 0;
+    if (lane_id() == 0) b = atomicAdd(q.count, (uint32_t)__popc(mask));
+    b = __shfl_sync(0xffffffffu, b, 0);
+    const uint32_t k = b + __popc(mask & ((1u << lane_id()) - 1));
+    const bool fits = k < kQueueCap;
+    if (app && fits) q.items[k] = x;
+    warp_append(app && !fits, x, pos, out);
+}
+
+// queue_flush writes the queued entries to the global list with one
+// atomicAdd on its counter and empties the queue. The whole block calls it;
+// it begins and ends with a barrier.
+__device__ __forceinline__ void queue_flush(const BlockQueue &q, uint32_t *pos, uint32_t *out) {
+    __syncthreads();
+    const uint32_t n = min(*q.count, kQueueCap);
+    if (threadIdx.x == 0 && n > 0) *q.base = atomicAdd(pos, n);
+    __syncthreads();
+    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) out[*q.base + i] = q.items[i];
+    __syncthreads();
+    if (threadIdx.x == 0) *q.count = 0;
+    __syncthreads();
+}
+
 // The advance (paper §5, the three-stage split): a 256-thread block takes 64
 // frontier vertices. Each vertex's row [lo, hi) of E arcs is cut from the
 // end: stage 1, the last E mod 32 arcs, by 4-thread virtual warps (one per
@@ -71,7 +121,7 @@ __device__ uint32_t g_hubs[kHubCap];
 template <typename Op, bool DRY>
 __device__ __forceinline__ void visit(const Op &op, const mg_dlayout &L, const typename Op::T *values, bool ok,
                                       uint64_t e, typename Op::T val, typename Op::T *acc, uint32_t *touched,
-                                      mg_step_counters *ctr) {
+                                      mg_step_counters *ctr, const BlockQueue &q) {
     bool app = false;
     uint32_t d = 0;
     if (ok) {
@@ -85,22 +135,24 @@ __device__ __forceinline__ void visit(const Op &op, const mg_dlayout &L, const t
             }
         }
     }
-    if (!DRY) warp_append(app, d, &ctr->touched, touched);
+    if (!DRY) queue_append(app, d, q, &ctr->touched, touched);
 }
 
 // advance_group: frontier[i·stride] for the 64 i of group (i < count), by the
-// whole block. DRY: the hybrid's sample, whose atomics go to a scratch array
-// and append nothing. Ends with a block barrier, so a block may take group
-// after group.
+// whole block; the touched destinations go through q (flushed at the end).
+// DRY: the hybrid's sample, whose atomics go to a scratch array and append
+// nothing. Ends with a block barrier, so a block may take group after group.
 template <typename Op, bool DRY>
 __device__ __forceinline__ void advance_group(const Op &op, const mg_dlayout &L, const typename Op::T *values,
                                               const uint32_t *frontier, uint32_t count, uint32_t stride,
                                               uint32_t group, typename Op::T *acc, uint32_t *touched,
-                                              mg_step_counters *ctr, uint32_t *hub_count) {
+                                              mg_step_counters *ctr, uint32_t *hub_count, const BlockQueue &q) {
     using T = typename Op::T;
     __shared__ T s_val[kVertsPerBlock];
     __shared__ uint64_t s_lo[kVertsPerBlock], s_hi[kVertsPerBlock];
     const uint32_t t = threadIdx.x;
+    int wide = 0, huge = 0;  // this thread's vertex has ≥ 32 (≥ 256) arcs to walk
+    if (t == 0) *q.count = 0;
     if (t < kVertsPerBlock) {
         const uint64_t i = (uint64_t)group * kVertsPerBlock + t;
         T val = Op::identity;
@@ -123,8 +175,13 @@ __device__ __forceinline__ void advance_group(const Op &op, const mg_dlayout &L,
         s_val[t] = val;
         s_lo[t] = lo;
         s_hi[t] = hi;
+        wide = hi - lo >= 32;
+        huge = hi - lo >= kSparseBlock;
     }
-    __syncthreads();
+    // Stages 2 and 3 only run when some vertex of the group needs them (on
+    // low-degree graphs none does, and their loops over the group's 64
+    // vertices would be the block's main cost).
+    wide = __syncthreads_or(wide);
     const uint32_t lane = lane_id(), warp = t / 32;
     // Stage 1: virtual warp t/4 takes vertex t/4's last E mod 32 arcs.
     {
@@ -134,8 +191,13 @@ __device__ __forceinline__ void advance_group(const Op &op, const mg_dlayout &L,
         const T val = s_val[v];
         // Loop while any lane of the warp has arcs left (≤ 8 rounds).
         for (uint32_t k = sub; __any_sync(0xffffffffu, k < r); k += 4)
-            visit<Op, DRY>(op, L, values, k < r, hi - r + k, val, acc, touched, ctr);
+            visit<Op, DRY>(op, L, values, k < r, hi - r + k, val, acc, touched, ctr, q);
     }
+    if (!wide) {  // uniform across the block
+        if (DRY) __syncthreads(); else queue_flush(q, &ctr->touched, touched);
+        return;
+    }
+    huge = __syncthreads_or(huge);
     // Stage 2: warp w takes vertices w, w+8, …: (E − E mod 32) mod 256 arcs
     // ending where stage 1 begins.
     for (uint32_t v = warp; v < kVertsPerBlock; v += kSparseBlock / 32) {
@@ -143,17 +205,17 @@ __device__ __forceinline__ void advance_group(const Op &op, const mg_dlayout &L,
         const uint64_t end = s_hi[v] - (deg & 31);
         const uint64_t beg = end - ((deg - (deg & 31)) & 255);
         const T val = s_val[v];
-        for (uint64_t b = beg; b < end; b += 32) visit<Op, DRY>(op, L, values, true, b + lane, val, acc, touched, ctr);
+        for (uint64_t b = beg; b < end; b += 32) visit<Op, DRY>(op, L, values, true, b + lane, val, acc, touched, ctr, q);
     }
     // Stage 3: the whole block, vertex after vertex, 256 arcs at a time.
-    for (uint32_t v = 0; v < kVertsPerBlock; v++) {
+    for (uint32_t v = 0; huge && v < kVertsPerBlock; v++) {
         const uint64_t lo = s_lo[v], deg = s_hi[v] - lo;
         const uint64_t end = lo + (deg & ~(uint64_t)255);
         const T val = s_val[v];
         for (uint64_t b = lo; b < end; b += kSparseBlock)
-            visit<Op, DRY>(op, L, values, true, b + t, val, acc, touched, ctr);
+            visit<Op, DRY>(op, L, values, true, b + t, val, acc, touched, ctr, q);
     }
-    __syncthreads();
+    if (DRY) __syncthreads(); else queue_flush(q, &ctr->touched, touched);
 }
 
 // hub_walk: the hubs advance_group listed (after every group is done), each
@@ -166,7 +228,7 @@ __device__ __forceinline__ void advance_group(const Op &op, const mg_dlayout &L,
 template <typename Op, bool DRY>
 __device__ __forceinline__ void hub_walk(const Op &op, const mg_dlayout &L, const typename Op::T *values,
                                          typename Op::T *acc, uint32_t *touched, mg_step_counters *ctr,
-                                         const uint32_t *hub_count) {
+                                         const uint32_t *hub_count, const BlockQueue &q) {
     using T = typename Op::T;
     __shared__ uint64_t s_first[kSparseBlock + 1];  // first chunk of each hub of the batch, relative
     __shared__ uint64_t s_lo[kSparseBlock], s_hi[kSparseBlock];
@@ -175,6 +237,8 @@ __device__ __forceinline__ void hub_walk(const Op &op, const mg_dlayout &L, cons
     const uint32_t hubs = min(*(volatile const uint32_t *)hub_count, kHubCap);
     const uint64_t G = gridDim.x;
     const uint32_t t = threadIdx.x, lane = lane_id(), warp = t / 32;
+    if (hubs == 0) return;  // uniform across the grid
+    if (t == 0) *q.count = 0;
     uint64_t base = 0;  // chunks of the batches before this one
     for (uint32_t batch = 0; batch < hubs; batch += kSparseBlock) {
         uint64_t nch = 0, lo = 0, hi = 0;
@@ -217,27 +281,31 @@ __device__ __forceinline__ void hub_walk(const Op &op, const mg_dlayout &L, cons
             const T v = s_val[l];
             for (uint64_t b = cb; b < ce; b += kSparseBlock) {
                 const uint64_t e = b + t;
-                visit<Op, DRY>(op, L, values, e < ce, e, v, acc, touched, ctr);
+                visit<Op, DRY>(op, L, values, e < ce, e, v, acc, touched, ctr, q);
             }
         }
         base += total;
         __syncthreads();
     }
+    if (!DRY) queue_flush(q, &ctr->touched, touched);
 }
 
 // apply_walk: the touched vertices (ctr->touched of them, read once every
-// contribution is in), grid-stride by warps so every lane of a warp takes
-// part in the appends to next_list; the activated vertices' out-arcs are
-// summed into ctr->next_edges.
+// contribution is in), 256 per block and round, so that the activated ones
+// go to next_list through the block's queue q; their out-arcs are summed
+// into ctr->next_edges, one atomic per block.
 template <typename Op>
 __device__ __forceinline__ void apply_walk(const Op &op, const mg_dlayout &L, typename Op::T *values,
                                            typename Op::T *acc, const uint32_t *touched, uint32_t *next_list,
-                                           mg_step_counters *ctr) {
+                                           mg_step_counters *ctr, const BlockQueue &q) {
     const uint32_t total = *(volatile uint32_t *)&ctr->touched;
+    if ((uint64_t)blockIdx.x * kSparseBlock >= total) return;  // uniform across the block
+    if (threadIdx.x == 0) *q.count = 0;
+    __syncthreads();
     const uint64_t step = (uint64_t)gridDim.x * kSparseBlock;
     unsigned long long edges = 0;
-    for (uint64_t base = (uint64_t)blockIdx.x * kSparseBlock + (threadIdx.x & ~31u); base < total; base += step) {
-        const uint64_t i = base + lane_id();
+    for (uint64_t base = (uint64_t)blockIdx.x * kSparseBlock; base < total; base += step) {  // uniform
+        const uint64_t i = base + threadIdx.x;
         bool act = false;
         uint32_t v = 0;
         if (i < total) {
@@ -247,11 +315,11 @@ __device__ __forceinline__ void apply_walk(const Op &op, const mg_dlayout &L, ty
             act = op.apply(v, a, values);
             if (act) edges += L.sparse_offsets[v + 1] - L.sparse_offsets[v];
         }
-        warp_append(act, v, &ctr->next_count, next_list);
+        queue_append(act, v, q, &ctr->next_count, next_list);
     }
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) edges += __shfl_down_sync(0xffffffffu, edges, off);
-    if (lane_id() == 0 && edges > 0) atomicAdd((unsigned long long *)&ctr->next_edges, edges);
+    queue_flush(q, &ctr->next_count, next_list);
+    edges = mg::block_reduce<mg::SumOp<unsigned long long, unsigned long long>, kSparseBlock>(edges);
+    if (threadIdx.x == 0 && edges > 0) atomicAdd((unsigned long long *)&ctr->next_edges, edges);
 }
 
 }  // namespace
