@@ -65,11 +65,12 @@ func backendMinSample(dev, prog int, desc, values, frontier unsafe.Pointer, coun
 	})
 }
 
-func backendMinSparseLoop(dev, prog int, desc, values, list0, list1 unsafe.Pointer, count, maxIters, blocksPerSM uint32, rule, acc, touched, ctr, state, records, ev unsafe.Pointer) error {
+func backendMinSparseLoop(dev, prog int, desc, values, list0, list1 unsafe.Pointer, count, maxIters, blocksPerSM uint32, rule, far0, far1, inFar, farState, acc, touched, ctr, state, records, ev unsafe.Pointer) error {
 	return call("sparse loop", func(e *C.char, n C.size_t) C.int {
 		return C.mg_min_sparse_loop(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.uint32_t)(values),
 			(*C.uint32_t)(list0), (*C.uint32_t)(list1), C.uint32_t(count), C.uint32_t(maxIters), C.uint32_t(blocksPerSM),
-			(*C.mg_loop_rule)(rule), (*C.uint32_t)(acc), (*C.uint32_t)(touched), (*C.mg_step_counters)(ctr),
+			(*C.mg_loop_rule)(rule), (*C.uint32_t)(far0), (*C.uint32_t)(far1), (*C.uint32_t)(inFar),
+			(*C.uint32_t)(farState), (*C.uint32_t)(acc), (*C.uint32_t)(touched), (*C.mg_step_counters)(ctr),
 			(*C.mg_loop_state)(state), (*C.mg_loop_record)(records), nil, (*C.mg_event)(ev), e, n)
 	})
 }

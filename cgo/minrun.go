@@ -24,6 +24,10 @@ type MinRun struct {
 	loopState *Buffer[loopState]
 	records   *Buffer[LoopRecord]
 	loopCtr   *Buffer[StepCounters]
+	// Near-far's far piles, flags (0 between loops) and scratch, allocated
+	// on the first loop that uses them.
+	far             [2]*Buffer[uint32]
+	inFar, farState *Buffer[uint32]
 }
 
 // NewMinRun allocates the run state over dl.

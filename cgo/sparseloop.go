@@ -30,7 +30,8 @@ type LoopRule struct {
 	FastRatio   uint32  // a frontier of fewer than M / FastRatio out-arcs is small
 	Hybrid      bool
 	CanPull     bool
-	Calibrated  bool // Fixed, ArcCost and EDP hold
+	Calibrated  bool   // Fixed, ArcCost and EDP hold
+	Delta       uint32 // near-far bucket width (see SparseLoop), 0: off
 }
 
 // loopRule mirrors mg_loop_rule (the cuda build checks its size).
@@ -38,6 +39,7 @@ type loopRule struct {
 	n, m, unsettled, alpha, beta, maxCount uint64
 	fixed, arcCost, edp                    float64
 	fastRatio, hybrid, canPull, calibrated uint32
+	delta, reserved                        uint32
 }
 
 func (r LoopRule) c() loopRule {
@@ -49,7 +51,7 @@ func (r LoopRule) c() loopRule {
 	}
 	return loopRule{n: r.N, m: r.M, unsettled: r.Unsettled, alpha: r.Alpha, beta: r.Beta, maxCount: r.MaxCount, fixed: r.Fixed,
 		arcCost: r.ArcCost, edp: r.EDP, fastRatio: r.FastRatio, hybrid: b(r.Hybrid), canPull: b(r.CanPull),
-		calibrated: b(r.Calibrated)}
+		calibrated: b(r.Calibrated), delta: r.Delta}
 }
 
 // ESP returns the rule's ESP model for a frontier of edges out-arcs, in
@@ -91,6 +93,14 @@ func (lp Loop) IterationSeconds(j int) float64 {
 // as long as rule allows and at most maxIters (1..LoopRecords) iterations,
 // with blocksPerSM thread blocks per SM (0: as many as fit), and makes the
 // last one's next list current. It waits for the loop.
+//
+// With rule.Delta > 0 the iterations are near-far (mg_min_sparse_loop): a
+// vertex activated at a value of at least the split waits in a far pile;
+// when the next frontier is empty, the split moves to the smallest waiting
+// value plus Delta and the waiting vertices below it form the next frontier.
+// The values reach the same fixed point in fewer arc visits (a vertex is not
+// pushed on while a shorter path to it may still come), in more, smaller
+// iterations; the last frontier the loop returns holds the pile too.
 func (r *MinRun) SparseLoop(prog int, count uint32, maxIters int, blocksPerSM uint32, rule LoopRule) (Loop, error) {
 	if maxIters < 1 || maxIters > LoopRecords {
 		return Loop{}, fmt.Errorf("sparse loop: %d iterations asked for, 1..%d allowed", maxIters, LoopRecords)
@@ -110,11 +120,25 @@ func (r *MinRun) SparseLoop(prog int, count uint32, maxIters int, blocksPerSM ui
 			return Loop{}, err
 		}
 	}
+	var far0, far1, inFar, farState unsafe.Pointer
+	if rule.Delta > 0 {
+		if r.inFar == nil {
+			n := int(r.n)
+			if err := allocEach(&r.owned, r.dl.dev, bufSpec[uint32]{&r.far[0], n}, bufSpec[uint32]{&r.far[1], n},
+				bufSpec[uint32]{&r.inFar, n}, bufSpec[uint32]{&r.farState, 4}); err != nil {
+				return Loop{}, err
+			}
+			if err := r.inFar.Memset(0); err != nil {
+				return Loop{}, err
+			}
+		}
+		far0, far1, inFar, farState = r.far[0].h.p, r.far[1].h.p, r.inFar.h.p, r.farState.h.p
+	}
 	desc, ev := r.cargs()
 	cr := new(loopRule)
 	*cr = rule.c()
 	if err := backendMinSparseLoop(r.dl.dev.ordinal, prog, unsafe.Pointer(desc), r.values.h.p, r.list[r.curList].h.p,
-		r.list[1-r.curList].h.p, count, uint32(maxIters), blocksPerSM, unsafe.Pointer(cr), r.acc.h.p, r.touched.h.p, r.loopCtr.h.p,
+		r.list[1-r.curList].h.p, count, uint32(maxIters), blocksPerSM, unsafe.Pointer(cr), far0, far1, inFar, farState, r.acc.h.p, r.touched.h.p, r.loopCtr.h.p,
 		r.loopState.h.p, r.records.h.p, unsafe.Pointer(&ev[0])); err != nil {
 		return Loop{}, err
 	}

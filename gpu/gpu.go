@@ -13,6 +13,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -48,6 +49,7 @@ type Backend struct {
 	fixedSamples   map[int]int     // host sparse steps fixed is the shortest of
 	noLoop         bool            // WithoutDeviceLoop
 	loopBlocks     uint32          // WithLoopBlocksPerSM
+	delta          uint32          // SSSP's near-far bucket width in device loops (0: off; WithNearFarDelta)
 }
 
 var _ engine.Backend = (*Backend)(nil)
@@ -59,6 +61,7 @@ type options struct {
 	split      cuda.WorkSplit
 	noLoop     bool
 	loopBlocks uint32
+	nearFar    int64
 }
 
 // WithWorkSplit changes the dense kernels' work split (cuda.WorkSplit): tiny
@@ -79,6 +82,21 @@ func WithoutDeviceLoop() Option {
 func WithLoopBlocksPerSM(n uint32) Option {
 	return func(o *options) { o.loopBlocks = n }
 }
+
+// WithNearFarDelta sets the bucket width of SSSP's near-far iterations in
+// device loops (cuda.MinRun.SparseLoop): a width, 0 for the default
+// (NearFarWeights times the mean arc weight), or a negative number for
+// plain iterations.
+func WithNearFarDelta(delta int64) Option {
+	return func(o *options) { o.nearFar = delta }
+}
+
+// NearFarWeights is the default near-far bucket width of SSSP in mean arc
+// weights. On the 2048 grid with weights in [1, 64] (mean 32) the engine
+// time falls with the width from 274 ms at 8 to 48 ms at 1024 and 2048
+// (115 ms plain): wide buckets keep the frontier to a band of the wavefront
+// without the many iterations of narrow ones.
+const NearFarWeights = 32
 
 // New uploads l to device 0. workers is the number of host goroutines apps
 // use for their host-side work (0 = all cores).
@@ -103,7 +121,8 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 		workers = defaultWorkers()
 	}
 	return &Backend{l: l, dl: dl, workers: workers, sms: max(props.Multiprocessors, 1), edp: map[int]time.Duration{}, fixed: map[int]float64{},
-		arcCost: map[int]float64{}, arcRef: map[int]uint64{}, loopFixed: map[int]float64{}, fixedSamples: map[int]int{}, noLoop: o.noLoop, loopBlocks: o.loopBlocks}, nil
+		arcCost: map[int]float64{}, arcRef: map[int]uint64{}, loopFixed: map[int]float64{}, fixedSamples: map[int]int{}, noLoop: o.noLoop, loopBlocks: o.loopBlocks,
+		delta: nearFarDelta(l, o.nearFar)}, nil
 }
 
 // Close frees the device memory of the layout and of the run state.
@@ -501,7 +520,7 @@ func (b *Backend) loopGrid(count uint64) (uint32, uint64) {
 
 // loopRule is the device loop's copy of the hybrid's rules for program key
 // (cuda.LoopRule): the pull rule's state, and the ESP model and EDP as they
-// are now. The model stays frozen for the loop; its iterations update the
+// are now; and SSSP's near-far bucket width. The model stays frozen for the loop; its iterations update the
 // per-arc cost for the next one (calibrateLoop).
 func (b *Backend) loopRule(key int, opts engine.RunOptions, canPull bool, unsettled uint64) cuda.LoopRule {
 	r := cuda.LoopRule{N: b.l.NumVertices, M: b.l.NumArcs, Unsettled: unsettled, Alpha: sampler.Alpha,
@@ -510,6 +529,9 @@ func (b *Backend) loopRule(key int, opts engine.RunOptions, canPull bool, unsett
 	cost, okCost := b.arcCost[key]
 	if okEDP && okCost && b.arcRef[key] != 0 {
 		r.Calibrated, r.Fixed, r.ArcCost, r.EDP = true, b.fixed[key], cost, edp.Seconds()
+	}
+	if key == cuda.ProgSSSP {
+		r.Delta = b.delta
 	}
 	return r
 }
@@ -701,3 +723,27 @@ func sum(t []float32) float32 {
 }
 
 func msDuration(ms float32) time.Duration { return time.Duration(float64(ms) * 1e6) }
+
+// nearFarSample is the number of arc weights whose mean sets the default
+// near-far bucket width.
+const nearFarSample = 1 << 16
+
+// nearFarDelta returns SSSP's near-far bucket width for the option value
+// opt (see WithNearFarDelta): 0 without weights or when off.
+func nearFarDelta(l *layout.Layout, opt int64) uint32 {
+	switch {
+	case opt < 0 || !l.Weighted || len(l.SparseWeights) == 0:
+		return 0
+	case opt > 0:
+		return uint32(min(opt, math.MaxUint32>>1))
+	}
+	// The mean of an evenly spaced sample of the weights.
+	w := l.SparseWeights
+	stride := max(len(w)/nearFarSample, 1)
+	var sum, k uint64
+	for i := 0; i < len(w); i += stride {
+		sum += uint64(w[i])
+		k++
+	}
+	return uint32(max(NearFarWeights*sum/k, 1))
+}

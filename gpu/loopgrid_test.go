@@ -3,6 +3,8 @@ package gpu
 import (
 	"testing"
 
+	"github.com/mgraph-dev/mgraph/layout"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -31,4 +33,19 @@ func TestLoopGrid(t *testing.T) {
 	per, maxCount := b.loopGrid(100 * level)
 	require.Equal(t, uint32(3), per)
 	require.Zero(t, maxCount)
+}
+
+// TestNearFarDelta: off without weights or when asked; a width as given;
+// by default NearFarWeights times the mean weight (of a sample).
+func TestNearFarDelta(t *testing.T) {
+	w := make([]uint32, 3*nearFarSample)
+	for i := range w {
+		w[i] = uint32(1 + i%64) // mean 32.5
+	}
+	l := &layout.Layout{Weighted: true, SparseWeights: w}
+	require.Equal(t, uint32(NearFarWeights*65/2), nearFarDelta(l, 0))
+	require.Equal(t, uint32(7), nearFarDelta(l, 7))
+	require.Zero(t, nearFarDelta(l, -1))
+	require.Zero(t, nearFarDelta(&layout.Layout{}, 0))
+	require.Equal(t, uint32(1), nearFarDelta(&layout.Layout{Weighted: true, SparseWeights: []uint32{0, 0}}, 0))
 }

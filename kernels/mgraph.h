@@ -326,6 +326,8 @@ typedef struct {
     uint32_t hybrid;         /* 0: sparse was forced, go on while the frontier is not empty */
     uint32_t can_pull;       /* the host may switch to pull steps */
     uint32_t calibrated;     /* the ESP model (fixed_s, arc_cost_s) and edp_s hold */
+    uint32_t delta;          /* near-far bucket width (min programs' values), 0: off */
+    uint32_t reserved;
 } mg_loop_rule;
 /* One device-loop iteration: its step counters (the next frontier) and the
  * device's global timer when it ended (ns). */
@@ -346,14 +348,22 @@ typedef struct {
  * on while the rule says so, for at most max_iters (1..MG_LOOP_RECORDS)
  * iterations. Iteration j reads list0 when j is even, list1 when odd, and
  * writes the other; records[j] gets its counters. state (device) gets the
- * iterations done; ctr is scratch of 2 counters, zeroed here. The grid has blocks_per_sm blocks
- * per SM, or as many as fit when that is 0 or more. ev: 2 events or NULL.
- * Asynchronous on stream s. */
+ * iterations done; ctr is scratch of 2 counters, zeroed here.
+ * With rule->delta > 0 the iterations are near-far (Davidson et al.; the
+ * Gunrock SSSP): an activated vertex whose value is at least the split goes
+ * to a far pile (far0/far1, n entries each; in_far, n flags, all 0 between
+ * loops) instead of the next frontier; when the next frontier is empty the
+ * split moves to the smallest far value plus delta and the far vertices
+ * below it become the next frontier. A loop that stops returns the far
+ * vertices in its last next frontier. far_state: 4 words of scratch.
+ * The grid has blocks_per_sm blocks per SM, or as many as fit when that is
+ * 0 or more. ev: 2 events or NULL. Asynchronous on stream s. */
 int mg_min_sparse_loop(int dev, int prog, const mg_dlayout *l, uint32_t *values, uint32_t *list0,
                        uint32_t *list1, uint32_t count, uint32_t max_iters, uint32_t blocks_per_sm,
-                       const mg_loop_rule *rule,
-                       uint32_t *acc, uint32_t *touched, mg_step_counters *ctr, mg_loop_state *state,
-                       mg_loop_record *records, mg_stream s, mg_event *ev, char *err, size_t errlen);
+                       const mg_loop_rule *rule, uint32_t *far0, uint32_t *far1, uint32_t *in_far,
+                       uint32_t *far_state, uint32_t *acc, uint32_t *touched, mg_step_counters *ctr,
+                       mg_loop_state *state, mg_loop_record *records, mg_stream s, mg_event *ev,
+                       char *err, size_t errlen);
 /* One pull (bottom-up) iteration of BFS (prog must be MG_PROG_BFS) over an
  * undirected layout: every vertex whose value is the identity scans its row
  * until the first u with active[u] != 0 and applies u's contribution; next[v]

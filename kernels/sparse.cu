@@ -27,7 +27,7 @@ template <typename Op>
 __global__ void __launch_bounds__(kSparseBlock)
     apply_kernel(Op op, mg_dlayout L, typename Op::T *values, typename Op::T *__restrict__ acc,
                  const uint32_t *__restrict__ touched, uint32_t *__restrict__ next_list, mg_step_counters *ctr) {
-    apply_walk<Op>(op, L, values, acc, touched, next_list, ctr, block_queue());
+    apply_walk<Op>(op, L, values, acc, touched, next_list, ctr, block_queue(), NearFar{});
 }
 
 // advance: advance_kernel over count vertices (64 per block), then

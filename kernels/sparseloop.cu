@@ -42,21 +42,38 @@ __device__ __forceinline__ bool loop_goes_on(const mg_loop_rule &r, uint32_t cou
     return r.calibrated && r.fixed_s + r.arc_cost_s * (double)edges < r.edp_s;
 }
 
+// sat_add32 adds without passing the identity (0xffffffff).
+__device__ __forceinline__ uint32_t sat_add32(uint32_t x, uint32_t y) {
+    const uint32_t s = x + y;
+    return s < x ? 0xffffffffu : s;
+}
+
 // sparse_loop_kernel: the iterations. Iteration it uses the counters and hub
 // count of parity it&1 (zeroed before it starts) and zeroes the other pair
 // for the next one once every thread is past the previous iteration's
 // decision (the first barrier). Two barriers per iteration (three with
 // hubs): after the advance, after the hubs, after the apply; then every
 // thread reads the counters and takes the same decision.
+//
+// Near-far (rule.delta > 0; see mg_min_sparse_loop): far[cur] is the pile
+// the applies append to (its count far_state[cur]); when an iteration leaves
+// the next frontier empty, far_state[2] gets the smallest live far value
+// (one barrier), the split moves past it by delta, and far_walk moves the
+// live entries below the split to the next frontier and keeps the others in
+// the other pile (a second barrier). A loop that stops merges the pile into
+// its last next frontier (one more barrier).
 template <typename Op>
 __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
     sparse_loop_kernel(Op op, mg_dlayout L, typename Op::T *values, uint32_t *list0, uint32_t *list1,
-                       uint32_t count, uint32_t max_iters, mg_loop_rule rule, typename Op::T *acc,
-                       uint32_t *touched, mg_step_counters *ctr, mg_loop_state *state, mg_loop_record *records) {
+                       uint32_t count, uint32_t max_iters, mg_loop_rule rule, uint32_t *far0, uint32_t *far1,
+                       uint32_t *in_far, uint32_t *far_state, typename Op::T *acc, uint32_t *touched,
+                       mg_step_counters *ctr, mg_loop_state *state, mg_loop_record *records) {
     cg::grid_group grid = cg::this_grid();
     const BlockQueue q = block_queue();
     const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
     uint64_t unsettled = rule.unsettled;
+    uint32_t split = 0, cur = 0;  // near-far: every vertex the first iteration activates goes far
+    uint32_t *pile[2] = {far0, far1};
     if (leader) state->start_ns = global_ns();
     for (uint32_t it = 0; it < max_iters && count > 0; it++) {
         const uint32_t *frontier = (it & 1) ? list1 : list0;
@@ -73,16 +90,50 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
             o->touched = 0;
             o->next_edges = 0;
             *(volatile uint32_t *)&g_hub_count[(it + 1) & 1] = 0;
+            if (rule.delta > 0) {
+                *(volatile uint32_t *)&far_state[1 - cur] = 0;
+                *(volatile uint32_t *)&far_state[2] = 0xffffffffu;
+            }
         }
         if (*(volatile uint32_t *)hubs > 0) {  // the same for every thread
             hub_walk<Op, false>(op, L, values, acc, touched, c, hubs, q);
             grid.sync();
         }
-        apply_walk<Op>(op, L, values, acc, touched, next, c, q);
+        const NearFar nf{rule.delta, split, in_far, pile[cur], &far_state[cur]};
+        apply_walk<Op>(op, L, values, acc, touched, next, c, q, nf);
         grid.sync();
         volatile mg_step_counters *vc = c;
-        const uint32_t next_count = vc->next_count;
-        const uint64_t next_edges = vc->next_edges;
+        uint32_t next_count = vc->next_count;
+        uint64_t next_edges = vc->next_edges;
+        if constexpr (std::is_same<typename Op::T, uint32_t>::value) {
+            const uint32_t piled = rule.delta > 0 ? *(volatile uint32_t *)&far_state[cur] : 0;
+            if (next_count == 0 && piled > 0) {  // refill the next frontier from the pile
+                const uint64_t step = (uint64_t)gridDim.x * kSparseBlock;
+                for (uint64_t i = (uint64_t)blockIdx.x * kSparseBlock + threadIdx.x; i < piled; i += step) {
+                    const uint32_t v = pile[cur][i];
+                    if (in_far[v] != 0) atomicMin(&far_state[2], values[v]);
+                }
+                grid.sync();
+                const uint32_t low = *(volatile uint32_t *)&far_state[2];
+                split = sat_add32(max(split, low), rule.delta);
+                far_walk(L, values, pile[cur], piled, split, in_far, next, c, pile[1 - cur], &far_state[1 - cur], q);
+                grid.sync();
+                cur = 1 - cur;
+                next_count = vc->next_count;
+                next_edges = vc->next_edges;
+            }
+        }
+        bool go = loop_goes_on(rule, next_count, next_edges, unsettled);
+        if constexpr (std::is_same<typename Op::T, uint32_t>::value) {
+            const uint32_t piled = rule.delta > 0 ? *(volatile uint32_t *)&far_state[cur] : 0;
+            if (!(go && it + 1 < max_iters) && piled > 0) {  // stopping: the pile joins the next frontier
+                far_walk(L, values, pile[cur], piled, 0xffffffffu, in_far, next, c, nullptr, nullptr, q);
+                grid.sync();
+                next_count = vc->next_count;
+                next_edges = vc->next_edges;
+                go = false;
+            }
+        }
         if (leader) {
             mg_loop_record rec;
             rec.c.next_count = next_count;
@@ -92,14 +143,15 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
             records[it] = rec;
             state->done = it + 1;
         }
-        count = loop_goes_on(rule, next_count, next_edges, unsettled) ? next_count : 0;
+        count = go ? next_count : 0;
     }
 }
 
 template <typename Op>
 int sparse_loop(Op op, int dev, const mg_dlayout *l, typename Op::T *values, uint32_t *list0, uint32_t *list1,
                 uint32_t count, uint32_t max_iters, uint32_t blocks_per_sm, const mg_loop_rule *rule,
-                typename Op::T *acc, uint32_t *touched,
+                uint32_t *far0, uint32_t *far1, uint32_t *in_far, uint32_t *far_state, typename Op::T *acc,
+                uint32_t *touched,
                 mg_step_counters *ctr, mg_loop_state *state, mg_loop_record *records, mg_stream s, mg_event *ev,
                 char *err, size_t errlen) {
     if (l == NULL || values == NULL || list0 == NULL || list1 == NULL || rule == NULL || acc == NULL ||
@@ -107,6 +159,8 @@ int sparse_loop(Op op, int dev, const mg_dlayout *l, typename Op::T *values, uin
         return mg::invalid("sparse loop: NULL pointer", err, errlen);
     if (Op::weighted && l->m > 0 && l->sparse_weights == NULL)
         return mg::invalid("sparse loop: the program needs weights and the layout has none", err, errlen);
+    if (rule->delta > 0 && (far0 == NULL || far1 == NULL || in_far == NULL || far_state == NULL))
+        return mg::invalid("sparse loop: near-far needs the far piles, flags and state", err, errlen);
     if (max_iters < 1 || max_iters > MG_LOOP_RECORDS)
         return mg::invalid("sparse loop: max_iters must be 1..MG_LOOP_RECORDS", err, errlen);
     MG_SET_DEVICE(dev);
@@ -124,9 +178,11 @@ int sparse_loop(Op op, int dev, const mg_dlayout *l, typename Op::T *values, uin
     MG_CHECK(cudaMemsetAsync(hc, 0, 2 * sizeof(uint32_t), st));
     MG_CHECK(cudaMemsetAsync(ctr, 0, 2 * sizeof(mg_step_counters), st));
     MG_CHECK(cudaMemsetAsync(state, 0, sizeof(mg_loop_state), st));
+    if (rule->delta > 0) MG_CHECK(cudaMemsetAsync(far_state, 0, 4 * sizeof(uint32_t), st));
     mg_dlayout L = *l;
     mg_loop_rule r = *rule;
-    void *args[] = {&op, &L, &values, &list0, &list1, &count, &max_iters, &r, &acc, &touched, &ctr, &state, &records};
+    void *args[] = {&op,  &L,      &values,    &list0, &list1, &count, &max_iters, &r,       &far0,
+                    &far1, &in_far, &far_state, &acc,   &touched, &ctr, &state,     &records};
     MG_RECORD(0);
     MG_CHECK(cudaLaunchCooperativeKernel((const void *)sparse_loop_kernel<Op>, dim3(grid), dim3(kSparseBlock), args,
                                          0, st));
@@ -140,11 +196,11 @@ extern "C" {
 
 int mg_min_sparse_loop(int dev, int prog, const mg_dlayout *l, uint32_t *values, uint32_t *list0, uint32_t *list1,
                        uint32_t count, uint32_t max_iters, uint32_t blocks_per_sm, const mg_loop_rule *rule,
-                       uint32_t *acc, uint32_t *touched,
-                       mg_step_counters *ctr, mg_loop_state *state, mg_loop_record *records, mg_stream s,
-                       mg_event *ev, char *err, size_t errlen) {
-    MG_DISPATCH_PROG(prog, sparse_loop, dev, l, values, list0, list1, count, max_iters, blocks_per_sm, rule, acc, touched, ctr, state,
-                     records, s, ev, err, errlen);
+                       uint32_t *far0, uint32_t *far1, uint32_t *in_far, uint32_t *far_state, uint32_t *acc,
+                       uint32_t *touched, mg_step_counters *ctr, mg_loop_state *state, mg_loop_record *records,
+                       mg_stream s, mg_event *ev, char *err, size_t errlen) {
+    MG_DISPATCH_PROG(prog, sparse_loop, dev, l, values, list0, list1, count, max_iters, blocks_per_sm, rule, far0, far1,
+                     in_far, far_state, acc, touched, ctr, state, records, s, ev, err, errlen);
 }
 
 }  // extern "C"

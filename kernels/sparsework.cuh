@@ -23,6 +23,8 @@
 #ifndef MGRAPH_KERNELS_SPARSEWORK_CUH
 #define MGRAPH_KERNELS_SPARSEWORK_CUH
 
+#include <type_traits>
+
 #include "minprog.cuh"
 #include "sumprog.cuh"
 
@@ -290,14 +292,26 @@ __device__ __forceinline__ void hub_walk(const Op &op, const mg_dlayout &L, cons
     if (!DRY) queue_flush(q, &ctr->touched, touched);
 }
 
+// NearFar is where apply_walk sends the activated vertices whose value is at
+// least split, when delta > 0 (the device loop's near-far iterations, min
+// programs only): to the far pile, once (in_far[v] set), instead of the next
+// frontier. A vertex activated below the split clears its in_far flag, which
+// makes its far entry stale.
+struct NearFar {
+    uint32_t delta;  // 0: off
+    uint32_t split;
+    uint32_t *in_far, *far, *far_count;
+};
+
 // apply_walk: the touched vertices (ctr->touched of them, read once every
 // contribution is in), 256 per block and round, so that the activated ones
-// go to next_list through the block's queue q; their out-arcs are summed
-// into ctr->next_edges, one atomic per block.
+// go to next_list through the block's queue q (or to the far pile, see
+// NearFar); their out-arcs are summed into ctr->next_edges, one atomic per
+// block.
 template <typename Op>
 __device__ __forceinline__ void apply_walk(const Op &op, const mg_dlayout &L, typename Op::T *values,
                                            typename Op::T *acc, const uint32_t *touched, uint32_t *next_list,
-                                           mg_step_counters *ctr, const BlockQueue &q) {
+                                           mg_step_counters *ctr, const BlockQueue &q, const NearFar &nf) {
     const uint32_t total = *(volatile uint32_t *)&ctr->touched;
     if ((uint64_t)blockIdx.x * kSparseBlock >= total) return;  // uniform across the block
     if (threadIdx.x == 0) *q.count = 0;
@@ -306,16 +320,63 @@ __device__ __forceinline__ void apply_walk(const Op &op, const mg_dlayout &L, ty
     unsigned long long edges = 0;
     for (uint64_t base = (uint64_t)blockIdx.x * kSparseBlock; base < total; base += step) {  // uniform
         const uint64_t i = base + threadIdx.x;
-        bool act = false;
+        bool act = false, far = false;
         uint32_t v = 0;
         if (i < total) {
             v = touched[i];
             const typename Op::T a = acc[v];
             acc[v] = Op::identity;
             act = op.apply(v, a, values);
+            if constexpr (std::is_same<typename Op::T, uint32_t>::value) {
+                if (act && nf.delta > 0) {
+                    if (values[v] >= nf.split) {
+                        far = atomicExch(&nf.in_far[v], 1u) == 0;  // else its entry is there already
+                        act = false;
+                    } else if (nf.in_far[v] != 0) {
+                        nf.in_far[v] = 0;
+                    }
+                }
+            }
             if (act) edges += L.sparse_offsets[v + 1] - L.sparse_offsets[v];
         }
         queue_append(act, v, q, &ctr->next_count, next_list);
+        if (nf.delta > 0) warp_append(far, v, nf.far_count, nf.far);  // uniform condition
+    }
+    queue_flush(q, &ctr->next_count, next_list);
+    edges = mg::block_reduce<mg::SumOp<unsigned long long, unsigned long long>, kSparseBlock>(edges);
+    if (threadIdx.x == 0 && edges > 0) atomicAdd((unsigned long long *)&ctr->next_edges, edges);
+}
+
+// far_walk: the far pile's live entries (pile[0..count), in_far set): those
+// whose value is below split leave it for next_list (their out-arcs summed
+// into ctr->next_edges), the others go to keep (keep_count) when keep is not
+// NULL. 256 entries per block and round, as apply_walk.
+__device__ __forceinline__ void far_walk(const mg_dlayout &L, const uint32_t *values, const uint32_t *pile,
+                                         uint32_t count, uint32_t split, uint32_t *in_far, uint32_t *next_list,
+                                         mg_step_counters *ctr, uint32_t *keep, uint32_t *keep_count,
+                                         const BlockQueue &q) {
+    if ((uint64_t)blockIdx.x * kSparseBlock >= count) return;  // uniform across the block
+    if (threadIdx.x == 0) *q.count = 0;
+    __syncthreads();
+    const uint64_t step = (uint64_t)gridDim.x * kSparseBlock;
+    unsigned long long edges = 0;
+    for (uint64_t base = (uint64_t)blockIdx.x * kSparseBlock; base < count; base += step) {  // uniform
+        const uint64_t i = base + threadIdx.x;
+        bool near = false, stay = false;
+        uint32_t v = 0;
+        if (i < count) {
+            v = pile[i];
+            if (in_far[v] != 0) {
+                near = values[v] < split;
+                stay = !near;
+                if (near) {
+                    in_far[v] = 0;
+                    edges += L.sparse_offsets[v + 1] - L.sparse_offsets[v];
+                }
+            }
+        }
+        queue_append(near, v, q, &ctr->next_count, next_list);
+        if (keep != nullptr) warp_append(stay, v, keep_count, keep);  // uniform condition
     }
     queue_flush(q, &ctr->next_count, next_list);
     edges = mg::block_reduce<mg::SumOp<unsigned long long, unsigned long long>, kSparseBlock>(edges);
