@@ -77,8 +77,9 @@ func WithoutDeviceLoop() Option {
 	return func(o *options) { o.noLoop = true }
 }
 
-// WithLoopBlocksPerSM sets the thread blocks per SM of the device loop's
-// grid (0, the default: as many as fit).
+// WithLoopBlocksPerSM fixes the thread blocks per SM of the device loops'
+// grid (at most what fits); 0, the default, sizes it by the frontier
+// (loopGrid).
 func WithLoopBlocksPerSM(n uint32) Option {
 	return func(o *options) { o.loopBlocks = n }
 }
@@ -120,9 +121,10 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	if workers <= 0 {
 		workers = defaultWorkers()
 	}
-	return &Backend{l: l, dl: dl, workers: workers, sms: max(props.Multiprocessors, 1), edp: map[int]time.Duration{}, fixed: map[int]float64{},
-		arcCost: map[int]float64{}, arcRef: map[int]uint64{}, loopFixed: map[int]float64{}, fixedSamples: map[int]int{}, noLoop: o.noLoop, loopBlocks: o.loopBlocks,
-		delta: nearFarDelta(l, o.nearFar)}, nil
+	return &Backend{l: l, dl: dl, workers: workers, sms: max(props.Multiprocessors, 1),
+		edp: map[int]time.Duration{}, fixed: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
+		loopFixed: map[int]float64{}, fixedSamples: map[int]int{},
+		noLoop: o.noLoop, loopBlocks: o.loopBlocks, delta: nearFarDelta(l, o.nearFar)}, nil
 }
 
 // Close frees the device memory of the layout and of the run state.
@@ -334,11 +336,11 @@ func sumKey(id int) int { return 16 + id }
 // EDP/ESP model), with pull steps when canPull. onStep, when not nil, gets
 // every iteration's next frontier size and out-arcs.
 //
-// A run of small sparse iterations (sparse forced, or frontiers the hybrid
-// takes sparse without sampling) stays on the device when st can loop
-// (loopSteps): one device loop runs them until the host's rule, which it
-// applies itself, would choose otherwise; their traces are replayed from the
-// loop's records.
+// A run of sparse iterations (sparse forced, or iterations the hybrid takes
+// sparse by its small-frontier rule or its calibrated ESP model) stays on
+// the device when st can loop (loopSteps): one device loop runs them until
+// the host's rules, which it applies itself, would choose otherwise; their
+// bookkeeping and traces are replayed from the loop's records.
 func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.RunOptions, canPull bool, f *engine.Frontier, isList bool, onStep func(next, edges uint64)) (engine.Result, error) {
 	var res engine.Result
 	l := b.l
@@ -422,7 +424,7 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 					tr = open(i)
 					prevCount = count
 					tr.Mode = modeName(engine.Sparse)
-					if rule.Hybrid && edges*SparseFastRatio >= l.NumArcs {
+					if rule.Hybrid && rule.Calibrated && edges*SparseFastRatio >= l.NumArcs {
 						tr.EDPSeconds, tr.ESPSeconds = rule.EDP, rule.ESP(edges) // the device's reason
 					}
 				}
@@ -467,9 +469,9 @@ const FixedSamples = 3
 // loopable reports whether an iteration in mode starts a device loop: st
 // can loop, the backend may, and the iteration is sparse because sparse was
 // forced, or, in the hybrid, once FixedSamples sparse steps have run on the
-// host (they calibrate the ESP model's fixed cost), because the frontier is small or
-// the calibrated ESP model chose it (decide's rules, which the device loop
-// applies to the iterations after this one; see loopRule).
+// host (they calibrate the ESP model's fixed cost), because the frontier is
+// small or the calibrated ESP model chose it (decide's rules, which the
+// device loop applies to the iterations after this one; see loopRule).
 func (b *Backend) loopable(st steps, key int, opts engine.RunOptions, mode engine.Mode, count, edges uint64) (loopSteps, bool) {
 	ls, ok := st.(loopSteps)
 	if !ok || b.noLoop || mode != engine.Sparse {
@@ -520,8 +522,9 @@ func (b *Backend) loopGrid(count uint64) (uint32, uint64) {
 
 // loopRule is the device loop's copy of the hybrid's rules for program key
 // (cuda.LoopRule): the pull rule's state, and the ESP model and EDP as they
-// are now; and SSSP's near-far bucket width. The model stays frozen for the loop; its iterations update the
-// per-arc cost for the next one (calibrateLoop).
+// are now; and SSSP's near-far bucket width. The model stays frozen for the
+// loop; its iterations update the per-arc cost for the next one
+// (calibrateLoop).
 func (b *Backend) loopRule(key int, opts engine.RunOptions, canPull bool, unsettled uint64) cuda.LoopRule {
 	r := cuda.LoopRule{N: b.l.NumVertices, M: b.l.NumArcs, Unsettled: unsettled, Alpha: sampler.Alpha,
 		Beta: sampler.Beta, FastRatio: SparseFastRatio, Hybrid: opts.Mode == engine.Hybrid, CanPull: canPull}

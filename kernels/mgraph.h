@@ -305,15 +305,15 @@ int mg_min_sparse_sample(int dev, int prog, const mg_dlayout *l, const uint32_t 
 #define MG_LOOP_RECORDS 1024
 /* The rule by which a device loop goes on to the next iteration: it stops
  * when the next frontier is empty or has more than max_count vertices (when
- * max_count > 0: the grid was sized for fewer), or (hybrid != 0) when the host's hybrid
- * (gpu.Backend.decide) would not take the next iteration sparse by a rule
- * the device can apply: it stops when can_pull and the pull rule holds
- * (unsettled, decreased by each next frontier's out-arcs first, and alpha,
- * beta as in sampler.Alpha, Beta), and when every vertex is in the frontier
- * while the ESP model is not calibrated; it goes on when the frontier's
- * out-arcs·fast_ratio are below m, or when calibrated and the ESP model,
- * fixed_s + arc_cost_s·out-arcs, is below edp_s (a frozen copy of the
- * host's model); otherwise it stops. */
+ * max_count > 0: the grid was sized for fewer), or (hybrid != 0) when the
+ * host's hybrid (gpu.Backend.decide) would not take the next iteration
+ * sparse by a rule the device can apply: it stops when can_pull and the
+ * pull rule holds (unsettled, decreased by each next frontier's out-arcs
+ * first, and alpha, beta as in sampler.Alpha, Beta), and when every vertex
+ * is in the frontier while the ESP model is not calibrated; it goes on when
+ * the frontier's out-arcs·fast_ratio are below m, or when calibrated and
+ * the ESP model, fixed_s + arc_cost_s·out-arcs, is below edp_s (a frozen
+ * copy of the host's model); otherwise it stops. */
 typedef struct {
     uint64_t n, m;           /* vertices and arcs of the layout */
     uint64_t unsettled;      /* arcs of the unsettled vertices after the first iteration's frontier */

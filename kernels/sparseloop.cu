@@ -7,7 +7,8 @@
 // with a grid-wide barrier after each, then every thread reads the counters
 // and decides by the host's own rule (mg_loop_rule) whether the next
 // iteration is another such one; the leader thread records them. The host
-// waits once per loop, not once per iteration.
+// waits once per loop, not once per iteration. The iterations may be
+// near-far ones (SSSP; see sparse_loop_kernel).
 #include <cooperative_groups.h>
 
 #include "sparsework.cuh"

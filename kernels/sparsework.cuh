@@ -303,16 +303,23 @@ struct NearFar {
     uint32_t *in_far, *far, *far_count;
 };
 
-// apply_walk: the touched vertices (ctr->touched of them, read once every
-// contribution is in), 256 per block and round, so that the activated ones
-// go to next_list through the block's queue q (or to the far pile, see
-// NearFar); their out-arcs are summed into ctr->next_edges, one atomic per
-// block.
-template <typename Op>
-__device__ __forceinline__ void apply_walk(const Op &op, const mg_dlayout &L, typename Op::T *values,
-                                           typename Op::T *acc, const uint32_t *touched, uint32_t *next_list,
-                                           mg_step_counters *ctr, const BlockQueue &q, const NearFar &nf) {
-    const uint32_t total = *(volatile uint32_t *)&ctr->touched;
+// Picked is where walk_to_list sends item i: vertex v to the next list, to
+// the side list, or (neither) nowhere.
+struct Picked {
+    uint32_t v;
+    bool next, side;
+};
+
+// walk_to_list: the rounds apply_walk and far_walk make over items
+// [0, total), 256 per block and round (uniform across the block, so that
+// every lane of a warp takes part in the appends): pick(i) says where item
+// i's vertex goes. The next list's appends go through the block's queue q,
+// and their out-arcs are summed into ctr->next_edges, one atomic per block;
+// the side list's (side != NULL) are warp-aggregated into side_count.
+template <typename Pick>
+__device__ __forceinline__ void walk_to_list(const mg_dlayout &L, uint64_t total, Pick pick, uint32_t *next_list,
+                                             mg_step_counters *ctr, uint32_t *side, uint32_t *side_count,
+                                             const BlockQueue &q) {
     if ((uint64_t)blockIdx.x * kSparseBlock >= total) return;  // uniform across the block
     if (threadIdx.x == 0) *q.count = 0;
     __syncthreads();
@@ -320,67 +327,65 @@ __device__ __forceinline__ void apply_walk(const Op &op, const mg_dlayout &L, ty
     unsigned long long edges = 0;
     for (uint64_t base = (uint64_t)blockIdx.x * kSparseBlock; base < total; base += step) {  // uniform
         const uint64_t i = base + threadIdx.x;
-        bool act = false, far = false;
-        uint32_t v = 0;
+        Picked p{0, false, false};
         if (i < total) {
-            v = touched[i];
-            const typename Op::T a = acc[v];
-            acc[v] = Op::identity;
-            act = op.apply(v, a, values);
-            if constexpr (std::is_same<typename Op::T, uint32_t>::value) {
-                if (act && nf.delta > 0) {
-                    if (values[v] >= nf.split) {
-                        far = atomicExch(&nf.in_far[v], 1u) == 0;  // else its entry is there already
-                        act = false;
-                    } else if (nf.in_far[v] != 0) {
-                        nf.in_far[v] = 0;
-                    }
-                }
-            }
-            if (act) edges += L.sparse_offsets[v + 1] - L.sparse_offsets[v];
+            p = pick(i);
+            if (p.next) edges += L.sparse_offsets[p.v + 1] - L.sparse_offsets[p.v];
         }
-        queue_append(act, v, q, &ctr->next_count, next_list);
-        if (nf.delta > 0) warp_append(far, v, nf.far_count, nf.far);  // uniform condition
+        queue_append(p.next, p.v, q, &ctr->next_count, next_list);
+        if (side != nullptr) warp_append(p.side, p.v, side_count, side);  // uniform condition
     }
     queue_flush(q, &ctr->next_count, next_list);
     edges = mg::block_reduce<mg::SumOp<unsigned long long, unsigned long long>, kSparseBlock>(edges);
     if (threadIdx.x == 0 && edges > 0) atomicAdd((unsigned long long *)&ctr->next_edges, edges);
 }
 
+// apply_walk: the touched vertices (ctr->touched of them, read once every
+// contribution is in): acc folded into the values and reset; the activated
+// vertices go to next_list (or to the far pile, see NearFar).
+template <typename Op>
+__device__ __forceinline__ void apply_walk(const Op &op, const mg_dlayout &L, typename Op::T *values,
+                                           typename Op::T *acc, const uint32_t *touched, uint32_t *next_list,
+                                           mg_step_counters *ctr, const BlockQueue &q, const NearFar &nf) {
+    const uint32_t total = *(volatile uint32_t *)&ctr->touched;
+    auto pick = [&](uint64_t i) {
+        const uint32_t v = touched[i];
+        const typename Op::T a = acc[v];
+        acc[v] = Op::identity;
+        Picked p{v, op.apply(v, a, values), false};
+        if constexpr (std::is_same<typename Op::T, uint32_t>::value) {
+            if (p.next && nf.delta > 0) {
+                if (values[v] >= nf.split) {
+                    p.side = atomicExch(&nf.in_far[v], 1u) == 0;  // else its entry is there already
+                    p.next = false;
+                } else if (nf.in_far[v] != 0) {
+                    nf.in_far[v] = 0;  // its far entry is stale now
+                }
+            }
+        }
+        return p;
+    };
+    walk_to_list(L, total, pick, next_list, ctr, nf.delta > 0 ? nf.far : nullptr, nf.far_count, q);
+}
+
 // far_walk: the far pile's live entries (pile[0..count), in_far set): those
-// whose value is below split leave it for next_list (their out-arcs summed
-// into ctr->next_edges), the others go to keep (keep_count) when keep is not
-// NULL. 256 entries per block and round, as apply_walk.
+// whose value is below split leave it for next_list, the others go to keep
+// (keep_count) when keep is not NULL.
 __device__ __forceinline__ void far_walk(const mg_dlayout &L, const uint32_t *values, const uint32_t *pile,
                                          uint32_t count, uint32_t split, uint32_t *in_far, uint32_t *next_list,
                                          mg_step_counters *ctr, uint32_t *keep, uint32_t *keep_count,
                                          const BlockQueue &q) {
-    if ((uint64_t)blockIdx.x * kSparseBlock >= count) return;  // uniform across the block
-    if (threadIdx.x == 0) *q.count = 0;
-    __syncthreads();
-    const uint64_t step = (uint64_t)gridDim.x * kSparseBlock;
-    unsigned long long edges = 0;
-    for (uint64_t base = (uint64_t)blockIdx.x * kSparseBlock; base < count; base += step) {  // uniform
-        const uint64_t i = base + threadIdx.x;
-        bool near = false, stay = false;
-        uint32_t v = 0;
-        if (i < count) {
-            v = pile[i];
-            if (in_far[v] != 0) {
-                near = values[v] < split;
-                stay = !near;
-                if (near) {
-                    in_far[v] = 0;
-                    edges += L.sparse_offsets[v + 1] - L.sparse_offsets[v];
-                }
-            }
+    auto pick = [&](uint64_t i) {
+        const uint32_t v = pile[i];
+        Picked p{v, false, false};
+        if (in_far[v] != 0) {
+            p.next = values[v] < split;
+            p.side = !p.next;
+            if (p.next) in_far[v] = 0;
         }
-        queue_append(near, v, q, &ctr->next_count, next_list);
-        if (keep != nullptr) warp_append(stay, v, keep_count, keep);  // uniform condition
-    }
-    queue_flush(q, &ctr->next_count, next_list);
-    edges = mg::block_reduce<mg::SumOp<unsigned long long, unsigned long long>, kSparseBlock>(edges);
-    if (threadIdx.x == 0 && edges > 0) atomicAdd((unsigned long long *)&ctr->next_edges, edges);
+        return p;
+    };
+    walk_to_list(L, count, pick, next_list, ctr, keep, keep_count, q);
 }
 
 }  // namespace
