@@ -116,6 +116,22 @@ func (s *Steppers) prog(p engine.Program[uint32], values []uint32) (int, error) 
 	return prog, nil
 }
 
+// locked runs body with the program's kernel id under the lock, after the
+// context check and the program check (resolve): the preamble of every Step
+// and Estimate.
+func (s *Steppers) locked(ctx context.Context, resolve func() (int, error), body func(prog int) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	prog, err := resolve()
+	if err != nil {
+		return err
+	}
+	return body(prog)
+}
+
 // finish downloads the values after a step and returns the vertices whose
 // value went down (the next frontier), as flags into next when next is not
 // nil, else as a list in increasing order; want is the device's count of
@@ -196,26 +212,23 @@ func (d denseStepper) Step(ctx context.Context, p engine.Program[uint32], values
 // active, runs the step and downloads values and next.
 func (s *Steppers) flagStep(ctx context.Context, what string, resolve func() (int, error), values []uint32, active, next []uint8,
 	step func(prog int) (cuda.StepCounters, []float32, error)) (cuda.StepCounters, uint64, []float32, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := ctx.Err(); err != nil {
-		return cuda.StepCounters{}, 0, nil, err
-	}
-	prog, err := resolve()
-	if err != nil {
-		return cuda.StepCounters{}, 0, nil, err
-	}
-	if len(active) != len(values) || len(next) != len(values) {
-		return cuda.StepCounters{}, 0, nil, fmt.Errorf("%s: %d active and %d next flags for %d vertices", what, len(active), len(next), len(values))
-	}
-	if err := s.run.Load(values, nil, active); err != nil {
-		return cuda.StepCounters{}, 0, nil, fmt.Errorf("%s: upload: %w", what, err)
-	}
-	c, ms, err := step(prog)
-	if err != nil {
-		return c, 0, nil, fmt.Errorf("%s: %w", what, err)
-	}
-	_, count, err := s.finish(values, next, c.NextCount)
+	var c cuda.StepCounters
+	var count uint64
+	var ms []float32
+	err := s.locked(ctx, resolve, func(prog int) error {
+		if len(active) != len(values) || len(next) != len(values) {
+			return fmt.Errorf("%s: %d active and %d next flags for %d vertices", what, len(active), len(next), len(values))
+		}
+		if err := s.run.Load(values, nil, active); err != nil {
+			return fmt.Errorf("%s: upload: %w", what, err)
+		}
+		var err error
+		if c, ms, err = step(prog); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		_, count, err = s.finish(values, next, c.NextCount)
+		return err
+	})
 	if err != nil {
 		return c, 0, nil, err
 	}
@@ -227,23 +240,19 @@ func (s *Steppers) flagStep(ctx context.Context, what string, resolve func() (in
 // nor any state a later Step reads (every Step uploads its own).
 func (d denseStepper) Estimate(ctx context.Context, p engine.Program[uint32], values []uint32) (time.Duration, error) {
 	s := d.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	prog, err := s.prog(p, values)
-	if err != nil {
-		return 0, err
-	}
-	if err := s.run.Load(values, []uint32{}, nil); err != nil {
-		return 0, fmt.Errorf("cuda dense estimate: upload: %w", err)
-	}
-	_, ms, err := s.run.Dense(prog, true)
-	if err != nil {
-		return 0, fmt.Errorf("cuda dense estimate: %w", err)
-	}
-	return msDuration(sum(ms)), nil
+	var t time.Duration
+	err := s.locked(ctx, func() (int, error) { return s.prog(p, values) }, func(prog int) error {
+		if err := s.run.Load(values, []uint32{}, nil); err != nil {
+			return fmt.Errorf("cuda dense estimate: upload: %w", err)
+		}
+		_, ms, err := s.run.Dense(prog, true)
+		if err != nil {
+			return fmt.Errorf("cuda dense estimate: %w", err)
+		}
+		t = msDuration(sum(ms))
+		return nil
+	})
+	return t, err
 }
 
 type sparseStepper struct{ s *Steppers }
@@ -254,26 +263,23 @@ type sparseStepper struct{ s *Steppers }
 // times.
 func (sp sparseStepper) Step(ctx context.Context, p engine.Program[uint32], values []uint32, frontier []uint32) ([]uint32, []engine.Phase, error) {
 	s := sp.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
-	}
-	prog, err := s.prog(p, values)
-	if err != nil {
-		return nil, nil, err
-	}
-	if uint64(len(frontier)) > uint64(len(values)) {
-		return nil, nil, fmt.Errorf("cuda sparse step: a frontier of %d for %d vertices", len(frontier), len(values))
-	}
-	if err := s.run.Load(values, frontier, nil); err != nil {
-		return nil, nil, fmt.Errorf("cuda sparse step: upload: %w", err)
-	}
-	c, ms, err := s.run.Sparse(prog, uint32(len(frontier)))
-	if err != nil {
-		return nil, nil, fmt.Errorf("cuda sparse step: %w", err)
-	}
-	list, _, err := s.finish(values, nil, c.NextCount)
+	var list []uint32
+	var ms []float32
+	err := s.locked(ctx, func() (int, error) { return s.prog(p, values) }, func(prog int) error {
+		if uint64(len(frontier)) > uint64(len(values)) {
+			return fmt.Errorf("cuda sparse step: a frontier of %d for %d vertices", len(frontier), len(values))
+		}
+		if err := s.run.Load(values, frontier, nil); err != nil {
+			return fmt.Errorf("cuda sparse step: upload: %w", err)
+		}
+		var c cuda.StepCounters
+		var err error
+		if c, ms, err = s.run.Sparse(prog, uint32(len(frontier))); err != nil {
+			return fmt.Errorf("cuda sparse step: %w", err)
+		}
+		list, _, err = s.finish(values, nil, c.NextCount)
+		return err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -288,26 +294,22 @@ func (sp sparseStepper) Step(ctx context.Context, p engine.Program[uint32], valu
 // memory.
 func (sp sparseStepper) Estimate(ctx context.Context, p engine.Program[uint32], values []uint32, sample []uint32) (time.Duration, error) {
 	s := sp.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	prog, err := s.prog(p, values)
-	if err != nil {
-		return 0, err
-	}
-	if len(sample) == 0 {
-		return 0, nil
-	}
-	if err := s.run.Load(values, sample, nil); err != nil {
-		return 0, fmt.Errorf("cuda sparse estimate: upload: %w", err)
-	}
-	ms, err := s.run.Sample(prog, uint32(len(sample)), 1)
-	if err != nil {
-		return 0, fmt.Errorf("cuda sparse estimate: %w", err)
-	}
-	return msDuration(ms), nil
+	var t time.Duration
+	err := s.locked(ctx, func() (int, error) { return s.prog(p, values) }, func(prog int) error {
+		if len(sample) == 0 {
+			return nil
+		}
+		if err := s.run.Load(values, sample, nil); err != nil {
+			return fmt.Errorf("cuda sparse estimate: upload: %w", err)
+		}
+		ms, err := s.run.Sample(prog, uint32(len(sample)), 1)
+		if err != nil {
+			return fmt.Errorf("cuda sparse estimate: %w", err)
+		}
+		t = msDuration(ms)
+		return nil
+	})
+	return t, err
 }
 
 type pullStepper struct {
@@ -354,26 +356,22 @@ func (ps *pullStepper) NextArcs() uint64 { return ps.nextEdges }
 // the device state it leaves is overwritten by the next Step's upload.
 func (ps *pullStepper) Estimate(ctx context.Context, p engine.EarlyExit[uint32], values []uint32, active []uint8) (time.Duration, error) {
 	s := ps.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	prog, err := ps.pullProg(p, values)
-	if err != nil {
-		return 0, err
-	}
-	if len(active) != len(values) {
-		return 0, fmt.Errorf("cuda pull estimate: %d active flags for %d vertices", len(active), len(values))
-	}
-	if err := s.run.Load(values, nil, active); err != nil {
-		return 0, fmt.Errorf("cuda pull estimate: upload: %w", err)
-	}
-	_, ms, err := s.run.Pull(prog)
-	if err != nil {
-		return 0, fmt.Errorf("cuda pull estimate: %w", err)
-	}
-	return msDuration(sum(ms)), nil
+	var t time.Duration
+	err := s.locked(ctx, func() (int, error) { return ps.pullProg(p, values) }, func(prog int) error {
+		if len(active) != len(values) {
+			return fmt.Errorf("cuda pull estimate: %d active flags for %d vertices", len(active), len(values))
+		}
+		if err := s.run.Load(values, nil, active); err != nil {
+			return fmt.Errorf("cuda pull estimate: upload: %w", err)
+		}
+		_, ms, err := s.run.Pull(prog)
+		if err != nil {
+			return fmt.Errorf("cuda pull estimate: %w", err)
+		}
+		t = msDuration(sum(ms))
+		return nil
+	})
+	return t, err
 }
 
 // Close frees the shared run state (see Steppers.Close), so that a caller
