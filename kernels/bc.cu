@@ -82,19 +82,24 @@ __global__ void __launch_bounds__(kBlock)
         const uint32_t v = level[i];
         const uint64_t lo = L.sparse_offsets[v], hi = L.sparse_offsets[v + 1];
         if (hi - lo > kBackHubArcs) {
-            uint32_t k = 0;
+            int listed = 0;  // lane 0 lists v: as a split row if it is one and there is room, else as a hub
             if (lane == 0) {
                 if (hi - lo > kBackSplitArcs) {
                     const uint32_t j = atomicAdd(&g_bc_split_count, 1u);
-                    if (j < kBackSplitCap) g_bc_split[j] = v;
-                    k = j < kBackSplitCap ? 0 : kBackHubCap;  // listed, or not yet
+                    if (j < kBackSplitCap) {
+                        g_bc_split[j] = v;
+                        listed = 1;
+                    }
                 }
-                if (k == kBackHubCap || hi - lo <= kBackSplitArcs) {
-                    k = atomicAdd(&g_bc_hub_count, 1u);
-                    if (k < kBackHubCap) g_bc_hubs[k] = v;
+                if (!listed) {
+                    const uint32_t k = atomicAdd(&g_bc_hub_count, 1u);
+                    if (k < kBackHubCap) {
+                        g_bc_hubs[k] = v;
+                        listed = 1;
+                    }
                 }
             }
-            if (__shfl_sync(0xffffffffu, k, 0) < kBackHubCap) continue;  // backward_hub_kernel sums it
+            if (__shfl_sync(0xffffffffu, listed, 0)) continue;  // backward_hub_kernel sums it
         }
         double sum = 0.0;
         for (uint64_t e = lo + lane; e < hi; e += 32) sum += successor_term(L, depth, sigma, delta, e, d);

@@ -48,32 +48,28 @@ struct MinBase {
     static __device__ __forceinline__ T combine(T a, T b) { return min(a, b); }
     static __device__ __forceinline__ T atomic(T *p, T x) { return atomicMin(p, x); }
     static __device__ __forceinline__ bool useful(uint32_t d, T c, const T *values) { return c < values[d]; }
+    // apply takes a smaller value and activates the vertex (BFS, SSSP; CCOp
+    // hides it with its own).
+    static __device__ __forceinline__ bool apply(uint32_t v, T acc, T *values) {
+        if (acc < values[v]) {
+            values[v] = acc;
+            return true;
+        }
+        return false;
+    }
 };
 
-// BFSOp: level+1; take a smaller level.
+// BFSOp: level+1; take a smaller level (MinBase::apply).
 struct BFSOp : MinBase {
     static constexpr bool weighted = false;
     static __device__ __forceinline__ uint32_t edge(uint32_t s, uint32_t) { return sat_add(s, 1); }
-    static __device__ __forceinline__ bool apply(uint32_t v, uint32_t acc, uint32_t *values) {
-        if (acc < values[v]) {
-            values[v] = acc;
-            return true;
-        }
-        return false;
-    }
 };
 
-// SSSPOp: distance+weight (saturating); take a smaller distance.
+// SSSPOp: distance+weight (saturating); take a smaller distance
+// (MinBase::apply).
 struct SSSPOp : MinBase {
     static constexpr bool weighted = true;
     static __device__ __forceinline__ uint32_t edge(uint32_t s, uint32_t w) { return sat_add(s, w); }
-    static __device__ __forceinline__ bool apply(uint32_t v, uint32_t acc, uint32_t *values) {
-        if (acc < values[v]) {
-            values[v] = acc;
-            return true;
-        }
-        return false;
-    }
 };
 
 // CCOp: the source's label; a smaller label is followed through the label
