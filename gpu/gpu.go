@@ -408,7 +408,7 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 		}
 		prev = mode
 		tr.Mode = modeName(mode)
-		if ls, ok := b.loopable(st, key, opts, mode, count, edges); ok {
+		if ls, ok := b.loopable(st, key, opts, mode, edges); ok {
 			maxIters := cuda.LoopRecords
 			if opts.MaxIterations > 0 {
 				maxIters = min(maxIters, opts.MaxIterations-i)
@@ -472,7 +472,7 @@ const FixedSamples = 3
 // host (they calibrate the ESP model's fixed cost), because the frontier is
 // small or the calibrated ESP model chose it (decide's rules, which the
 // device loop applies to the iterations after this one; see loopRule).
-func (b *Backend) loopable(st steps, key int, opts engine.RunOptions, mode engine.Mode, count, edges uint64) (loopSteps, bool) {
+func (b *Backend) loopable(st steps, key int, opts engine.RunOptions, mode engine.Mode, edges uint64) (loopSteps, bool) {
 	ls, ok := st.(loopSteps)
 	if !ok || b.noLoop || mode != engine.Sparse {
 		return nil, false
@@ -484,8 +484,9 @@ func (b *Backend) loopable(st steps, key int, opts engine.RunOptions, mode engin
 		if b.fixedSamples[key] < FixedSamples {
 			return nil, false
 		}
-		small := !(count == b.l.NumVertices && b.arcRef[key] == 0) && edges*SparseFastRatio < b.l.NumArcs
-		return ls, small || b.arcRef[key] != 0
+		// decide took it sparse (not the every-vertex case, which is dense):
+		// by the small-frontier rule, or by the model once calibrated.
+		return ls, edges*SparseFastRatio < b.l.NumArcs || b.arcRef[key] != 0
 	}
 	return nil, false
 }
