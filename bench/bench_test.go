@@ -172,6 +172,9 @@ func TestDenseStepBytes(t *testing.T) {
 	assert.Equal(t, uint64(1000+300+2*50*4+10*10), DenseStepBytes("sssp", 10, d))
 	assert.Equal(t, uint64(1000+2*50*8+10*32), DenseStepBytes("pr", 10, d))
 	assert.Zero(t, DenseStepBytes("bc", 10, d))
+	d.PRPull = 700 // the pull scheme's model for pr only
+	assert.Equal(t, uint64(700+10*56), DenseStepBytes("pr", 10, d))
+	assert.Equal(t, uint64(1000+2*50*8+10*32), DenseStepBytes("pr-delta", 10, d))
 
 	l := buildTiny(t)
 	got := DenseBytesOf(l)
@@ -180,6 +183,14 @@ func TestDenseStepBytes(t *testing.T) {
 		4*uint64(len(l.HeavyCol)+len(l.HeavyRows)+len(l.HeavyNumDst))+8*uint64(len(l.HeavyMatrixStart)+len(l.HeavySlot)+len(l.LightStart)+len(l.RowSlotStart)),
 		got.Layout)
 	assert.Positive(t, got.Layout)
+	var heavySlots uint64
+	for _, d := range l.HeavyNumDst {
+		heavySlots += uint64(d)
+	}
+	require.Positive(t, heavySlots)
+	assert.Equal(t, 2*uint64(len(l.HeavyMatrix))+2*heavySlots+6*uint64(len(l.LightSrc))+
+		4*uint64(len(l.HeavyRow)+len(l.HeavyCol)+len(l.HeavyRows)+len(l.HeavyNumDst))+8*uint64(len(l.HeavyMatrixStart)+len(l.HeavySlot)),
+		got.PRPull)
 }
 
 // buildTiny builds the layout of a small symmetric R-MAT graph.

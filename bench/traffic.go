@@ -20,11 +20,26 @@ type DenseBytes struct {
 	// Slots is the number of stream slots: phase 1 writes one value per
 	// slot and phase 2 reads it back.
 	Slots uint64 `json:"slots"`
+	// PRPull is the bytes of the arrays a step of PageRank's pull scheme
+	// (cuda.PRPull) reads once: the heavy blocks' arrays (HeavyRow, HeavyCol,
+	// HeavyRows, HeavyMatrixStart, HeavyNumDst, HeavySlot, HeavyMatrix), the
+	// heavy slots' SlotDst entries, and per light edge its source (4 bytes)
+	// and panel-local destination (2) in the copy sorted by destination. 0 in
+	// results recorded before the scheme existed.
+	PRPull uint64 `json:"pr_pull,omitempty"`
 }
 
 // DenseBytesOf returns l's DenseBytes.
 func DenseBytesOf(l *layout.Layout) DenseBytes {
+	var heavySlots uint64
+	for _, d := range l.HeavyNumDst {
+		heavySlots += uint64(d)
+	}
+	heavy := layout.ArrayBytes(l.HeavyRow) + layout.ArrayBytes(l.HeavyCol) + layout.ArrayBytes(l.HeavyRows) +
+		layout.ArrayBytes(l.HeavyMatrixStart) + layout.ArrayBytes(l.HeavyNumDst) + layout.ArrayBytes(l.HeavySlot) +
+		layout.ArrayBytes(l.HeavyMatrix)
 	return DenseBytes{
+		PRPull: heavy + 2*heavySlots + 6*uint64(len(l.LightSrc)),
 		Layout: layout.ArrayBytes(l.HeavyCol) + layout.ArrayBytes(l.HeavyRows) + layout.ArrayBytes(l.HeavyMatrixStart) + layout.ArrayBytes(l.HeavyNumDst) +
 			layout.ArrayBytes(l.HeavySlot) + layout.ArrayBytes(l.HeavyMatrix) + layout.ArrayBytes(l.LightStart) + layout.ArrayBytes(l.LightSrc) +
 			layout.ArrayBytes(l.LightSlot) + layout.ArrayBytes(l.RowSlotStart) + layout.ArrayBytes(l.SlotDst),
@@ -41,11 +56,17 @@ func DenseBytesOf(l *layout.Layout) DenseBytes {
 // and written once: for the min programs the value read and written (2×4
 // bytes) plus the active flag read and the next flag written (2×1); for
 // pr and pr-delta the share read (8), the rank read and written (2×8) and
-// the new share written (8). It is a lower bound of what a step moves:
+// the new share written (8). PageRank (pr) with d.PRPull set is the pull
+// scheme instead: d.PRPull, and per vertex the share read (8), the rank and
+// the accumulator read and written (4×8), the new share written (8) and the
+// out-degree's offsets read (8). It is a lower bound of what a step moves:
 // reads of source values repeated across panels, staging in shared memory
 // and partial sectors are not counted. It returns 0 for apps without a
 // dense step model (bc).
 func DenseStepBytes(app string, n uint64, d DenseBytes) uint64 {
+	if app == "pr" && d.PRPull > 0 {
+		return d.PRPull + n*(8+4*8+8+8)
+	}
 	var value, perVertex uint64
 	switch app {
 	case "bfs", "cc", "sssp":

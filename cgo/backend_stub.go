@@ -69,3 +69,9 @@ func backendFillU32(int, unsafe.Pointer, uint64, uint32) error                  
 func backendPRStep(int, unsafe.Pointer, float64, float64, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
+func backendPRPullBuild(int, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendPRPullStep(int, unsafe.Pointer, unsafe.Pointer, float64, float64, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}

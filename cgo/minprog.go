@@ -44,7 +44,7 @@ const SampleScratch = 65536
 type dlayout struct {
 	n, m, numSlots                               uint64
 	panelSize, heavyColumns, numHeavy, numPanels uint32
-	heavyCol, heavyRows, heavyNumDst             uintptr
+	heavyRow, heavyCol, heavyRows, heavyNumDst   uintptr
 	heavyMatrixStart, heavySlot                  uintptr
 	heavyMatrix                                  uintptr
 	heavyWeights                                 uintptr
@@ -100,7 +100,7 @@ func upload[T any](dl *DeviceLayout, src []T) (uintptr, error) {
 // take (the engines' per-run buffers come on top: about 21 bytes per vertex
 // and 4 per stream slot).
 func LayoutDeviceBytes(l *layout.Layout) uint64 {
-	return layout.ArrayBytes(l.HeavyCol) + layout.ArrayBytes(l.HeavyRows) + layout.ArrayBytes(l.HeavyNumDst) +
+	return layout.ArrayBytes(l.HeavyRow) + layout.ArrayBytes(l.HeavyCol) + layout.ArrayBytes(l.HeavyRows) + layout.ArrayBytes(l.HeavyNumDst) +
 		layout.ArrayBytes(l.HeavyMatrixStart) + layout.ArrayBytes(l.HeavySlot) + layout.ArrayBytes(l.HeavyMatrix) +
 		layout.ArrayBytes(l.HeavyWeights) + layout.ArrayBytes(l.LightStart) + layout.ArrayBytes(l.LightSrc) +
 		layout.ArrayBytes(l.LightWeights) + layout.ArrayBytes(l.LightSlot) + layout.ArrayBytes(l.RowSlotStart) +
@@ -145,6 +145,7 @@ func UploadLayoutSplit(d Device, l *layout.Layout, ws WorkSplit) (*DeviceLayout,
 	s.slotChunk, s.numSlotChunks = p.SlotChunk, uint32(len(p.SlotChunkRow))
 	s.numSplitRows = uint32(len(p.SplitRows))
 	for _, step := range []func() error{
+		func() error { s.heavyRow, err = upload(dl, l.HeavyRow); return err },
 		func() error { s.heavyCol, err = upload(dl, l.HeavyCol); return err },
 		func() error { s.heavyRows, err = upload(dl, l.HeavyRows); return err },
 		func() error { s.heavyNumDst, err = upload(dl, l.HeavyNumDst); return err },

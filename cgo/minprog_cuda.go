@@ -107,7 +107,26 @@ var (
 	_ [C.sizeof_mg_pr_sums - unsafe.Sizeof(PRSums{})]struct{}
 	_ [PREvents - C.MG_PR_EVENTS]struct{}
 	_ [C.MG_PR_EVENTS - PREvents]struct{}
+	_ [PRApplyVertices - C.MG_PR_APPLY_VERTICES]struct{}
+	_ [C.MG_PR_APPLY_VERTICES - PRApplyVertices]struct{}
+	_ [unsafe.Sizeof(prPull{}) - C.sizeof_mg_pr_pull]struct{}
+	_ [C.sizeof_mg_pr_pull - unsafe.Sizeof(prPull{})]struct{}
 )
+
+func backendPRPullBuild(dev int, desc unsafe.Pointer, light uint64, src, dst, rowStart unsafe.Pointer) error {
+	return call("pagerank pull build", func(e *C.char, n C.size_t) C.int {
+		return C.mg_pr_pull_build(C.int(dev), (*C.mg_dlayout)(desc), C.uint64_t(light), (*C.uint32_t)(src),
+			(*C.uint16_t)(dst), (*C.uint64_t)(rowStart), e, n)
+	})
+}
+
+func backendPRPullStep(dev int, desc, pull unsafe.Pointer, damping, tolerance float64, rank, share, acc, partials, ticket, sums, ev unsafe.Pointer) error {
+	return call("pagerank pull step", func(e *C.char, n C.size_t) C.int {
+		return C.mg_pr_pull_step(C.int(dev), (*C.mg_dlayout)(desc), (*C.mg_pr_pull)(pull), C.double(damping),
+			C.double(tolerance), (*C.double)(rank), (*C.double)(share), (*C.double)(acc), (*C.double)(partials),
+			(*C.uint32_t)(ticket), (*C.mg_pr_sums)(sums), nil, (*C.mg_event)(ev), e, n)
+	})
+}
 
 func backendPRStep(dev int, desc unsafe.Pointer, base, damping float64, rank, share, stream, partials, sums, ev unsafe.Pointer) error {
 	return call("pagerank step", func(e *C.char, n C.size_t) C.int {

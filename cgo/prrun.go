@@ -1,32 +1,94 @@
 package cuda
 
-import "unsafe"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // PREvents is MG_PR_EVENTS: the events a PageRank step records.
 const PREvents = 5
 
-// PRPhases names the kernel times of a PageRank step, in order.
-var PRPhases = []string{"phase1-heavy", "phase1-light", "phase2", "fold"}
+// PRApplyVertices is MG_PR_APPLY_VERTICES: vertices per block of the pull
+// scheme's apply kernel, each block leaving two partial sums.
+const PRApplyVertices = 2048
+
+// PRPullChunk is the most light edges one block of the pull scheme's gather
+// kernel sums (a chunk never spans two row panels).
+const PRPullChunk = 32768
+
+// PRScheme is how a PageRank step handles the light edges.
+type PRScheme int
+
+const (
+	// PRPull (the default): the heavy blocks' partials go to per-vertex
+	// accumulators with global atomics, and the light edges are read by
+	// destination from a copy sorted once on the device (6 bytes per light
+	// edge) and summed into the same accumulators; no stream buffer.
+	PRPull PRScheme = iota
+	// PRStream is the paper's MultiGraphD: every light edge writes its stream
+	// slot, every heavy block its partials' slots, and phase 2 folds each row
+	// panel's slots.
+	PRStream
+)
+
+// String returns the scheme's name ("pull" or "stream").
+func (s PRScheme) String() string {
+	switch s {
+	case PRPull:
+		return "pull"
+	case PRStream:
+		return "stream"
+	}
+	return fmt.Sprintf("PRScheme(%d)", int(s))
+}
+
+// Phases names the kernel times of a step of the scheme, in order: the
+// stream scheme's heavy, light, phase 2 and fold kernels; the pull scheme's
+// gather (heavy and light blocks in one grid) and apply (with the fold).
+func (s PRScheme) Phases() []string {
+	if s == PRStream {
+		return []string{"phase1-heavy", "phase1-light", "phase2", "fold"}
+	}
+	return []string{"gather", "apply"}
+}
 
 // PRSums mirrors mg_pr_sums: the scalars a PageRank step leaves for the
-// host.
+// host, and where a run stands.
 type PRSums struct {
-	Delta    float64 // Σ |r_new − r_old|
-	Dangling float64 // Σ r_new over the vertices without out-arcs
+	Delta      float64 // Σ |r_new − r_old| of the last iteration
+	Dangling   float64 // Σ r_new over the vertices without out-arcs (the initial ranks' before the first)
+	Iterations uint32  // iterations run
+	Done       uint32  // 1 once an iteration's Delta fell below the tolerance
+}
+
+// PRBatch is the most iterations Iterate queues before it waits for them.
+const PRBatch = 8
+
+// prPull mirrors mg_pr_pull (the cuda build checks its size).
+type prPull struct {
+	src, dst, rowStart, chunkRow, chunkStart uintptr
+	chunkEdges, numChunks                    uint32
 }
 
 // PRRun is the device state of topology-driven PageRank runs over one
-// DeviceLayout: ranks and shares (n doubles each), a float64 stream buffer
-// (one per slot), the per-panel partial sums and the sums; 16 B per vertex
-// plus 8 B per slot. Allocated once, reused by every run; one run at a time.
-// Each step ends with one 16-byte device-to-host copy (the sums).
+// DeviceLayout: ranks and shares (n doubles each), the per-block partial sums
+// and the sums, and by scheme either a float64 stream buffer (one entry per
+// slot) or per-vertex accumulators (n doubles) and the light edges by
+// destination (6 bytes per light edge). Allocated once, reused by every run;
+// one run at a time. Each step ends with one 16-byte device-to-host copy (the
+// sums).
 type PRRun struct {
 	dl          *DeviceLayout
+	scheme      PRScheme
 	rank, share *Buffer[float64]
-	stream      *Buffer[float64]
+	stream      *Buffer[float64] // PRStream
+	acc         *Buffer[float64] // PRPull
+	pull        prPull           // PRPull
+	ticket      *Buffer[uint32]  // PRPull: the apply kernel's last-block ticket
 	partials    *Buffer[float64]
 	sums        *Buffer[PRSums]
-	ev          [PREvents]uintptr
+	ev          []uintptr // PRStream: PREvents; PRPull: 2·PRBatch+1 (iteration j: ev[2j], ev[2j+1], ev[2j+2])
+	last        PRSums    // the sums after the last iteration (Start, Iterate)
 	owned
 }
 
@@ -34,9 +96,10 @@ func allocPR[T any](r *PRRun, n int) (*Buffer[T], error) {
 	return allocOwned[T](&r.owned, r.dl.dev, n)
 }
 
-// NewPRRun allocates the PageRank state over dl.
-func NewPRRun(dl *DeviceLayout) (*PRRun, error) {
-	r := &PRRun{dl: dl}
+// NewPRRun allocates the PageRank state of scheme over dl; for PRPull it
+// also sorts the light edges by destination on the device.
+func NewPRRun(dl *DeviceLayout, scheme PRScheme) (*PRRun, error) {
+	r := &PRRun{dl: dl, scheme: scheme}
 	n := int(dl.desc.n)
 	var err error
 	fail := func(e error) (*PRRun, error) { r.Close(); return nil, e }
@@ -46,23 +109,118 @@ func NewPRRun(dl *DeviceLayout) (*PRRun, error) {
 	if r.share, err = allocPR[float64](r, n); err != nil {
 		return fail(err)
 	}
-	if r.stream, err = allocPR[float64](r, dl.StreamLen()); err != nil {
-		return fail(err)
+	partials := 2 * int(dl.desc.numPanels)
+	switch scheme {
+	case PRStream:
+		if r.stream, err = allocPR[float64](r, dl.StreamLen()); err != nil {
+			return fail(err)
+		}
+		if err := r.stream.Memset(0); err != nil { // the identity of the sums
+			return fail(err)
+		}
+	case PRPull:
+		if r.acc, err = allocPR[float64](r, n); err != nil {
+			return fail(err)
+		}
+		if err := r.acc.Memset(0); err != nil {
+			return fail(err)
+		}
+		if err := r.buildPull(); err != nil {
+			return fail(err)
+		}
+		if r.ticket, err = allocPR[uint32](r, 1); err != nil {
+			return fail(err)
+		}
+		if err := r.ticket.Memset(0); err != nil {
+			return fail(err)
+		}
+		partials = 2 * ((n + PRApplyVertices - 1) / PRApplyVertices)
+	default:
+		return nil, invalidf("NewPRRun", "unknown scheme %v", scheme)
 	}
-	if err := r.stream.Memset(0); err != nil { // the identity of the sums
-		return fail(err)
-	}
-	if r.partials, err = allocPR[float64](r, 2*int(dl.desc.numPanels)); err != nil {
+	if r.partials, err = allocPR[float64](r, max(partials, 2)); err != nil {
 		return fail(err)
 	}
 	if r.sums, err = allocPR[PRSums](r, 1); err != nil {
 		return fail(err)
 	}
-	if err := r.newEvents(dl.dev, r.ev[:]); err != nil {
+	r.ev = make([]uintptr, PREvents)
+	if scheme == PRPull {
+		r.ev = make([]uintptr, 2*PRBatch+1)
+	}
+	if err := r.newEvents(dl.dev, r.ev); err != nil {
 		return fail(err)
 	}
 	return r, nil
 }
+
+// buildPull sorts the layout's light edges by destination into the pull
+// arrays and cuts each row panel's edges into chunks (PullChunks).
+func (r *PRRun) buildPull() error {
+	dl := r.dl
+	light := len(dl.l.LightSrc)
+	src, err := allocPR[uint32](r, light)
+	if err != nil {
+		return err
+	}
+	dst, err := allocPR[uint16](r, light)
+	if err != nil {
+		return err
+	}
+	panels := int(dl.desc.numPanels)
+	rowStart, err := allocPR[uint64](r, panels+1)
+	if err != nil {
+		return err
+	}
+	desc := new(dlayout)
+	*desc = dl.desc
+	if err := backendPRPullBuild(dl.dev.ordinal, unsafe.Pointer(desc), uint64(light), src.h.p, dst.h.p, rowStart.h.p); err != nil {
+		return err
+	}
+	starts := make([]uint64, panels+1)
+	if err := rowStart.CopyToHost(starts); err != nil {
+		return err
+	}
+	rows, firsts := PullChunks(starts, PRPullChunk)
+	p := &r.pull
+	p.src, p.dst, p.rowStart = uintptr(src.h.p), uintptr(dst.h.p), uintptr(rowStart.h.p)
+	p.chunkEdges, p.numChunks = PRPullChunk, uint32(len(rows))
+	if len(rows) == 0 {
+		return nil
+	}
+	chunkRow, err := allocPR[uint32](r, len(rows))
+	if err != nil {
+		return err
+	}
+	if err := chunkRow.CopyFromHost(rows); err != nil {
+		return err
+	}
+	chunkStart, err := allocPR[uint64](r, len(firsts))
+	if err != nil {
+		return err
+	}
+	if err := chunkStart.CopyFromHost(firsts); err != nil {
+		return err
+	}
+	p.chunkRow, p.chunkStart = uintptr(chunkRow.h.p), uintptr(chunkStart.h.p)
+	return nil
+}
+
+// PullChunks cuts the edge ranges [rowStart[r], rowStart[r+1]) of every row
+// panel r into chunks of at most size edges, returning each chunk's row panel
+// and first edge. Empty row panels have no chunk.
+func PullChunks(rowStart []uint64, size uint32) (rows []uint32, firsts []uint64) {
+	for r := 0; r+1 < len(rowStart); r++ {
+		for e := rowStart[r]; e < rowStart[r+1]; e += uint64(size) {
+			rows = append(rows, uint32(r))
+			firsts = append(firsts, e)
+		}
+	}
+	return rows, firsts
+}
+
+// Scheme returns the run's scheme.
+func (r *PRRun) Scheme() PRScheme { return r.scheme }
 
 // Close frees the state.
 func (r *PRRun) Close() error { return r.release() }
@@ -83,27 +241,99 @@ func (r *PRRun) Store(rank, share []float64) error {
 	return r.share.CopyToHost(share)
 }
 
-// Step runs one PageRank iteration (r = base + damping·acc for every vertex)
-// and returns its sums and the kernels' times in milliseconds (PRPhases).
-func (r *PRRun) Step(base, damping float64) (PRSums, []float32, error) {
+// Start begins a run from the ranks and shares Load copied, whose dangling
+// rank (Σ over the vertices without out-arcs) is dangling.
+func (r *PRRun) Start(dangling float64) error {
+	r.last = PRSums{Dangling: dangling}
+	if r.scheme == PRStream {
+		return nil
+	}
+	return r.sums.CopyFromHost([]PRSums{r.last})
+}
+
+// Iterate runs up to k more iterations of the run (at most PRBatch at a
+// time): rank = base + damping·acc for every vertex, base = (1−damping)/n +
+// damping·D/n with D the last dangling rank, stopping once an iteration's
+// Σ|Δr| falls below tolerance. It returns the sums after them and, for each
+// iteration that ran, its kernels' times in milliseconds (the scheme's
+// Phases). The pull scheme queues the iterations and waits once; the stream
+// scheme waits for each.
+func (r *PRRun) Iterate(damping, tolerance float64, k int) (PRSums, [][]float32, error) {
+	if r.scheme == PRStream {
+		return r.iterateStream(damping, tolerance, k)
+	}
+	k = min(k, PRBatch)
 	dev := r.dl.dev.ordinal
-	desc, ev := new(dlayout), new([PREvents]uintptr)
-	*desc, *ev = r.dl.desc, r.ev
-	if err := backendPRStep(dev, unsafe.Pointer(desc), base, damping, r.rank.h.p, r.share.h.p, r.stream.h.p,
-		r.partials.h.p, r.sums.h.p, unsafe.Pointer(&ev[0])); err != nil {
-		return PRSums{}, nil, err
+	desc, pull := new(dlayout), new(prPull)
+	*desc, *pull = r.dl.desc, r.pull
+	ev := make([]uintptr, len(r.ev))
+	copy(ev, r.ev)
+	for j := 0; j < k && r.last.Done == 0; j++ {
+		if err := backendPRPullStep(dev, unsafe.Pointer(desc), unsafe.Pointer(pull), damping, tolerance, r.rank.h.p,
+			r.share.h.p, r.acc.h.p, r.partials.h.p, r.ticket.h.p, r.sums.h.p, unsafe.Pointer(&ev[2*j])); err != nil {
+			return r.last, nil, err
+		}
 	}
 	s := make([]PRSums, 1)
-	if err := r.sums.CopyToHost(s); err != nil { // synchronous: waits for the step
-		return PRSums{}, nil, err
+	if err := r.sums.CopyToHost(s); err != nil { // synchronous: waits for the steps
+		return r.last, nil, err
 	}
-	t := make([]float32, PREvents-1)
-	for i := range t {
-		ms, err := backendEventElapsed(dev, evp(r.ev[i]), evp(r.ev[i+1]))
+	ran := int(s[0].Iterations - r.last.Iterations)
+	r.last = s[0]
+	times := make([][]float32, ran)
+	for j := range times {
+		t, err := r.times(r.ev[2*j : 2*j+3])
 		if err != nil {
-			return s[0], nil, err
+			return r.last, nil, err
+		}
+		times[j] = t
+	}
+	return r.last, times, nil
+}
+
+// iterateStream is Iterate for the stream scheme: the host applies the
+// stopping rule after each step.
+func (r *PRRun) iterateStream(damping, tolerance float64, k int) (PRSums, [][]float32, error) {
+	dev := r.dl.dev.ordinal
+	nf := float64(r.dl.desc.n)
+	var times [][]float32
+	for j := 0; j < k && r.last.Done == 0; j++ {
+		base := (1-damping)/nf + damping*r.last.Dangling/nf
+		desc, ev := new(dlayout), make([]uintptr, len(r.ev))
+		*desc = r.dl.desc
+		copy(ev, r.ev)
+		if err := backendPRStep(dev, unsafe.Pointer(desc), base, damping, r.rank.h.p, r.share.h.p, r.stream.h.p,
+			r.partials.h.p, r.sums.h.p, unsafe.Pointer(&ev[0])); err != nil {
+			return r.last, times, err
+		}
+		s := make([]PRSums, 1)
+		if err := r.sums.CopyToHost(s); err != nil { // synchronous: waits for the step
+			return r.last, times, err
+		}
+		r.last.Delta, r.last.Dangling = s[0].Delta, s[0].Dangling
+		r.last.Iterations++
+		if r.last.Delta < tolerance {
+			r.last.Done = 1
+		}
+		t, err := r.times(r.ev)
+		if err != nil {
+			return r.last, times, err
+		}
+		times = append(times, t)
+	}
+	return r.last, times, nil
+}
+
+// times returns the milliseconds between consecutive events of ev.
+func (r *PRRun) times(ev []uintptr) ([]float32, error) {
+	dev := r.dl.dev.ordinal
+	t := make([]float32, len(ev)-1)
+	for i := range t {
+		ms, err := backendEventElapsed(dev, evp(ev[i]), evp(ev[i+1]))
+		if err != nil {
+			return nil, err
 		}
 		t[i] = ms
 	}
-	return s[0], t, nil
+	return t, nil
 }

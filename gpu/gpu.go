@@ -50,6 +50,7 @@ type Backend struct {
 	noLoop         bool            // WithoutDeviceLoop
 	loopBlocks     uint32          // WithLoopBlocksPerSM
 	delta          uint32          // SSSP's near-far bucket width in device loops (0: off; WithNearFarDelta)
+	prScheme       cuda.PRScheme   // WithPRScheme
 }
 
 var _ engine.Backend = (*Backend)(nil)
@@ -62,6 +63,7 @@ type options struct {
 	noLoop     bool
 	loopBlocks uint32
 	nearFar    int64
+	prScheme   cuda.PRScheme
 }
 
 // WithWorkSplit changes the dense kernels' work split (cuda.WorkSplit): tiny
@@ -90,6 +92,13 @@ func WithLoopBlocksPerSM(n uint32) Option {
 // plain iterations.
 func WithNearFarDelta(delta int64) Option {
 	return func(o *options) { o.nearFar = delta }
+}
+
+// WithPRScheme sets how topology-driven PageRank handles the light edges:
+// cuda.PRPull, the default, or cuda.PRStream, the paper's stream buffer (for
+// comparing the two; the ranks agree to rounding).
+func WithPRScheme(s cuda.PRScheme) Option {
+	return func(o *options) { o.prScheme = s }
 }
 
 // NearFarWeights is the default near-far bucket width of SSSP in mean arc
@@ -124,7 +133,7 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	return &Backend{l: l, dl: dl, workers: workers, sms: max(props.Multiprocessors, 1),
 		edp: map[int]time.Duration{}, fixed: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
 		loopFixed: map[int]float64{}, fixedSamples: map[int]int{},
-		noLoop: o.noLoop, loopBlocks: o.loopBlocks, delta: nearFarDelta(l, o.nearFar)}, nil
+		noLoop: o.noLoop, loopBlocks: o.loopBlocks, delta: nearFarDelta(l, o.nearFar), prScheme: o.prScheme}, nil
 }
 
 // Close frees the device memory of the layout and of the run state.

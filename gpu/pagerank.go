@@ -10,11 +10,13 @@ import (
 )
 
 // prRunner runs topology-driven PageRank on the device: every iteration is
-// one dense step over all vertices (cuda.PRRun.Step), whose only host round
-// trip is the copy of its two sums (Σ|Δr| and the dangling rank). The
-// stopping rule is apps' prProgram.BeforeIteration: stop at the cap, or
-// before iteration i > 0 once Σ|Δr| < tolerance. The mode option is
-// ignored: every iteration is dense.
+// one step over all vertices (cuda.PRRun.Iterate, in the backend's scheme,
+// WithPRScheme). The stopping rule is apps' prProgram.BeforeIteration: stop
+// at the cap, or before iteration i > 0 once Σ|Δr| < tolerance; the pull
+// scheme applies it on the device, so the host waits once per
+// cuda.PRBatch iterations, the stream scheme after each. A trace entry's
+// Seconds is the sum of its kernel times. The mode option is ignored: every
+// iteration is dense.
 type prRunner struct {
 	b    *Backend
 	opts engine.RunOptions
@@ -50,13 +52,14 @@ func (r *prRunner) Run(ctx context.Context, p engine.Program[float64], values []
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.pr == nil {
-		pr, err := cuda.NewPRRun(b.dl)
+		pr, err := cuda.NewPRRun(b.dl, b.prScheme)
 		if err != nil {
 			return res, fmt.Errorf("cuda backend: %w", err)
 		}
 		b.pr = pr
 	}
 	run := b.pr
+	phases := run.Scheme().Phases()
 	// The dangling rank of the initial ranks, summed as the CPU's
 	// BeforeIteration sums it (later ones come from the device).
 	var dangling float64
@@ -68,34 +71,35 @@ func (r *prRunner) Run(ctx context.Context, p engine.Program[float64], values []
 	if err := run.Load(rank, values); err != nil {
 		return res, fmt.Errorf("cuda backend: %w", err)
 	}
-	nf := float64(n)
 	start := time.Now()
-	var delta float64
-	for i := 0; i < maxIter; i++ {
+	if err := run.Start(dangling); err != nil {
+		return res, fmt.Errorf("cuda backend: %w", err)
+	}
+	for res.Iterations < maxIter {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		if i > 0 && delta < tol {
-			break
-		}
-		iterStart := time.Now()
-		base := (1-damping)/nf + damping*dangling/nf
-		endRange := cuda.Range("pr step")
-		sums, times, err := run.Step(base, damping)
+		endRange := cuda.Range("pr iterations")
+		sums, times, err := run.Iterate(damping, tol, maxIter-res.Iterations)
 		endRange()
 		if err != nil {
 			return res, fmt.Errorf("cuda backend: %w", err)
 		}
-		delta, dangling = sums.Delta, sums.Dangling
-		res.Iterations++
-		res.Edges += l.NumArcs
-		if r.opts.Trace {
-			tr := engine.IterationTrace{Iteration: i, FrontierVertices: n, FrontierEdges: l.NumArcs,
-				Mode: engine.Dense.String(), Seconds: time.Since(iterStart).Seconds()}
-			for k, t := range times {
-				tr.Phases = append(tr.Phases, engine.Phase{Name: cuda.PRPhases[k], Seconds: float64(t) / 1e3})
+		for _, t := range times {
+			if r.opts.Trace {
+				tr := engine.IterationTrace{Iteration: res.Iterations, FrontierVertices: n, FrontierEdges: l.NumArcs,
+					Mode: engine.Dense.String()}
+				for k, ms := range t {
+					tr.Phases = append(tr.Phases, engine.Phase{Name: phases[k], Seconds: float64(ms) / 1e3})
+					tr.Seconds += float64(ms) / 1e3
+				}
+				res.Trace = append(res.Trace, tr)
 			}
-			res.Trace = append(res.Trace, tr)
+			res.Iterations++
+			res.Edges += l.NumArcs
+		}
+		if sums.Done != 0 || len(times) == 0 {
+			break
 		}
 	}
 	res.Seconds = time.Since(start).Seconds()

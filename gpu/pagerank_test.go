@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/apps"
+	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
@@ -19,10 +21,21 @@ import (
 // backend's (same iterations, different summation order).
 const prRelTol = 1e-9
 
-// checkPageRank runs PageRank on the GPU (as built, and symmetrized) and
-// compares it with the CPU backend (same iteration count, ranks within
-// prRelTol) and the reference (apps.ValidatePageRank).
+// checkPageRank runs PageRank on the GPU in both schemes (cuda.PRPull and
+// cuda.PRStream) and compares each with the CPU backend and the reference.
 func checkPageRank(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Option) {
+	for _, sc := range []cuda.PRScheme{cuda.PRPull, cuda.PRStream} {
+		t.Run(sc.String(), func(t *testing.T) {
+			checkPageRankScheme(t, el, p, sc, append(slices.Clone(opts), gpu.WithPRScheme(sc))...)
+		})
+	}
+}
+
+// checkPageRankScheme runs PageRank on the GPU (as built, and symmetrized)
+// and compares it with the CPU backend (same iteration count, ranks within
+// prRelTol) and the reference (apps.ValidatePageRank); the trace must name
+// the scheme's kernels.
+func checkPageRankScheme(t *testing.T, el *graph.EdgeList, p layout.Params, sc cuda.PRScheme, opts ...gpu.Option) {
 	ctx := context.Background()
 	sym := el.Clone()
 	sym.Symmetrize(4)
@@ -55,7 +68,10 @@ func checkPageRank(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gp
 				require.Len(t, gres.Trace, gres.Iterations, tag)
 				for _, tr := range gres.Trace {
 					require.Equal(t, "dense", tr.Mode, tag)
-					require.Len(t, tr.Phases, 4, tag)
+					require.Len(t, tr.Phases, len(sc.Phases()), tag)
+					for k, ph := range tr.Phases {
+						require.Equal(t, sc.Phases()[k], ph.Name, tag)
+					}
 				}
 			}
 		}

@@ -7,8 +7,10 @@
 //     j walks matrix column j from the chunk's first row (the run it enters
 //     belongs to heavy_chunk_entry's destination), combining each run in a
 //     register and merging it into the block's D shared accumulators at the
-//     next marker; a block with one chunk stores its D partials in its slots,
-//     the chunks of a split block combine them there with global atomics.
+//     next marker; the block hands its D partials to a Sink: SlotSink (a
+//     block with one chunk stores them in its slots, the chunks of a split
+//     block combine them there with global atomics) or, for PageRank's pull
+//     scheme (pagerank.cu), global atomics into per-vertex accumulators.
 //   phase 1, light: one thread block per chunk of a column panel's light
 //     edges; each edge writes its contribution to its own slot.
 //   phase 2: one thread block per chunk of a row panel's slots, folding them
@@ -34,7 +36,7 @@
 namespace {
 
 constexpr int16_t kPadding = -32768;  // layout.Invalid: the rest of the column is padding
-constexpr int kHeavyUnroll = 4;       // matrix rows a thread loads before it combines them
+constexpr int kHeavyUnroll = 8;       // matrix rows a thread loads before it combines them
 constexpr int kLightBlock = 256;
 constexpr int kPhase2Block = 512;
 constexpr int kPhase2Unroll = 4;
@@ -56,14 +58,14 @@ __device__ __forceinline__ typename Op::T source_value(const typename Op::T *__r
     return (active == nullptr || __ldg(active + v)) ? __ldg(values + v) : Op::identity;
 }
 
-// heavy_kernel: one block per row chunk of a heavy block (see the top).
-template <typename Op>
-__global__ void __launch_bounds__(1024)
-    heavy_kernel(Op op, mg_dlayout L, const typename Op::T *__restrict__ values, const uint8_t *__restrict__ active,
-                 typename Op::T *__restrict__ out) {
+// heavy_chunk: the block's work on row chunk c of a heavy block (see the
+// top); 2P·sizeof(T) bytes of dynamic shared memory, any block size.
+template <typename Op, typename Sink>
+__device__ __forceinline__ void heavy_chunk(Op op, const mg_dlayout &L, const typename Op::T *__restrict__ values,
+                                            const uint8_t *__restrict__ active, Sink sink, uint32_t c) {
     using T = typename Op::T;
     T *st = mg::shared_as<T>(), *acc = st + L.panel_size;
-    const uint32_t c = blockIdx.x, h = L.heavy_chunk_block[c];
+    const uint32_t h = L.heavy_chunk_block[c];
     const uint64_t lo = (uint64_t)L.heavy_col[h] * L.panel_size;
     const uint32_t len = panel_len(L, lo);
     for (uint32_t i = threadIdx.x; i < len; i += blockDim.x) st[i] = source_value<Op>(values, active, lo + i);
@@ -108,13 +110,47 @@ __global__ void __launch_bounds__(1024)
         if (dst >= 0 && reg != Op::identity) Op::atomic(&acc[dst], reg);
     }
     __syncthreads();
-    T *o = out + L.heavy_slot[h];
-    if (rows > L.heavy_chunk_rows) {  // split: the chunks combine in the slots
-        for (uint32_t i = threadIdx.x; i < d; i += blockDim.x)
-            if (acc[i] != Op::identity) Op::atomic(&o[i], acc[i]);
-    } else {
-        for (uint32_t i = threadIdx.x; i < d; i += blockDim.x) o[i] = acc[i];
+    sink(L, h, acc, d);
+}
+
+// heavy_kernel: one block per row chunk of a heavy block.
+template <typename Op, typename Sink>
+__global__ void __launch_bounds__(1024)
+    heavy_kernel(Op op, mg_dlayout L, const typename Op::T *__restrict__ values, const uint8_t *__restrict__ active,
+                 Sink sink) {
+    heavy_chunk(op, L, values, active, sink, blockIdx.x);
+}
+
+// SlotSink is the heavy kernel's Sink for MultiGraphD: a chunk's D partials
+// go to its block's stream slots (stored by a block of one chunk, combined
+// there with global atomics by the chunks of a split block). A Sink is called
+// by the whole block once its partials acc[0, d) are final.
+template <typename Op>
+struct SlotSink {
+    typename Op::T *out;
+    __device__ void operator()(const mg_dlayout &L, uint32_t h, const typename Op::T *acc, uint32_t d) const {
+        typename Op::T *o = out + L.heavy_slot[h];
+        if (L.heavy_rows[h] > L.heavy_chunk_rows) {  // split: the chunks combine in the slots
+            for (uint32_t i = threadIdx.x; i < d; i += blockDim.x)
+                if (acc[i] != Op::identity) Op::atomic(&o[i], acc[i]);
+        } else {
+            for (uint32_t i = threadIdx.x; i < d; i += blockDim.x) o[i] = acc[i];
+        }
     }
+};
+
+// launch_heavy runs the heavy kernel of program op with sink on stream st.
+template <typename Op, typename Sink>
+int launch_heavy(Op op, const mg_dlayout &L, const typename Op::T *values, const uint8_t *active, Sink sink,
+                 cudaStream_t st, char *err, size_t errlen) {
+    if (L.num_heavy_chunks == 0) return MG_OK;
+    const size_t panel = (size_t)L.panel_size * sizeof(typename Op::T);
+    const int threads = (int)min(L.heavy_columns, 1024u);
+    int rc = mg::set_smem(heavy_kernel<Op, Sink>, 2 * panel, err, errlen);
+    if (rc != MG_OK) return rc;
+    heavy_kernel<Op, Sink><<<L.num_heavy_chunks, threads, 2 * panel, st>>>(op, L, values, active, sink);
+    MG_CHECK_LAUNCH("heavy_kernel<<<heavy row chunks, T, 2P·sizeof(T), s>>>");
+    return MG_OK;
 }
 
 // light_kernel: one block per chunk of a column panel's light edges; each
@@ -203,14 +239,8 @@ __global__ void __launch_bounds__(kPhase2Block)
 template <typename Op>
 int launch_phase1(Op op, const mg_dlayout &L, const typename Op::T *values, const uint8_t *active,
                   typename Op::T *buf, cudaStream_t st, mg_event *ev, char *err, size_t errlen) {
-    const size_t panel = (size_t)L.panel_size * sizeof(typename Op::T);
-    if (L.num_heavy_chunks > 0) {
-        const int threads = (int)min(L.heavy_columns, 1024u);
-        int rc = mg::set_smem(heavy_kernel<Op>, 2 * panel, err, errlen);
-        if (rc != MG_OK) return rc;
-        heavy_kernel<Op><<<L.num_heavy_chunks, threads, 2 * panel, st>>>(op, L, values, active, buf);
-        MG_CHECK_LAUNCH("heavy_kernel<<<heavy row chunks, T, 2P·sizeof(T), s>>>");
-    }
+    int rc = launch_heavy(op, L, values, active, SlotSink<Op>{buf}, st, err, errlen);
+    if (rc != MG_OK) return rc;
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[1], st));
     if (L.num_light_chunks > 0) {
         light_kernel<Op><<<L.num_light_chunks, kLightBlock, 0, st>>>(op, L, values, active, buf);

@@ -221,7 +221,7 @@ enum { MG_PROG_BFS = 1, MG_PROG_SSSP = 2, MG_PROG_CC = 3 };
 typedef struct {
     uint64_t n, m, num_slots;
     uint32_t panel_size, heavy_columns, num_heavy, num_panels;
-    const uint32_t *heavy_col, *heavy_rows, *heavy_num_dst;
+    const uint32_t *heavy_row, *heavy_col, *heavy_rows, *heavy_num_dst;
     const uint64_t *heavy_matrix_start, *heavy_slot;
     const int16_t *heavy_matrix;
     const uint32_t *heavy_weights;
@@ -381,10 +381,14 @@ int mg_list_to_flags(int dev, const uint32_t *list, uint32_t count, uint8_t *fla
                      mg_stream s, char *err, size_t errlen);
 /* --- Topology-driven PageRank (float64 sums) --------------------------- */
 
-/* The per-iteration scalars a PageRank step leaves for the host. */
+/* The per-iteration scalars a PageRank step leaves for the host. The pull
+ * scheme also keeps its stopping rule here: the host sets dangling to the
+ * initial ranks' dangling sum and the rest to 0 before the first step. */
 typedef struct {
-    double delta;    /* Σ |r_new − r_old| */
-    double dangling; /* Σ r_new over vertices without out-arcs */
+    double delta;        /* Σ |r_new − r_old| */
+    double dangling;     /* Σ r_new over vertices without out-arcs */
+    uint32_t iterations; /* pull: steps that ran */
+    uint32_t done;       /* pull: 1 once a step's delta fell below the tolerance */
 } mg_pr_sums;
 /* Events a PageRank step records (may be NULL): heavy, light, phase 2, fold. */
 #define MG_PR_EVENTS 5
@@ -397,6 +401,43 @@ typedef struct {
 int mg_pr_step(int dev, const mg_dlayout *l, double base, double damping, double *rank,
                double *share, double *stream_buf, double *partials, mg_pr_sums *sums,
                mg_stream s, mg_event *ev, char *err, size_t errlen);
+
+/* PageRank's pull scheme: the heavy blocks as in mg_pr_step, but their
+ * partials go straight to per-vertex accumulators with global atomics, and
+ * the light edges are read by destination (a copy made once by
+ * mg_pr_pull_build) and summed into the same accumulators, so no stream
+ * buffer is written or read. */
+typedef struct {
+    const uint32_t *src;         /* light edges sorted by destination: the source */
+    const uint16_t *dst;         /* the destination's index in its row panel */
+    const uint64_t *row_start;   /* num_panels+1: each row panel's first edge */
+    const uint32_t *chunk_row;   /* per chunk of at most chunk_edges edges of one row panel */
+    const uint64_t *chunk_start; /* its first edge */
+    uint32_t chunk_edges, num_chunks;
+} mg_pr_pull;
+/* Vertices per block of the pull scheme's apply kernel: partials has
+ * 2·ceil(n / MG_PR_APPLY_VERTICES) entries. */
+#define MG_PR_APPLY_VERTICES 2048
+
+/* Fills src and dst (num_light entries each, num_light being the layout's
+ * light edges) and row_start (num_panels+1) from the layout's light edges,
+ * sorted by destination and, within one, in layout order. Allocates and frees
+ * its own scratch (16 B per light edge). Synchronous. */
+int mg_pr_pull_build(int dev, const mg_dlayout *l, uint64_t num_light, uint32_t *src, uint16_t *dst,
+                     uint64_t *row_start, char *err, size_t errlen);
+/* One PageRank iteration of the pull scheme, or nothing once sums->done is
+ * set: heavy blocks and light edges add into acc (n doubles, all 0 before and
+ * left so) in one kernel, then every vertex takes rank = base + damping·acc,
+ * base = (1−damping)/n + damping·sums->dangling/n, and its share, with
+ * per-block partial sums (partials, see MG_PR_APPLY_VERTICES) that the last
+ * block to finish (*ticket: 0 before, left so) folds into sums->delta and
+ * sums->dangling, counting the iteration and setting sums->done when delta <
+ * tolerance. So the host may queue several steps and read *sums once.
+ * Events (may be NULL): 3, before, between and after the two kernels.
+ * Asynchronous on stream s. */
+int mg_pr_pull_step(int dev, const mg_dlayout *l, const mg_pr_pull *p, double damping, double tolerance,
+                    double *rank, double *share, double *acc, double *partials, uint32_t *ticket,
+                    mg_pr_sums *sums, mg_stream s, mg_event *ev, char *err, size_t errlen);
 
 /* --- GPU engines for the float64 sum programs (pr-delta, BC forward) ---- */
 
