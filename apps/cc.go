@@ -59,9 +59,7 @@ func CC(ctx context.Context, b engine.Backend, opts engine.RunOptions) ([]uint32
 	smallest := make([]uint32, n)
 	fill(smallest, Unreached, b.Workers())
 	par.For(int(n), b.Workers(), 1<<15, func(lo, hi int) {
-		for v := lo; v < hi; v++ {
-			atomicMin(&smallest[label[v]], l.InvPerm[v])
-		}
+		componentMinima(smallest, label[lo:hi], l.InvPerm[lo:hi])
 	})
 	out := make([]uint32, n)
 	par.For(int(n), b.Workers(), 1<<15, func(lo, hi int) {
@@ -70,6 +68,37 @@ func CC(ctx context.Context, b engine.Backend, opts engine.RunOptions) ([]uint32
 		}
 	})
 	return out, res, nil
+}
+
+// minCacheSize is the number of entries of componentMinima's cache.
+const minCacheSize = 64
+
+// componentMinima lowers smallest[label[i]] to id[i] for every i, with
+// atomics. Running minima wait in a small direct-mapped cache keyed by label
+// until evicted, so a large component's entry is updated once per eviction,
+// not once per vertex: on many cores, that one cache line bouncing between
+// them dominated CC's relabelling.
+func componentMinima(smallest, label, id []uint32) {
+	var keys, mins [minCacheSize]uint32
+	for i := range keys {
+		keys[i] = Unreached // no label is Unreached: labels are vertex ids < n
+	}
+	for i, c := range label {
+		k := c % minCacheSize
+		if keys[k] == c {
+			mins[k] = min(mins[k], id[i])
+			continue
+		}
+		if keys[k] != Unreached {
+			atomicMin(&smallest[keys[k]], mins[k])
+		}
+		keys[k], mins[k] = c, id[i]
+	}
+	for k, c := range keys {
+		if c != Unreached {
+			atomicMin(&smallest[c], mins[k])
+		}
+	}
 }
 
 // atomicMin lowers *p to x if x is smaller.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/internal/par"
@@ -60,10 +61,11 @@ func (*prProgram) ApplyAll() bool            { return true }
 // iteration, with the stopping rule on the device).
 func (*prProgram) DeviceKernel() string { return "pr" }
 
-// DevicePageRank gives the GPU runner the parameters and the rank array it
-// reads at the start and writes at the end (engine.DevicePageRank).
-func (p *prProgram) DevicePageRank() (damping, tolerance float64, maxIterations int, rank []float64) {
-	return p.opts.Damping, p.opts.Tolerance, p.opts.MaxIterations, p.rank
+// DevicePageRank gives the GPU runner the parameters, the rank array it
+// reads at the start and writes at the end, and the dangling vertices
+// (engine.DevicePageRank).
+func (p *prProgram) DevicePageRank() (damping, tolerance float64, maxIterations int, rank []float64, dangling []uint32) {
+	return p.opts.Damping, p.opts.Tolerance, p.opts.MaxIterations, p.rank, p.dangling
 }
 
 func (p *prProgram) Apply(v uint32, acc float64, share []float64) bool {
@@ -82,6 +84,9 @@ func (p *prProgram) BeforeIteration(i int) bool {
 	}
 	if i > 0 && sum(p.change, p.workers) < p.opts.Tolerance {
 		return false
+	}
+	if p.change == nil { // allocated for host iterations only (the GPU runs its own)
+		p.change = make([]float64, p.l.NumVertices)
 	}
 	n := float64(p.l.NumVertices)
 	var dangling float64
@@ -115,19 +120,20 @@ func PageRank(ctx context.Context, b engine.Backend, pr PageRankOptions, opts en
 	if err != nil {
 		return nil, engine.Result{}, err
 	}
-	p := &prProgram{l: l, opts: pr, workers: b.Workers(), rank: make([]float64, n), change: make([]float64, n)}
+	p := &prProgram{l: l, opts: pr, workers: b.Workers(), rank: make([]float64, n)}
 	share := make([]float64, n)
-	par.For(int(n), p.workers, 1<<15, func(lo, hi int) {
-		for v := lo; v < hi; v++ {
+	chunks := par.Split(int(n), 4*par.Workers(p.workers))
+	dangling := make([][]uint32, len(chunks)) // per chunk, so that the list comes out in order
+	par.ForChunks(chunks, func(c par.Chunk) {
+		for v := c.Lo; v < c.Hi; v++ {
 			p.rank[v] = 1 / float64(n)
 			share[v] = shareOf(l, uint32(v), p.rank[v])
+			if l.OutDegree(uint32(v)) == 0 {
+				dangling[c.Index] = append(dangling[c.Index], uint32(v))
+			}
 		}
 	})
-	for v := uint32(0); uint64(v) < n; v++ {
-		if l.OutDegree(v) == 0 {
-			p.dangling = append(p.dangling, v)
-		}
-	}
+	p.dangling = slices.Concat(dangling...)
 	res, err := run.Run(ctx, p, share, engine.AllActive(n))
 	if err != nil {
 		return nil, res, err

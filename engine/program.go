@@ -152,14 +152,16 @@ type DeviceProgram interface {
 
 // DevicePageRank is implemented by topology-driven PageRank programs that
 // the GPU runs whole on the device (DeviceKernel "pr"): the runner reads
-// the parameters and the initial ranks (layout numbering) from here, runs
-// the iterations and the stopping rule on the device (stop at the cap, or
-// before iteration i > 0 once the last iteration changed the ranks by less
-// than tolerance in L1), and writes the final ranks back into rank and the
-// shares into the run's values. Apply and BeforeIteration are not called.
+// the parameters, the initial ranks (layout numbering) and the vertices
+// without out-arcs (ascending; the runner sums their initial ranks in that
+// order, as BeforeIteration does) from here, runs the iterations and the
+// stopping rule on the device (stop at the cap, or before iteration i > 0
+// once the last iteration changed the ranks by less than tolerance in L1),
+// and writes the final ranks back into rank and the shares into the run's
+// values. Apply and BeforeIteration are not called.
 type DevicePageRank interface {
 	DeviceProgram
-	DevicePageRank() (damping, tolerance float64, maxIterations int, rank []float64)
+	DevicePageRank() (damping, tolerance float64, maxIterations int, rank []float64, dangling []uint32)
 }
 
 // DevicePRDelta is implemented by data-driven PageRank programs that the

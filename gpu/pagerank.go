@@ -40,7 +40,7 @@ func (r *prRunner) Run(ctx context.Context, p engine.Program[float64], values []
 	if p.Combine() != engine.CombineSum || !p.ApplyAll() || p.Edge() != engine.EdgeSource {
 		return res, fmt.Errorf("cuda backend: program %T is not a topology-driven sum program", p)
 	}
-	damping, tol, maxIter, rank := dp.DevicePageRank()
+	damping, tol, maxIter, rank, danglingVertices := dp.DevicePageRank()
 	n := l.NumVertices
 	if uint64(len(values)) != n || uint64(len(rank)) != n || f.NumVertices() != n {
 		return res, fmt.Errorf("run: %d values, %d ranks and a frontier over %d vertices for a graph of %d",
@@ -63,10 +63,11 @@ func (r *prRunner) Run(ctx context.Context, p engine.Program[float64], values []
 	// The dangling rank of the initial ranks, summed as the CPU's
 	// BeforeIteration sums it (later ones come from the device).
 	var dangling float64
-	for v := range n {
-		if l.OutDegree(uint32(v)) == 0 {
-			dangling += rank[v]
+	for _, v := range danglingVertices {
+		if uint64(v) >= n {
+			return res, fmt.Errorf("run: dangling vertex %d of a graph of %d", v, n)
 		}
+		dangling += rank[v]
 	}
 	if err := run.Load(rank, values); err != nil {
 		return res, fmt.Errorf("cuda backend: %w", err)

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,27 +29,28 @@ import (
 
 // runFlags are the flags of `mgraph run`.
 type runFlags struct {
-	in        inputFlags
-	lf        layoutFlags
-	mode      string
-	backend   string
-	source    int64
-	sources   int
-	seed      uint64
-	trials    int
-	validate  bool
-	out       string
-	trace     string
-	weights   int64
-	noPull    bool
-	damping   float64
-	tolerance float64
-	maxIter   int
-	gpuSplit  string
-	gpuNoLoop bool
-	gpuStream bool
-	gpuLoopBl uint32
-	gpuDelta  int64
+	in         inputFlags
+	lf         layoutFlags
+	mode       string
+	backend    string
+	source     int64
+	sources    int
+	seed       uint64
+	trials     int
+	validate   bool
+	out        string
+	trace      string
+	weights    int64
+	noPull     bool
+	damping    float64
+	tolerance  float64
+	maxIter    int
+	gpuSplit   string
+	gpuNoLoop  bool
+	gpuStream  bool
+	cpuProfile string
+	gpuLoopBl  uint32
+	gpuDelta   int64
 }
 
 func runCommand() command {
@@ -97,6 +99,7 @@ Examples:
 			fs.BoolVar(&f.gpuStream, "gpu-pr-stream", false, "cuda, pr: the paper's stream buffer for the light edges instead of reading them by destination (for comparing the two)")
 			fs.Uint32Var(&f.gpuLoopBl, "gpu-loop-blocks", 0, "cuda: thread blocks per SM of the device loops (0: sized by the frontier)")
 			fs.Int64Var(&f.gpuDelta, "gpu-near-far", 0, "cuda, sssp: bucket width of the near-far iterations in device loops (0: the mean arc weight, negative: off)")
+			fs.StringVar(&f.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the trials to FILE ('go tool pprof' reads it)")
 			fs.IntVar(&f.maxIter, "max-iterations", -1, "iteration cap (-1: the app's default: 20 for pr, none otherwise)")
 			f.in.register(fs)
 			f.lf.register(fs)
@@ -233,6 +236,12 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	var last any
 	var lastSources []uint32
 	var times []float64
+	stopProfile := func(bool) error { return nil }
+	if f.cpuProfile != "" {
+		if stopProfile, err = startCPUProfile(f.cpuProfile); err != nil {
+			return err
+		}
+	}
 	for t := 0; t < f.trials; t++ {
 		trialSources := sources
 		if app == "bfs" || app == "sssp" {
@@ -242,6 +251,7 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 		var res engine.Result
 		last, res, err = apps.Run(ctx, app, fwd, bwd, trialSources, pr, opts)
 		if err != nil {
+			stopProfile(false)
 			return fmt.Errorf("%s: %w", app, err)
 		}
 		secs := time.Since(start).Seconds()
@@ -255,6 +265,9 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 		doc.Trials = append(doc.Trials, rec)
 		fmt.Fprintf(e.stdout, "trial %d/%d: %s, %.1f MTEPS, %d iterations, %d mode switches%s\n",
 			t+1, f.trials, fmtSeconds(secs), mteps, res.Iterations, res.Switches, modeCounts(res))
+	}
+	if err := stopProfile(true); err != nil {
+		return err
 	}
 	slices.Sort(times)
 	best, median := times[0], times[len(times)/2]
@@ -453,6 +466,35 @@ func writeJSONFile(path string, v any) error {
 		enc.SetIndent("", " ")
 		return enc.Encode(v)
 	})
+}
+
+// startCPUProfile starts Go's CPU profiler into a temporary file beside
+// path; the returned stop ends it and, when ok, renames the file to path
+// (otherwise removes it).
+func startCPUProfile(path string) (stop func(ok bool) error, err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile %s: %w", path, err)
+	}
+	if err := pprof.StartCPUProfile(tmp); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, fmt.Errorf("cpu profile %s: %w", path, err)
+	}
+	return func(ok bool) error {
+		pprof.StopCPUProfile()
+		err := tmp.Close()
+		if ok && err == nil {
+			err = os.Rename(tmp.Name(), path)
+		}
+		if !ok || err != nil {
+			os.Remove(tmp.Name())
+		}
+		if err != nil {
+			return fmt.Errorf("cpu profile %s: %w", path, err)
+		}
+		return nil
+	}, nil
 }
 
 // writeAtomic writes a file through fill into a temporary file in the same
