@@ -19,11 +19,6 @@ type MinRun struct {
 	stepState
 	values, acc        *Buffer[uint32]
 	scratch, streamBuf *Buffer[uint32]
-	// The device loop's state, records and two counters (SparseLoop),
-	// allocated on its first use.
-	loopState *Buffer[loopState]
-	records   *Buffer[LoopRecord]
-	loopCtr   *Buffer[StepCounters]
 	// Near-far's far piles, flags (0 between loops) and scratch, allocated
 	// on the first loop that uses them.
 	far             [2]*Buffer[uint32]

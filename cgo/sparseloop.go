@@ -102,23 +102,8 @@ func (lp Loop) IterationSeconds(j int) float64 {
 // pushed on while a shorter path to it may still come), in more, smaller
 // iterations; the last frontier the loop returns holds the pile too.
 func (r *MinRun) SparseLoop(prog int, count uint32, maxIters int, blocksPerSM uint32, rule LoopRule) (Loop, error) {
-	if maxIters < 1 || maxIters > LoopRecords {
-		return Loop{}, fmt.Errorf("sparse loop: %d iterations asked for, 1..%d allowed", maxIters, LoopRecords)
-	}
-	if count == 0 {
-		return Loop{}, fmt.Errorf("sparse loop: the frontier is empty")
-	}
-	if r.loopState == nil {
-		var err error
-		if r.loopState, err = allocOwned[loopState](&r.owned, r.dl.dev, 1); err != nil {
-			return Loop{}, err
-		}
-		if r.records, err = allocOwned[LoopRecord](&r.owned, r.dl.dev, LoopRecords); err != nil {
-			return Loop{}, err
-		}
-		if r.loopCtr, err = allocOwned[StepCounters](&r.owned, r.dl.dev, 2); err != nil {
-			return Loop{}, err
-		}
+	if err := r.startLoop(count, maxIters); err != nil {
+		return Loop{}, err
 	}
 	var far0, far1, inFar, farState unsafe.Pointer
 	if rule.Delta > 0 {
@@ -142,6 +127,57 @@ func (r *MinRun) SparseLoop(prog int, count uint32, maxIters int, blocksPerSM ui
 		r.loopState.h.p, r.records.h.p, unsafe.Pointer(&ev[0])); err != nil {
 		return Loop{}, err
 	}
+	return r.finishLoop(maxIters)
+}
+
+// SparseLoop is MinRun.SparseLoop for sum program p, without near-far
+// (rule.Delta must be 0). BC's forward pass runs depth p.Depth + j in the
+// loop's iteration j.
+func (r *SumRun) SparseLoop(p SumProgram, count uint32, maxIters int, blocksPerSM uint32, rule LoopRule) (Loop, error) {
+	if rule.Delta != 0 {
+		return Loop{}, fmt.Errorf("sparse loop: near-far is for the min programs")
+	}
+	if err := r.startLoop(count, maxIters); err != nil {
+		return Loop{}, err
+	}
+	desc, ev := r.cargs()
+	cr := new(loopRule)
+	*cr = rule.c()
+	if err := backendSumSparseLoop(r.dl.dev.ordinal, p.ID, unsafe.Pointer(desc), unsafe.Pointer(r.params(p)),
+		r.values.h.p, r.list[r.curList].h.p, r.list[1-r.curList].h.p, count, uint32(maxIters), blocksPerSM,
+		unsafe.Pointer(cr), r.acc.h.p, r.touched.h.p, r.loopCtr.h.p, r.loopState.h.p, r.records.h.p,
+		unsafe.Pointer(&ev[0])); err != nil {
+		return Loop{}, err
+	}
+	return r.finishLoop(maxIters)
+}
+
+// startLoop checks a loop's arguments and allocates the loop buffers on
+// first use.
+func (r *stepState) startLoop(count uint32, maxIters int) error {
+	if maxIters < 1 || maxIters > LoopRecords {
+		return fmt.Errorf("sparse loop: %d iterations asked for, 1..%d allowed", maxIters, LoopRecords)
+	}
+	if count == 0 {
+		return fmt.Errorf("sparse loop: the frontier is empty")
+	}
+	if r.loopState != nil {
+		return nil
+	}
+	var err error
+	if r.loopState, err = allocOwned[loopState](&r.owned, r.dl.dev, 1); err != nil {
+		return err
+	}
+	if r.records, err = allocOwned[LoopRecord](&r.owned, r.dl.dev, LoopRecords); err != nil {
+		return err
+	}
+	r.loopCtr, err = allocOwned[StepCounters](&r.owned, r.dl.dev, 2)
+	return err
+}
+
+// finishLoop waits for the loop just launched and reads what it ran; the
+// last iteration's next list becomes current.
+func (r *stepState) finishLoop(maxIters int) (Loop, error) {
 	st := make([]loopState, 1)
 	if err := r.loopState.CopyToHost(st); err != nil { // waits for the loop
 		return Loop{}, err

@@ -18,6 +18,11 @@ type stepState struct {
 	pos               *Buffer[uint32]
 	ev                [4]uintptr // event handles as uintptr (see dlayout)
 	curList, curFlags int
+	// The device loop's state, records and two counters (SparseLoop),
+	// allocated on its first use.
+	loopState *Buffer[loopState]
+	records   *Buffer[LoopRecord]
+	loopCtr   *Buffer[StepCounters]
 	owned
 }
 

@@ -36,6 +36,16 @@ func backendSumSparse(dev, prog int, desc, params, values, frontier unsafe.Point
 	})
 }
 
+func backendSumSparseLoop(dev, prog int, desc, params, values, list0, list1 unsafe.Pointer, count, maxIters, blocksPerSM uint32, rule, acc, touched, ctr, state, records, ev unsafe.Pointer) error {
+	return call("sparse loop", func(e *C.char, n C.size_t) C.int {
+		return C.mg_sum_sparse_loop(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.mg_sum_params)(params),
+			(*C.double)(values), (*C.uint32_t)(list0), (*C.uint32_t)(list1), C.uint32_t(count), C.uint32_t(maxIters),
+			C.uint32_t(blocksPerSM), (*C.mg_loop_rule)(rule), (*C.double)(acc), (*C.uint32_t)(touched),
+			(*C.mg_step_counters)(ctr), (*C.mg_loop_state)(state), (*C.mg_loop_record)(records), nil,
+			(*C.mg_event)(ev), e, n)
+	})
+}
+
 func backendSumSample(dev, prog int, desc, params, values, frontier unsafe.Pointer, count, stride uint32, scratch, ev unsafe.Pointer) error {
 	return call("sparse sample", func(e *C.char, n C.size_t) C.int {
 		return C.mg_sum_sparse_sample(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.mg_sum_params)(params),

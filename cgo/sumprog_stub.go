@@ -31,3 +31,6 @@ func backendBCBackward(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsa
 }
 
 func backendBCAccumulate(int, unsafe.Pointer, unsafe.Pointer, uint64, uint32) error { return ErrNoCUDA }
+func backendSumSparseLoop(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, uint32, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}

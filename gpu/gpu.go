@@ -459,13 +459,19 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 // device time, from the loop's records.
 const LoopPhase = "device-loop"
 
-// loopSteps is a run that can keep iterations on the device (min programs).
+// loopSteps is a run that can keep iterations on the device.
 type loopSteps interface {
 	loop(count uint32, maxIters int, blocksPerSM uint32, rule cuda.LoopRule) (cuda.Loop, error)
 }
 
 func (s minSteps) loop(count uint32, maxIters int, blocksPerSM uint32, rule cuda.LoopRule) (cuda.Loop, error) {
 	return s.SparseLoop(s.prog, count, maxIters, blocksPerSM, rule)
+}
+
+// loop keeps a sum program's iterations on the device; BC's forward pass
+// advances its depth in each (begin set it for the loop's first).
+func (s sumSteps) loop(count uint32, maxIters int, blocksPerSM uint32, rule cuda.LoopRule) (cuda.Loop, error) {
+	return s.SparseLoop(*s.p, count, maxIters, blocksPerSM, rule) // loopRule gives only SSSP near-far
 }
 
 // FixedSamples is the number of sparse steps the hybrid runs on the host,

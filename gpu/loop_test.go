@@ -3,6 +3,7 @@ package gpu_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/apps"
@@ -166,4 +167,75 @@ func TestSparseLoopOnce(t *testing.T) {
 		require.Equal(t, res.Iterations, checkLoopIterations(t, l, engine.Sparse, res, app))
 		require.NoError(t, gb.Close())
 	}
+}
+
+// TestSumDeviceLoop runs the sum programs (BC's forward pass, pr-delta) with
+// device loops against host iterations (gpu.WithoutDeviceLoop) on graphs of
+// many small iterations and on R-MAT: BC takes the same levels (they do not
+// depend on the schedule) and the same centralities up to rounding, both
+// pass their validations, and sparse iterations ran in loops (every forward
+// iteration when sparse is forced; a BC forward pass on the long chain
+// needs several loops, its depth advancing in each).
+func TestSumDeviceLoop(t *testing.T) {
+	needGPU(t)
+	ctx := context.Background()
+	shapes := []testgraphs.Shape{
+		{Name: "chain", EL: longChain()},
+		{Name: "grid", EL: testgraphs.Generated(t, "grid:60x70:0.1", 4)},
+		{Name: "rmat", EL: testgraphs.Shapes(t, testgraphs.Large)[0].EL},
+	}
+	prd := apps.DefaultPageRankOptions()
+	prd.MaxIterations = 0
+	looped := 0
+	for _, s := range shapes {
+		l := build(t, s.EL, layout.DefaultParams())
+		g := apps.OriginalCSR(l, 4)
+		off, err := gpu.New(l, 4, gpu.WithoutDeviceLoop())
+		require.NoError(t, err)
+		on, err := gpu.New(l, 4)
+		require.NoError(t, err)
+		srcs := []uint32{0}
+		for _, mode := range []engine.Mode{engine.Hybrid, engine.Sparse} {
+			tag := fmt.Sprintf("%s/%s", s.Name, mode)
+			ro := engine.RunOptions{Mode: mode, Trace: true}
+			want, wres, err := apps.BC(ctx, off, off, srcs, ro)
+			require.NoError(t, err, tag)
+			got, res, err := apps.BC(ctx, on, on, srcs, ro)
+			require.NoError(t, err, tag)
+			require.Equal(t, wres.Iterations, res.Iterations, tag)
+			for v := range want {
+				require.InDelta(t, want[v], got[v], 1e-9*math.Abs(want[v])+1e-12, "%s: bc of vertex %d", tag, v)
+			}
+			require.NoError(t, apps.ValidateBC(g, srcs, got), tag)
+			forward, inLoop := 0, 0
+			for _, tr := range res.Trace {
+				if tr.Mode == "backward" {
+					continue
+				}
+				forward++
+				if len(tr.Phases) == 1 && tr.Phases[0].Name == gpu.LoopPhase {
+					inLoop++
+				}
+			}
+			if mode == engine.Sparse {
+				require.Equal(t, forward, inLoop, "%s: bc forward iterations outside a device loop", tag)
+			}
+			if s.Name == "chain" {
+				require.Greater(t, inLoop, cuda.LoopRecords, tag)
+			}
+			looped += inLoop
+
+			ranks, pres, err := apps.PageRankDelta(ctx, on, prd, ro)
+			require.NoError(t, err, tag)
+			require.NoError(t, apps.ValidatePageRankDelta(g, prd, ranks), tag+": pr-delta")
+			for _, tr := range pres.Trace {
+				if len(tr.Phases) == 1 && tr.Phases[0].Name == gpu.LoopPhase {
+					looped++
+				}
+			}
+		}
+		require.NoError(t, on.Close())
+		require.NoError(t, off.Close())
+	}
+	require.Greater(t, looped, 3*cuda.LoopRecords)
 }

@@ -476,6 +476,15 @@ int mg_sum_sparse_sample(int dev, int prog, const mg_dlayout *l, const mg_sum_pa
                          const double *values, const uint32_t *frontier, uint32_t count,
                          uint32_t stride, double *scratch, mg_stream s, mg_event *ev,
                          char *err, size_t errlen);
+/* mg_min_sparse_loop for a sum program: the same iterations, rule, records
+ * and state, without near-far (rule->delta must be 0). The functor of the
+ * loop's iteration j is the launched one advanced by j (BC's forward pass:
+ * depth p->d + j). */
+int mg_sum_sparse_loop(int dev, int prog, const mg_dlayout *l, const mg_sum_params *p,
+                       double *values, uint32_t *list0, uint32_t *list1, uint32_t count,
+                       uint32_t max_iters, uint32_t blocks_per_sm, const mg_loop_rule *rule,
+                       double *acc, uint32_t *touched, mg_step_counters *ctr, mg_loop_state *state,
+                       mg_loop_record *records, mg_stream s, mg_event *ev, char *err, size_t errlen);
 
 /* --- Brandes' betweenness centrality on the device ----------------------- */
 

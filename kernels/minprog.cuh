@@ -48,6 +48,10 @@ struct MinBase {
     static __device__ __forceinline__ T combine(T a, T b) { return min(a, b); }
     static __device__ __forceinline__ T atomic(T *p, T x) { return atomicMin(p, x); }
     static __device__ __forceinline__ bool useful(uint32_t d, T c, const T *values) { return c < values[d]; }
+    // at_loop_iteration makes a copy of the launched functor the one of a
+    // device loop's iteration it (sparseloop.cu); the min programs have no
+    // per-iteration state.
+    __device__ __forceinline__ void at_loop_iteration(uint32_t) {}
     // apply takes a smaller value and activates the vertex (BFS, SSSP; CCOp
     // hides it with its own).
     static __device__ __forceinline__ bool apply(uint32_t v, T acc, T *values) {

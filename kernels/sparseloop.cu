@@ -81,9 +81,11 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
         uint32_t *next = (it & 1) ? list0 : list1;
         mg_step_counters *c = &ctr[it & 1];
         uint32_t *hubs = &g_hub_count[it & 1];
+        Op o = op;  // the functor of this iteration
+        o.at_loop_iteration(it);
         const uint32_t groups = (count + kVertsPerBlock - 1) / kVertsPerBlock;
         for (uint32_t g = blockIdx.x; g < groups; g += gridDim.x)
-            advance_group<Op, false>(op, L, values, frontier, count, 1, g, acc, touched, c, hubs, q);
+            advance_group<Op, false>(o, L, values, frontier, count, 1, g, acc, touched, c, hubs, q);
         grid.sync();
         if (leader) {
             volatile mg_step_counters *o = &ctr[(it + 1) & 1];
@@ -97,11 +99,11 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
             }
         }
         if (*(volatile uint32_t *)hubs > 0) {  // the same for every thread
-            hub_walk<Op, false>(op, L, values, acc, touched, c, hubs, q);
+            hub_walk<Op, false>(o, L, values, acc, touched, c, hubs, q);
             grid.sync();
         }
         const NearFar nf{rule.delta, split, in_far, pile[cur], &far_state[cur]};
-        apply_walk<Op>(op, L, values, acc, touched, next, c, q, nf);
+        apply_walk<Op>(o, L, values, acc, touched, next, c, q, nf);
         grid.sync();
         volatile mg_step_counters *vc = c;
         uint32_t next_count = vc->next_count;
@@ -160,6 +162,8 @@ int sparse_loop(Op op, int dev, const mg_dlayout *l, typename Op::T *values, uin
         return mg::invalid("sparse loop: NULL pointer", err, errlen);
     if (Op::weighted && l->m > 0 && l->sparse_weights == NULL)
         return mg::invalid("sparse loop: the program needs weights and the layout has none", err, errlen);
+    if (rule->delta > 0 && !std::is_same<typename Op::T, uint32_t>::value)
+        return mg::invalid("sparse loop: near-far is for the min programs", err, errlen);
     if (rule->delta > 0 && (far0 == NULL || far1 == NULL || in_far == NULL || far_state == NULL))
         return mg::invalid("sparse loop: near-far needs the far piles, flags and state", err, errlen);
     if (max_iters < 1 || max_iters > MG_LOOP_RECORDS)
@@ -202,6 +206,16 @@ int mg_min_sparse_loop(int dev, int prog, const mg_dlayout *l, uint32_t *values,
                        mg_stream s, mg_event *ev, char *err, size_t errlen) {
     MG_DISPATCH_PROG(prog, sparse_loop, dev, l, values, list0, list1, count, max_iters, blocks_per_sm, rule, far0, far1,
                      in_far, far_state, acc, touched, ctr, state, records, s, ev, err, errlen);
+}
+
+int mg_sum_sparse_loop(int dev, int prog, const mg_dlayout *l, const mg_sum_params *p, double *values,
+                       uint32_t *list0, uint32_t *list1, uint32_t count, uint32_t max_iters, uint32_t blocks_per_sm,
+                       const mg_loop_rule *rule, double *acc, uint32_t *touched, mg_step_counters *ctr,
+                       mg_loop_state *state, mg_loop_record *records, mg_stream s, mg_event *ev, char *err,
+                       size_t errlen) {
+    uint32_t *none = NULL;  // no near-far piles
+    MG_DISPATCH_SUM(prog, p, l, sparse_loop, dev, l, values, list0, list1, count, max_iters, blocks_per_sm, rule, none,
+                    none, none, none, acc, touched, ctr, state, records, s, ev, err, errlen);
 }
 
 }  // extern "C"

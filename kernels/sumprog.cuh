@@ -22,6 +22,8 @@ struct SumBase {
     static __device__ __forceinline__ T combine(T a, T b) { return a + b; }
     static __device__ __forceinline__ T atomic(T *p, T x) { return atomicAdd(p, x); }
     static __device__ __forceinline__ T edge(T s, uint32_t) { return s; }
+    // at_loop_iteration: see MinBase; no per-iteration state by default.
+    __device__ __forceinline__ void at_loop_iteration(uint32_t) {}
 };
 
 // PRDeltaOp (apps' prDeltaProgram): a vertex adds what it received to its
@@ -52,6 +54,8 @@ struct PRDeltaOp : SumBase {
 struct BCForwardOp : SumBase {
     int32_t *depth;
     int32_t d;
+    // A device loop launched at depth d runs depth d+it in its iteration it.
+    __device__ __forceinline__ void at_loop_iteration(uint32_t it) { d += (int32_t)it; }
     __device__ __forceinline__ bool useful(uint32_t dst, T, const T *) const { return depth[dst] < 0; }
     __device__ __forceinline__ bool apply(uint32_t v, T acc, T *sigma) const {
         if (depth[v] >= 0 || acc == 0.0) return false;
