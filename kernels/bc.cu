@@ -64,6 +64,13 @@ __device__ uint32_t g_bc_hubs[kBackHubCap];
 __device__ uint32_t g_bc_split_count;
 __device__ uint32_t g_bc_split[kBackSplitCap];
 
+// bc_delta is δ(v) = σ(v)·sum, and 0 when v has no successor term (sum 0):
+// σ(v) may have overflowed to +Inf on graphs with more than ~1e308 shortest
+// paths (large grids), and Inf·0 would make δ(v) NaN where the reference
+// (and the CPU engines, which apply only vertices that received something)
+// leave it 0.
+__device__ __forceinline__ double bc_delta(double sigma, double sum) { return sum != 0.0 ? sigma * sum : 0.0; }
+
 // successor_term is what arc v→w adds to v's sum: (1 + δ(w))/σ(w) when w is
 // one level deeper (d + 1), else 0.
 __device__ __forceinline__ double successor_term(const mg_dlayout &L, const int32_t *__restrict__ depth,
@@ -104,7 +111,7 @@ __global__ void __launch_bounds__(kBlock)
         double sum = 0.0;
         for (uint64_t e = lo + lane; e < hi; e += 32) sum += successor_term(L, depth, sigma, delta, e, d);
         sum = mg::warp_reduce<mg::SumOp<double, double>>(sum);
-        if (lane == 0) delta[v] = sigma[v] * sum;
+        if (lane == 0) delta[v] = bc_delta(sigma[v], sum);
     }
 }
 
@@ -120,7 +127,7 @@ __global__ void __launch_bounds__(kBlock)
         double sum = 0.0;
         for (uint64_t e = lo + threadIdx.x; e < hi; e += kBlock) sum += successor_term(L, depth, sigma, delta, e, d);
         sum = mg::block_reduce<mg::SumOp<double, double>, kBlock>(sum);
-        if (threadIdx.x == 0) delta[v] = sigma[v] * sum;
+        if (threadIdx.x == 0) delta[v] = bc_delta(sigma[v], sum);
         __syncthreads();  // block_reduce's shared memory is reused by the next hub
     }
     // The split rows: chunk g (counting over the rows in list order) goes to
@@ -137,7 +144,7 @@ __global__ void __launch_bounds__(kBlock)
             double sum = 0.0;
             for (uint64_t e = cb + threadIdx.x; e < ce; e += kBlock) sum += successor_term(L, depth, sigma, delta, e, d);
             sum = mg::block_reduce<mg::SumOp<double, double>, kBlock>(sum);
-            if (threadIdx.x == 0) atomicAdd(&delta[v], sigma[v] * sum);
+            if (threadIdx.x == 0 && sum != 0.0) atomicAdd(&delta[v], bc_delta(sigma[v], sum));
             __syncthreads();
         }
         base += chunks;
