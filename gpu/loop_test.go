@@ -169,6 +169,36 @@ func TestSparseLoopOnce(t *testing.T) {
 	}
 }
 
+// TestSumLoopOnce runs BC's forward pass and pr-delta with sparse forced, so
+// in device loops, on a small grid and validates them: the compute-sanitizer
+// target for the sum programs' loop kernels.
+func TestSumLoopOnce(t *testing.T) {
+	needGPU(t)
+	ctx := context.Background()
+	l := build(t, testgraphs.Generated(t, "grid:12x13:0.1", 4), layout.DefaultParams())
+	g := apps.OriginalCSR(l, 2)
+	gb, err := gpu.New(l, 2)
+	require.NoError(t, err)
+	defer gb.Close()
+	ro := engine.RunOptions{Mode: engine.Sparse, Trace: true}
+	srcs := []uint32{0, 77}
+	bc, res, err := apps.BC(ctx, gb, gb, srcs, ro)
+	require.NoError(t, err)
+	require.NoError(t, apps.ValidateBC(g, srcs, bc))
+	inLoop := 0
+	for _, tr := range res.Trace {
+		if len(tr.Phases) == 1 && tr.Phases[0].Name == gpu.LoopPhase {
+			inLoop++
+		}
+	}
+	require.Positive(t, inLoop)
+	prd := apps.DefaultPageRankOptions()
+	prd.MaxIterations = 0
+	ranks, _, err := apps.PageRankDelta(ctx, gb, prd, ro)
+	require.NoError(t, err)
+	require.NoError(t, apps.ValidatePageRankDelta(g, prd, ranks))
+}
+
 // TestSumDeviceLoop runs the sum programs (BC's forward pass, pr-delta) with
 // device loops against host iterations (gpu.WithoutDeviceLoop) on graphs of
 // many small iterations and on R-MAT: BC takes the same levels (they do not

@@ -4,8 +4,8 @@
 // backward pass and the accumulation over sources.
 //
 // The backward pass pulls over out-arcs, level by level from the deepest: a
-// warp per vertex v of depth d sums (1 + δ(w)) / σ(w) over its successors w
-// (out-arcs v→w with depth[w] = d + 1) and sets δ(v) = σ(v)·sum; rows of
+// warp per vertex v of depth d sets δ(v) to the sum of σ(v)/σ(w)·(1 + δ(w))
+// over its successors w (out-arcs v→w with depth[w] = d + 1); rows of
 // more than kBackHubArcs arcs are summed by a whole block instead, and rows
 // of more than kBackSplitArcs in chunks over the whole grid, whose partial
 // sums meet in δ(v) by atomic adds. It reads only the level below, which is
@@ -64,20 +64,17 @@ __device__ uint32_t g_bc_hubs[kBackHubCap];
 __device__ uint32_t g_bc_split_count;
 __device__ uint32_t g_bc_split[kBackSplitCap];
 
-// bc_delta is δ(v) = σ(v)·sum, and 0 when v has no successor term (sum 0):
-// σ(v) may have overflowed to +Inf on graphs with more than ~1e308 shortest
-// paths (large grids), and Inf·0 would make δ(v) NaN where the reference
-// (and the CPU engines, which apply only vertices that received something)
-// leave it 0.
-__device__ __forceinline__ double bc_delta(double sigma, double sum) { return sum != 0.0 ? sigma * sum : 0.0; }
-
-// successor_term is what arc v→w adds to v's sum: (1 + δ(w))/σ(w) when w is
-// one level deeper (d + 1), else 0.
+// successor_term is what arc v→w adds to δ(v): σ(v)/σ(w)·(1 + δ(w)) when w
+// is one level deeper (d + 1), else 0 (sv = σ(v)). This is the reference's
+// own arithmetic, not σ(v)·Σ(1 + δ(w))/σ(w): when σ overflows to +Inf (more
+// than ~1e308 shortest paths, as on large grids) the results are NaN where
+// the reference's are, instead of silently finite (Inf/Inf dropped to 0) or
+// NaN where the reference's are 0 (Inf·0 for a vertex without successors).
 __device__ __forceinline__ double successor_term(const mg_dlayout &L, const int32_t *__restrict__ depth,
                                                  const double *__restrict__ sigma, const double *__restrict__ delta,
-                                                 uint64_t e, int32_t d) {
+                                                 uint64_t e, int32_t d, double sv) {
     const uint32_t w = L.sparse_dst[e];
-    return depth[w] == d + 1 ? (1.0 + delta[w]) / sigma[w] : 0.0;
+    return depth[w] == d + 1 ? sv / sigma[w] * (1.0 + delta[w]) : 0.0;
 }
 
 __global__ void __launch_bounds__(kBlock)
@@ -109,9 +106,10 @@ __global__ void __launch_bounds__(kBlock)
             if (__shfl_sync(0xffffffffu, listed, 0)) continue;  // backward_hub_kernel sums it
         }
         double sum = 0.0;
-        for (uint64_t e = lo + lane; e < hi; e += 32) sum += successor_term(L, depth, sigma, delta, e, d);
+        const double sv = sigma[v];
+        for (uint64_t e = lo + lane; e < hi; e += 32) sum += successor_term(L, depth, sigma, delta, e, d, sv);
         sum = mg::warp_reduce<mg::SumOp<double, double>>(sum);
-        if (lane == 0) delta[v] = bc_delta(sigma[v], sum);
+        if (lane == 0) delta[v] = sum;
     }
 }
 
@@ -125,9 +123,11 @@ __global__ void __launch_bounds__(kBlock)
         const uint32_t v = g_bc_hubs[k];
         const uint64_t lo = L.sparse_offsets[v], hi = L.sparse_offsets[v + 1];
         double sum = 0.0;
-        for (uint64_t e = lo + threadIdx.x; e < hi; e += kBlock) sum += successor_term(L, depth, sigma, delta, e, d);
+        const double sv = sigma[v];
+        for (uint64_t e = lo + threadIdx.x; e < hi; e += kBlock)
+            sum += successor_term(L, depth, sigma, delta, e, d, sv);
         sum = mg::block_reduce<mg::SumOp<double, double>, kBlock>(sum);
-        if (threadIdx.x == 0) delta[v] = bc_delta(sigma[v], sum);
+        if (threadIdx.x == 0) delta[v] = sum;
         __syncthreads();  // block_reduce's shared memory is reused by the next hub
     }
     // The split rows: chunk g (counting over the rows in list order) goes to
@@ -142,9 +142,11 @@ __global__ void __launch_bounds__(kBlock)
         for (uint64_t c = (blockIdx.x + G - base % G) % G; c < chunks; c += G) {
             const uint64_t cb = lo + c * kBackSplitArcs, ce = min(cb + kBackSplitArcs, hi);
             double sum = 0.0;
-            for (uint64_t e = cb + threadIdx.x; e < ce; e += kBlock) sum += successor_term(L, depth, sigma, delta, e, d);
+            const double sv = sigma[v];
+            for (uint64_t e = cb + threadIdx.x; e < ce; e += kBlock)
+                sum += successor_term(L, depth, sigma, delta, e, d, sv);
             sum = mg::block_reduce<mg::SumOp<double, double>, kBlock>(sum);
-            if (threadIdx.x == 0 && sum != 0.0) atomicAdd(&delta[v], bc_delta(sigma[v], sum));
+            if (threadIdx.x == 0) atomicAdd(&delta[v], sum);
             __syncthreads();
         }
         base += chunks;

@@ -499,7 +499,7 @@ int mg_bc_init(int dev, int32_t *depth, double *sigma, double *delta, uint64_t n
 int mg_bc_order(int dev, const int32_t *depth, uint64_t n, uint32_t levels, uint32_t *cursor,
                 uint32_t *order, mg_stream s, char *err, size_t errlen);
 /* The backward pass for the count vertices of depth d (level[0..count)):
- * delta[v] = sigma[v] · Σ (1 + delta[w]) / sigma[w] over the out-arcs v→w
+ * delta[v] = Σ sigma[v] / sigma[w] · (1 + delta[w]) over the out-arcs v→w
  * with depth[w] = d + 1 (a warp per vertex; no atomics). */
 int mg_bc_backward(int dev, const mg_dlayout *l, const int32_t *depth, const double *sigma,
                    double *delta, const uint32_t *level, uint32_t count, int32_t d,
