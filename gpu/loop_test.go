@@ -28,6 +28,23 @@ func longChain() *graph.EdgeList {
 	return testgraphs.Undirected(uint64(n), pairs...)
 }
 
+// loopShapes are the graphs of the device-loop tests: a chain longer than
+// one loop, a grid (many small iterations) and R-MAT (loops between dense
+// and pull steps).
+func loopShapes(t *testing.T) []testgraphs.Shape {
+	return []testgraphs.Shape{
+		{Name: "chain", EL: longChain()},
+		{Name: "grid", EL: testgraphs.Generated(t, "grid:60x70:0.1", 4)},
+		{Name: "rmat", EL: testgraphs.Shapes(t, testgraphs.Large)[0].EL},
+	}
+}
+
+// ranInLoop reports whether a traced iteration ran in a device loop (its
+// only phase is gpu.LoopPhase).
+func ranInLoop(tr engine.IterationTrace) bool {
+	return len(tr.Phases) == 1 && tr.Phases[0].Name == gpu.LoopPhase
+}
+
 // TestDeviceLoop compares runs with the device loop against the host loop
 // (gpu.WithoutDeviceLoop) on graphs whose traversals take many small
 // iterations, and an R-MAT graph where the hybrid also takes dense and pull
@@ -40,11 +57,7 @@ func longChain() *graph.EdgeList {
 func TestDeviceLoop(t *testing.T) {
 	needGPU(t)
 	ctx := context.Background()
-	shapes := []testgraphs.Shape{
-		{Name: "chain", EL: longChain()},
-		{Name: "grid", EL: testgraphs.Generated(t, "grid:60x70:0.1", 4)},
-		{Name: "rmat", EL: testgraphs.Shapes(t, testgraphs.Large)[0].EL},
-	}
+	shapes := loopShapes(t)
 	looped := 0
 	for _, s := range shapes {
 		weighted := s.EL.Clone()
@@ -187,7 +200,7 @@ func TestSumLoopOnce(t *testing.T) {
 	require.NoError(t, apps.ValidateBC(g, srcs, bc))
 	inLoop := 0
 	for _, tr := range res.Trace {
-		if len(tr.Phases) == 1 && tr.Phases[0].Name == gpu.LoopPhase {
+		if ranInLoop(tr) {
 			inLoop++
 		}
 	}
@@ -209,11 +222,7 @@ func TestSumLoopOnce(t *testing.T) {
 func TestSumDeviceLoop(t *testing.T) {
 	needGPU(t)
 	ctx := context.Background()
-	shapes := []testgraphs.Shape{
-		{Name: "chain", EL: longChain()},
-		{Name: "grid", EL: testgraphs.Generated(t, "grid:60x70:0.1", 4)},
-		{Name: "rmat", EL: testgraphs.Shapes(t, testgraphs.Large)[0].EL},
-	}
+	shapes := loopShapes(t)
 	prd := apps.DefaultPageRankOptions()
 	prd.MaxIterations = 0
 	looped := 0
@@ -243,7 +252,7 @@ func TestSumDeviceLoop(t *testing.T) {
 					continue
 				}
 				forward++
-				if len(tr.Phases) == 1 && tr.Phases[0].Name == gpu.LoopPhase {
+				if ranInLoop(tr) {
 					inLoop++
 				}
 			}
@@ -259,7 +268,7 @@ func TestSumDeviceLoop(t *testing.T) {
 			require.NoError(t, err, tag)
 			require.NoError(t, apps.ValidatePageRankDelta(g, prd, ranks), tag+": pr-delta")
 			for _, tr := range pres.Trace {
-				if len(tr.Phases) == 1 && tr.Phases[0].Name == gpu.LoopPhase {
+				if ranInLoop(tr) {
 					looped++
 				}
 			}
