@@ -16,6 +16,10 @@ const PRApplyVertices = 2048
 // kernel sums (a chunk never spans two row panels).
 const PRPullChunk = 32768
 
+// MaxPullLightEdges is the most light edges the pull scheme takes (the
+// device sort counts them in an int).
+const MaxPullLightEdges = 1<<31 - 1
+
 // PRScheme is how a PageRank step handles the light edges.
 type PRScheme int
 
@@ -159,6 +163,10 @@ func NewPRRun(dl *DeviceLayout, scheme PRScheme) (*PRRun, error) {
 func (r *PRRun) buildPull() error {
 	dl := r.dl
 	light := len(dl.l.LightSrc)
+	if light > MaxPullLightEdges {
+		return invalidf("NewPRRun", "%d light edges: the pull scheme sorts at most %d (use the stream scheme, mgraph run --gpu-pr-stream)",
+			light, MaxPullLightEdges)
+	}
 	src, err := allocPR[uint32](r, light)
 	if err != nil {
 		return err
