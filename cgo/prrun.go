@@ -79,8 +79,9 @@ type prPull struct {
 // and the sums, and by scheme either a float64 stream buffer (one entry per
 // slot) or per-vertex accumulators (n doubles) and the light edges by
 // destination (6 bytes per light edge). Allocated once, reused by every run;
-// one run at a time. Each step ends with one 16-byte device-to-host copy (the
-// sums).
+// one run at a time. The host reads the sums (24 bytes) after each step of
+// the stream scheme and after each batch of up to PRBatch steps of the pull
+// scheme (Iterate).
 type PRRun struct {
 	dl          *DeviceLayout
 	scheme      PRScheme
