@@ -7,9 +7,9 @@
 //     j walks matrix column j from the chunk's first row (the run it enters
 //     belongs to heavy_chunk_entry's destination), combining each run in a
 //     register and merging it into the block's D shared accumulators at the
-//     next marker; the block hands its D partials to a Sink: SlotSink (a
-//     block with one chunk stores them in its slots, the chunks of a split
-//     block combine them there with global atomics) or, for PageRank's pull
+//     next marker; the block hands its D partials to a Sink: SlotSink here
+//     (a block with one chunk stores them in its slots, the chunks of a split
+//     block combine them there with global atomics) or, in PageRank's pull
 //     scheme (pagerank.cu), global atomics into per-vertex accumulators.
 //   phase 1, light: one thread block per chunk of a column panel's light
 //     edges; each edge writes its contribution to its own slot.
@@ -113,15 +113,7 @@ __device__ __forceinline__ void heavy_chunk(Op op, const mg_dlayout &L, const ty
     sink(L, h, acc, d);
 }
 
-// heavy_kernel: one block per row chunk of a heavy block.
-template <typename Op, typename Sink>
-__global__ void __launch_bounds__(1024)
-    heavy_kernel(Op op, mg_dlayout L, const typename Op::T *__restrict__ values, const uint8_t *__restrict__ active,
-                 Sink sink) {
-    heavy_chunk(op, L, values, active, sink, blockIdx.x);
-}
-
-// SlotSink is the heavy kernel's Sink for MultiGraphD: a chunk's D partials
+// SlotSink is the heavy chunks' Sink for MultiGraphD: a chunk's D partials
 // go to its block's stream slots (stored by a block of one chunk, combined
 // there with global atomics by the chunks of a split block). A Sink is called
 // by the whole block once its partials acc[0, d) are final.
@@ -139,18 +131,13 @@ struct SlotSink {
     }
 };
 
-// launch_heavy runs the heavy kernel of program op with sink on stream st.
-template <typename Op, typename Sink>
-int launch_heavy(Op op, const mg_dlayout &L, const typename Op::T *values, const uint8_t *active, Sink sink,
-                 cudaStream_t st, char *err, size_t errlen) {
-    if (L.num_heavy_chunks == 0) return MG_OK;
-    const size_t panel = (size_t)L.panel_size * sizeof(typename Op::T);
-    const int threads = (int)min(L.heavy_columns, 1024u);
-    int rc = mg::set_smem(heavy_kernel<Op, Sink>, 2 * panel, err, errlen);
-    if (rc != MG_OK) return rc;
-    heavy_kernel<Op, Sink><<<L.num_heavy_chunks, threads, 2 * panel, st>>>(op, L, values, active, sink);
-    MG_CHECK_LAUNCH("heavy_kernel<<<heavy row chunks, T, 2P·sizeof(T), s>>>");
-    return MG_OK;
+// heavy_kernel: one block per row chunk of a heavy block, its partials to
+// the stream slots.
+template <typename Op>
+__global__ void __launch_bounds__(1024)
+    heavy_kernel(Op op, mg_dlayout L, const typename Op::T *__restrict__ values, const uint8_t *__restrict__ active,
+                 typename Op::T *__restrict__ out) {
+    heavy_chunk(op, L, values, active, SlotSink<Op>{out}, blockIdx.x);
 }
 
 // light_kernel: one block per chunk of a column panel's light edges; each
@@ -239,8 +226,14 @@ __global__ void __launch_bounds__(kPhase2Block)
 template <typename Op>
 int launch_phase1(Op op, const mg_dlayout &L, const typename Op::T *values, const uint8_t *active,
                   typename Op::T *buf, cudaStream_t st, mg_event *ev, char *err, size_t errlen) {
-    int rc = launch_heavy(op, L, values, active, SlotSink<Op>{buf}, st, err, errlen);
-    if (rc != MG_OK) return rc;
+    const size_t panel = (size_t)L.panel_size * sizeof(typename Op::T);
+    if (L.num_heavy_chunks > 0) {
+        const int threads = (int)min(L.heavy_columns, 1024u);
+        int rc = mg::set_smem(heavy_kernel<Op>, 2 * panel, err, errlen);
+        if (rc != MG_OK) return rc;
+        heavy_kernel<Op><<<L.num_heavy_chunks, threads, 2 * panel, st>>>(op, L, values, active, buf);
+        MG_CHECK_LAUNCH("heavy_kernel<<<heavy row chunks, T, 2P·sizeof(T), s>>>");
+    }
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[1], st));
     if (L.num_light_chunks > 0) {
         light_kernel<Op><<<L.num_light_chunks, kLightBlock, 0, st>>>(op, L, values, active, buf);

@@ -137,6 +137,19 @@ int set_smem(K kernel, size_t bytes, char *err, size_t errlen) {
     return MG_OK;
 }
 
+// lower_bound returns the first index i of the sorted a[0..n) with
+// a[i] >= x (n when there is none).
+template <typename T, typename X = T>
+__device__ __forceinline__ uint64_t lower_bound(const T *a, uint64_t n, X x) {
+    uint64_t lo = 0, hi = n;
+    while (lo < hi) {
+        const uint64_t mid = (lo + hi) / 2;
+        if (a[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 // shared_as returns the block's dynamic shared memory as an array of T
 // (kernels over different value types share one extern declaration).
 template <typename T>

@@ -223,12 +223,10 @@ __global__ void __launch_bounds__(kBuildBlock) pull_keys_kernel(mg_dlayout L, ui
     const uint64_t e0 = L.light_chunk_start[k], e1 = min(e0 + L.light_chunk_edges, L.light_start[c + 1]);
     for (uint64_t e = e0 + threadIdx.x; e < e1; e += kBuildBlock) {
         const uint64_t s = L.light_slot[e];
-        uint32_t lo = 0, hi = L.num_panels;  // the last r with row_slot_start[r] <= s
-        while (hi - lo > 1) {
-            const uint32_t mid = (lo + hi) / 2;
-            if (L.row_slot_start[mid] <= s) lo = mid; else hi = mid;
-        }
-        key[e] = (uint32_t)((uint64_t)lo * L.panel_size + L.slot_dst[s]);
+        // The row panel: the last r < num_panels with row_slot_start[r] <= s
+        // (row_slot_start[0] = 0).
+        const uint64_t r = mg::lower_bound(L.row_slot_start, L.num_panels, s + 1) - 1;
+        key[e] = (uint32_t)(r * L.panel_size + L.slot_dst[s]);
         val[e] = (uint32_t)((uint64_t)c * L.panel_size + L.light_src[e]);
     }
 }
@@ -243,15 +241,8 @@ __global__ void pull_split_kernel(uint64_t m, uint32_t panel_size, uint32_t num_
         src[e] = val[e];
         dst[e] = (uint16_t)(key[e] % panel_size);
     }
-    for (uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; r <= num_panels; r += stride) {
-        const uint64_t first = r * panel_size;
-        uint64_t lo = 0, hi = m;  // the first e with key[e] >= first
-        while (lo < hi) {
-            const uint64_t mid = (lo + hi) / 2;
-            if (key[mid] < first) lo = mid + 1; else hi = mid;
-        }
-        row_start[r] = lo;
-    }
+    for (uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; r <= num_panels; r += stride)
+        row_start[r] = mg::lower_bound(key, m, r * panel_size);
 }
 
 // Scratch is a device allocation freed when it goes out of scope.

@@ -81,18 +81,6 @@ __device__ __forceinline__ uint64_t pack<uint64_t>(uint32_t x, uint32_t w) {
 #define GRID_STRIDE(i, n) \
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (uint64_t)gridDim.x * blockDim.x)
 
-// lower_bound(a[0..n), x)
-template <typename T>
-__device__ __forceinline__ uint64_t lower_bound(const T *a, uint64_t n, T x) {
-    uint64_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint64_t mid = (lo + hi) / 2;
-        if (a[mid] < x) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 // --- kernels -------------------------------------------------------------
 
 __global__ void k_indeg(const uint32_t *dst, uint64_t m, uint32_t *deg) {
@@ -120,7 +108,7 @@ __global__ void k_inv_to_perm(const uint32_t *inv, uint64_t n, uint32_t *perm) {
 // out[q] = lower_bound(a[0..n), q * mul) for q in [0, nq).
 template <typename T>
 __global__ void k_lower_bounds(const T *a, uint64_t n, uint64_t nq, uint64_t mul, uint64_t *out) {
-    GRID_STRIDE(q, nq) out[q] = lower_bound<T>(a, n, (T)(q * mul));
+    GRID_STRIDE(q, nq) out[q] = mg::lower_bound<T>(a, n, (T)(q * mul));
 }
 
 // src[i] <- perm[src[i]] (in place), val[i] <- (perm[dst[i]], weight).
@@ -241,7 +229,7 @@ __global__ void k_light_pos(const uint32_t *lval, uint64_t nb, const uint64_t *p
 // LightStart[c] = light edges in columns < c, c in [0, C].
 __global__ void k_light_start(const uint64_t *lkey, uint64_t nb, uint64_t R, uint64_t C, const uint64_t *pos,
                               uint64_t *light_start) {
-    GRID_STRIDE(c, C + 1) light_start[c] = pos[lower_bound<uint64_t>(lkey, nb, c * R)];
+    GRID_STRIDE(c, C + 1) light_start[c] = pos[mg::lower_bound<uint64_t>(lkey, nb, c * R)];
 }
 
 __global__ void k_mark_blocks(const BlockInfo *info, uint64_t nb, uint32_t *boe) {
@@ -389,7 +377,7 @@ __global__ void k_split(const uint32_t *dst, const uint64_t *off, uint64_t n, ui
     GRID_STRIDE(idx, nhs * n) {
         uint64_t s = idx / n + 1, v = idx % n;
         uint64_t lo = off[v], hi = off[v + 1];
-        out[idx] = (uint32_t)lower_bound<uint32_t>(dst + lo, hi - lo, bounds[s]);
+        out[idx] = (uint32_t)mg::lower_bound<uint32_t>(dst + lo, hi - lo, bounds[s]);
     }
 }
 
