@@ -149,10 +149,11 @@ func NewPRRun(dl *DeviceLayout, scheme PRScheme) (*PRRun, error) {
 	if r.sums, err = allocPR[PRSums](r, 1); err != nil {
 		return fail(err)
 	}
-	r.ev = make([]uintptr, PREvents)
+	events := PREvents
 	if scheme == PRPull {
-		r.ev = make([]uintptr, 2*PRBatch+1)
+		events = 2*PRBatch + 1
 	}
+	r.ev = make([]uintptr, events)
 	if err := r.newEvents(dl.dev, r.ev); err != nil {
 		return fail(err)
 	}
@@ -291,7 +292,7 @@ func (r *PRRun) Iterate(damping, tolerance float64, k int) (PRSums, [][]float32,
 	r.last = s[0]
 	times := make([][]float32, ran)
 	for j := range times {
-		t, err := r.times(r.ev[2*j : 2*j+3])
+		t, err := eventTimes(dev, r.ev[2*j:2*j+3])
 		if err != nil {
 			return r.last, nil, err
 		}
@@ -305,17 +306,17 @@ func (r *PRRun) Iterate(damping, tolerance float64, k int) (PRSums, [][]float32,
 func (r *PRRun) iterateStream(damping, tolerance float64, k int) (PRSums, [][]float32, error) {
 	dev := r.dl.dev.ordinal
 	nf := float64(r.dl.desc.n)
+	desc, ev := new(dlayout), make([]uintptr, len(r.ev))
+	*desc = r.dl.desc
+	copy(ev, r.ev)
+	s := make([]PRSums, 1)
 	var times [][]float32
 	for j := 0; j < k && r.last.Done == 0; j++ {
 		base := (1-damping)/nf + damping*r.last.Dangling/nf
-		desc, ev := new(dlayout), make([]uintptr, len(r.ev))
-		*desc = r.dl.desc
-		copy(ev, r.ev)
 		if err := backendPRStep(dev, unsafe.Pointer(desc), base, damping, r.rank.h.p, r.share.h.p, r.stream.h.p,
 			r.partials.h.p, r.sums.h.p, unsafe.Pointer(&ev[0])); err != nil {
 			return r.last, times, err
 		}
-		s := make([]PRSums, 1)
 		if err := r.sums.CopyToHost(s); err != nil { // synchronous: waits for the step
 			return r.last, times, err
 		}
@@ -324,25 +325,11 @@ func (r *PRRun) iterateStream(damping, tolerance float64, k int) (PRSums, [][]fl
 		if r.last.Delta < tolerance {
 			r.last.Done = 1
 		}
-		t, err := r.times(r.ev)
+		t, err := eventTimes(dev, r.ev)
 		if err != nil {
 			return r.last, times, err
 		}
 		times = append(times, t)
 	}
 	return r.last, times, nil
-}
-
-// times returns the milliseconds between consecutive events of ev.
-func (r *PRRun) times(ev []uintptr) ([]float32, error) {
-	dev := r.dl.dev.ordinal
-	t := make([]float32, len(ev)-1)
-	for i := range t {
-		ms, err := backendEventElapsed(dev, evp(ev[i]), evp(ev[i+1]))
-		if err != nil {
-			return nil, err
-		}
-		t[i] = ms
-	}
-	return t, nil
 }

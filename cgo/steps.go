@@ -127,9 +127,15 @@ func (s *stepState) counters() (StepCounters, error) {
 
 // times returns the elapsed milliseconds between events 0..k.
 func (s *stepState) times(k int) ([]float32, error) {
-	out := make([]float32, k)
+	return eventTimes(s.dl.dev.ordinal, s.ev[:k+1])
+}
+
+// eventTimes returns the milliseconds between consecutive events of ev on
+// device dev.
+func eventTimes(dev int, ev []uintptr) ([]float32, error) {
+	out := make([]float32, len(ev)-1)
 	for i := range out {
-		ms, err := backendEventElapsed(s.dl.dev.ordinal, evp(s.ev[i]), evp(s.ev[i+1]))
+		ms, err := backendEventElapsed(dev, evp(ev[i]), evp(ev[i+1]))
 		if err != nil {
 			return nil, err
 		}
