@@ -35,14 +35,13 @@ func DenseBytesOf(l *layout.Layout) DenseBytes {
 	for _, d := range l.HeavyNumDst {
 		heavySlots += uint64(d)
 	}
-	heavy := layout.ArrayBytes(l.HeavyRow) + layout.ArrayBytes(l.HeavyCol) + layout.ArrayBytes(l.HeavyRows) +
-		layout.ArrayBytes(l.HeavyMatrixStart) + layout.ArrayBytes(l.HeavyNumDst) + layout.ArrayBytes(l.HeavySlot) +
-		layout.ArrayBytes(l.HeavyMatrix)
+	// The heavy blocks' arrays both schemes read (the pull scheme HeavyRow too).
+	heavy := layout.ArrayBytes(l.HeavyCol) + layout.ArrayBytes(l.HeavyRows) + layout.ArrayBytes(l.HeavyMatrixStart) +
+		layout.ArrayBytes(l.HeavyNumDst) + layout.ArrayBytes(l.HeavySlot) + layout.ArrayBytes(l.HeavyMatrix)
 	return DenseBytes{
-		PRPull: heavy + 2*heavySlots + 6*uint64(len(l.LightSrc)),
-		Layout: layout.ArrayBytes(l.HeavyCol) + layout.ArrayBytes(l.HeavyRows) + layout.ArrayBytes(l.HeavyMatrixStart) + layout.ArrayBytes(l.HeavyNumDst) +
-			layout.ArrayBytes(l.HeavySlot) + layout.ArrayBytes(l.HeavyMatrix) + layout.ArrayBytes(l.LightStart) + layout.ArrayBytes(l.LightSrc) +
-			layout.ArrayBytes(l.LightSlot) + layout.ArrayBytes(l.RowSlotStart) + layout.ArrayBytes(l.SlotDst),
+		PRPull: heavy + layout.ArrayBytes(l.HeavyRow) + 2*heavySlots + 6*uint64(len(l.LightSrc)),
+		Layout: heavy + layout.ArrayBytes(l.LightStart) + layout.ArrayBytes(l.LightSrc) + layout.ArrayBytes(l.LightSlot) +
+			layout.ArrayBytes(l.RowSlotStart) + layout.ArrayBytes(l.SlotDst),
 		Weights: layout.ArrayBytes(l.HeavyWeights) + layout.ArrayBytes(l.LightWeights),
 		Slots:   uint64(len(l.SlotDst)),
 	}
