@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mgraph-dev/mgraph/apps/ref"
 	"github.com/mgraph-dev/mgraph/dense"
@@ -134,22 +135,81 @@ func TestSamplingDoesNotChangeResults(t *testing.T) {
 	require.Equal(t, wantLv, levels(engine.Sparse))
 }
 
-// TestHybridSwitchesOnRMAT checks the hybrid's choices on a BFS: sparse
-// for the first, tiny frontier, and at least one switch.
+// fixedDense is a dense stepper whose EDP is a fixed cost, so that a test
+// of the hybrid's choices does not depend on the machine's timing.
+type fixedDense[V engine.Value] struct {
+	engine.DenseStepper[V]
+	cost time.Duration
+}
+
+func (d fixedDense[V]) Estimate(context.Context, engine.Program[V], []V) (time.Duration, error) {
+	return d.cost, nil
+}
+
+// perVertexSparse is a sparse stepper whose sample costs a fixed time per
+// vertex, so ESP is that time times the frontier's size.
+type perVertexSparse[V engine.Value] struct {
+	engine.SparseStepper[V]
+	perVertex time.Duration
+}
+
+func (s perVertexSparse[V]) Estimate(_ context.Context, _ engine.Program[V], _ []V, sample []uint32) (time.Duration, error) {
+	return time.Duration(len(sample)) * s.perVertex, nil
+}
+
+// TestHybridSwitchesOnRMAT checks the hybrid's choices on a BFS, with
+// estimates of fixed cost (EDP is a tenth of the vertices' ESP): sparse for
+// the first, one-vertex frontier and every frontier below n/10 until the
+// first dense step, dense for the first frontier above it, and levels equal
+// to forced sparse's. Real estimates are timings, which a loaded machine can
+// tip either way for a single iteration, so they are not asserted on here.
 func TestHybridSwitchesOnRMAT(t *testing.T) {
 	l := testLayout(t)
 	n := l.NumVertices
+	src := l.Perm[0]
 	lv := make([]uint32, n)
 	for i := range lv {
 		lv[i] = math.MaxUint32
 	}
-	src := l.Perm[0]
 	lv[src] = 0
-	r := runner[uint32](t, l, engine.RunOptions{Trace: true})
+	const perVertex = time.Microsecond
+	edp := time.Duration(n/10) * perVertex
+	d, err := dense.New[uint32](l, 2)
+	require.NoError(t, err)
+	s, err := sparse.New[uint32](l, 2)
+	require.NoError(t, err)
+	r := sampler.New[uint32](l, fixedDense[uint32]{d, edp}, perVertexSparse[uint32]{s, perVertex}, 2,
+		engine.RunOptions{Trace: true})
 	res, err := r.Run(context.Background(), level{}, lv, engine.NewFrontierList(n, []uint32{src}))
 	require.NoError(t, err)
-	require.Equal(t, "sparse", res.Trace[0].Mode)
 	require.Equal(t, len(res.Trace), res.Iterations)
+
+	firstDense := -1
+	for i, it := range res.Trace {
+		if firstDense >= 0 {
+			break // a dense step's measured time has replaced the fixed EDP
+		}
+		esp := time.Duration(it.FrontierVertices) * perVertex
+		want := "sparse"
+		if esp >= edp {
+			want, firstDense = "dense", i
+		}
+		require.Equal(t, want, it.Mode, "iteration %d: frontier of %d vertices", i, it.FrontierVertices)
+		require.InDelta(t, esp.Seconds(), it.ESPSeconds, 1e-9, "iteration %d", i)
+		require.InDelta(t, edp.Seconds(), it.EDPSeconds, 1e-12, "iteration %d", i)
+	}
+	require.Positive(t, firstDense, "BFS on R-MAT never had a frontier of n/10 vertices")
+	require.Positive(t, res.Switches)
+
+	want := make([]uint32, n)
+	for i := range want {
+		want[i] = math.MaxUint32
+	}
+	want[src] = 0
+	_, err = runner[uint32](t, l, engine.RunOptions{Mode: engine.Sparse}).
+		Run(context.Background(), level{}, want, engine.NewFrontierList(n, []uint32{src}))
+	require.NoError(t, err)
+	require.Equal(t, want, lv)
 }
 
 func TestRunRejectsMismatchedInput(t *testing.T) {
