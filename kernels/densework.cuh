@@ -37,6 +37,8 @@ namespace {
 
 constexpr int16_t kPadding = -32768;  // layout.Invalid: the rest of the column is padding
 constexpr int kHeavyUnroll = 8;       // matrix rows a thread loads before it combines them
+constexpr int kHeavyShared = 4;       // staged values a thread loads from shared memory at once
+static_assert(kHeavyUnroll % kHeavyShared == 0, "kHeavyShared must divide kHeavyUnroll");
 constexpr int kLightBlock = 256;
 constexpr int kPhase2Block = 512;
 constexpr int kPhase2Unroll = 4;
@@ -90,21 +92,31 @@ __device__ __forceinline__ void heavy_chunk(Op op, const mg_dlayout &L, const ty
             for (int u = 0; u < kHeavyUnroll; u++) {  // loads first: several rows in flight
                 const uint64_t e = (uint64_t)(i + u) * t + j;
                 const bool ok = i + u < i1;
-                x[u] = ok ? mat[e] : kPadding;
-                w[u] = Op::weighted && ok ? wts[e] : 0u;
+                x[u] = ok ? __ldcs(mat + e) : kPadding;  // streamed: evict first from L2
+                w[u] = Op::weighted && ok ? __ldcs(wts + e) : 0u;
             }
-            // After padding every entry is padding (rows past i1 read as
-            // padding), and handling padding again changes nothing.
+            // Then the staged sources' values kHeavyShared at a time, all
+            // of a group before any is combined, so that their shared
+            // loads are in flight together. After padding every entry is
+            // padding (rows past i1 read as padding), and handling padding
+            // again changes nothing.
 #pragma unroll
-            for (int u = 0; u < kHeavyUnroll; u++) {
-                if (x[u] >= 0) {
-                    reg = Op::combine(reg, op.edge(st[x[u]], w[u]));
-                    continue;
+            for (int g = 0; g < kHeavyUnroll; g += kHeavyShared) {
+                T s[kHeavyShared];
+#pragma unroll
+                for (int u = 0; u < kHeavyShared; u++) s[u] = x[g + u] >= 0 ? st[x[g + u]] : Op::identity;
+#pragma unroll
+                for (int q = 0; q < kHeavyShared; q++) {
+                    const int u = g + q;
+                    if (x[u] >= 0) {
+                        reg = Op::combine(reg, op.edge(s[q], w[u]));
+                        continue;
+                    }
+                    if (dst >= 0 && reg != Op::identity) Op::atomic(&acc[dst], reg);
+                    reg = Op::identity;
+                    padded = x[u] == kPadding;
+                    dst = padded ? -1 : -(x[u] + 1);
                 }
-                if (dst >= 0 && reg != Op::identity) Op::atomic(&acc[dst], reg);
-                reg = Op::identity;
-                padded = x[u] == kPadding;
-                dst = padded ? -1 : -(x[u] + 1);
             }
         }
         if (dst >= 0 && reg != Op::identity) Op::atomic(&acc[dst], reg);

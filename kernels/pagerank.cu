@@ -62,7 +62,7 @@ struct PRApply {
             const uint64_t v = lo + j;
             const double nr = base + damping * acc[j], old = rank[v];
             const uint64_t deg = L.sparse_offsets[v + 1] - L.sparse_offsets[v];
-            rank[v] = nr;
+            __stcs(rank + v, nr);
             share[v] = pr_share(nr, old, deg, delta, dangling);
         }
         pr_partials<kPhase2Block>(delta, dangling, partials + r, partials + L.num_panels + r);
@@ -134,8 +134,8 @@ __device__ __forceinline__ void light_pull_chunk(const mg_pr_pull &P, uint32_t p
         for (int u = 0; u < kPullUnroll; u++) {
             const uint64_t e = b + (uint64_t)u * blockDim.x + threadIdx.x;
             const bool ok = e < e1;
-            src[u] = ok ? __ldg(P.src + e) : 0u;
-            dst[u] = ok ? (int)__ldg(P.dst + e) : -1;
+            src[u] = ok ? __ldcs(P.src + e) : 0u;  // streamed: evict first from L2,
+            dst[u] = ok ? (int)__ldcs(P.dst + e) : -1;  // which keeps the shares
         }
 #pragma unroll
         for (int u = 0; u < kPullUnroll; u++) x[u] = dst[u] >= 0 ? __ldg(share + src[u]) : 0.0;
@@ -182,8 +182,8 @@ __global__ void __launch_bounds__(kApplyBlock)
         const uint64_t v = v0 + (uint64_t)u * kApplyBlock;
         if (v < n) {
             a[u] = acc[v];
-            old[u] = rank[v];
-            deg[u] = offsets[v + 1] - offsets[v];
+            old[u] = __ldcs(rank + v);  // streamed, as the offsets and the new ranks:
+            deg[u] = __ldcs(offsets + v + 1) - __ldcs(offsets + v);  // L2 keeps acc and share
         }
     }
     double delta = 0.0, dangling = 0.0;
@@ -193,7 +193,7 @@ __global__ void __launch_bounds__(kApplyBlock)
         if (v < n) {
             const double nr = base + damping * a[u];
             acc[v] = 0.0;
-            rank[v] = nr;
+            __stcs(rank + v, nr);
             share[v] = pr_share(nr, old[u], deg[u], delta, dangling);
         }
     }
