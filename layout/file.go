@@ -8,12 +8,12 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/mgraph-dev/mgraph/internal/atomicfile"
 	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
@@ -329,40 +329,17 @@ func writeSections(w io.Writer, refs []sectionRef, table []sectionEntry, chunk u
 // SaveFile writes l to path atomically: to a temporary file in the same
 // directory, synced, then renamed over path. A crash or error never leaves
 // a partial file under path.
-func SaveFile(path string, l *Layout, opts SaveOptions) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+func SaveFile(path string, l *Layout, opts SaveOptions) error {
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if err = Save(f, l, opts); err != nil {
+	defer f.Abort()
+	if err := Save(f, l, opts); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
-	if err = f.Chmod(0o644); err != nil {
+	if err := f.Commit(); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if d, derr := os.Open(dir); derr == nil { // make the rename durable; best effort
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }

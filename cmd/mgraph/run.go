@@ -9,8 +9,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -23,6 +21,7 @@ import (
 	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/internal/atomicfile"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/spf13/pflag"
 )
@@ -472,25 +471,21 @@ func writeJSONFile(path string, v any) error {
 // path; the returned stop ends it and, when ok, renames the file to path
 // (otherwise removes it).
 func startCPUProfile(path string) (stop func(ok bool) error, err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("cpu profile %s: %w", path, err)
 	}
-	if err := pprof.StartCPUProfile(tmp); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Abort()
 		return nil, fmt.Errorf("cpu profile %s: %w", path, err)
 	}
 	return func(ok bool) error {
 		pprof.StopCPUProfile()
-		err := tmp.Close()
-		if ok && err == nil {
-			err = os.Rename(tmp.Name(), path)
+		if !ok {
+			f.Abort()
+			return nil
 		}
-		if !ok || err != nil {
-			os.Remove(tmp.Name())
-		}
-		if err != nil {
+		if err := f.Commit(); err != nil {
 			return fmt.Errorf("cpu profile %s: %w", path, err)
 		}
 		return nil
@@ -498,25 +493,17 @@ func startCPUProfile(path string) (stop func(ok bool) error, err error) {
 }
 
 // writeAtomic writes a file through fill into a temporary file in the same
-// directory and renames it to path once complete.
-func writeAtomic(path string, fill func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+// directory and renames it to path once complete (package atomicfile).
+func writeAtomic(path string, fill func(io.Writer) error) error {
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = fill(tmp); err != nil {
+	defer f.Abort()
+	if err := fill(f); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
+	if err := f.Commit(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

@@ -5,14 +5,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/atomicfile"
 	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
@@ -49,21 +48,11 @@ func Write(ctx context.Context, w io.Writer, el *graph.EdgeList, opts WriteOptio
 // next to path and renames it to path on success.
 func writeFileAtomic(ctx context.Context, path string, opts WriteOptions, write func(io.Writer) error) (err error) {
 	_, comp := splitCompression(path)
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
+	defer f.Abort()
 	bw := bufio.NewWriterSize(f, 1<<20)
 	var w io.Writer = bw
 	var closeComp func() error
@@ -103,16 +92,7 @@ func writeFileAtomic(ctx context.Context, path string, opts WriteOptions, write 
 	if err = bw.Flush(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Chmod(tmp, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
+	if err = f.Commit(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
