@@ -17,11 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// smallParams exercise heavy blocks, repeated markers, many panels and
-// several sparse segments on small graphs.
-var smallParams = layout.Params{PanelSize: 64, HeavyThreshold: 100, HeavyColumns: 32, SegmentSize: 16,
-	GroupThresholds: []uint64{64, 32, 16, 8, 4}, HighGroups: 4}
-
 var modes = []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse}
 
 // backends builds the forward backend and, for directed graphs, the
@@ -117,7 +112,7 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params) {
 func TestAppsAllModesAllShapes(t *testing.T) {
 	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
 		t.Run(s.Name, func(t *testing.T) {
-			checkAll(t, s.EL, smallParams)
+			checkAll(t, s.EL, testgraphs.SmallParams())
 			if s.EL.NumArcs() > 1000 {
 				checkAll(t, s.EL, layout.DefaultParams())
 			}
@@ -145,13 +140,13 @@ func TestAppsOnDatasets(t *testing.T) {
 
 func TestBadArguments(t *testing.T) {
 	ctx := context.Background()
-	fwd, _ := backends(t, testgraphs.Undirected(4, [2]uint32{0, 1}), smallParams)
+	fwd, _ := backends(t, testgraphs.Undirected(4, [2]uint32{0, 1}), testgraphs.SmallParams())
 	_, _, err := apps.BFS(ctx, fwd, 4, engine.RunOptions{})
 	require.ErrorContains(t, err, "source 4 is not a vertex")
 	_, _, err = apps.SSSP(ctx, fwd, 0, engine.RunOptions{})
 	require.ErrorContains(t, err, "needs edge weights")
 	dir := &graph.EdgeList{NumVertices: 2, Directed: true, Src: []uint32{0}, Dst: []uint32{1}}
-	dfwd, _ := backends(t, dir, smallParams)
+	dfwd, _ := backends(t, dir, testgraphs.SmallParams())
 	_, _, err = apps.CC(ctx, dfwd, engine.RunOptions{})
 	require.ErrorContains(t, err, "undirected")
 	_, _, err = apps.BC(ctx, dfwd, dfwd, []uint32{0}, engine.RunOptions{})

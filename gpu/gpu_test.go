@@ -3,7 +3,6 @@ package gpu_test
 import (
 	"context"
 	"fmt"
-	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"path/filepath"
 	"testing"
 
@@ -14,15 +13,11 @@ import (
 	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/graph/format"
+	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/preprocess"
 	"github.com/stretchr/testify/require"
 )
-
-// smallParams exercise heavy blocks, repeated markers, many panels and
-// several sparse segments on small graphs (as in apps' tests).
-var smallParams = layout.Params{PanelSize: 64, HeavyThreshold: 100, HeavyColumns: 32, SegmentSize: 16,
-	GroupThresholds: []uint64{64, 32, 16, 8, 4}, HighGroups: 4}
 
 var modes = []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse}
 
@@ -119,7 +114,7 @@ func TestSplitKernelsOnce(t *testing.T) {
 	ctx := context.Background()
 	el := testgraphs.Generated(t, "rmat:10:8", 1)
 	el.Symmetrize(2)
-	l := build(t, el, smallParams)
+	l := build(t, el, testgraphs.SmallParams())
 	cb, err := cpu.New(l, 2)
 	require.NoError(t, err)
 	gb, err := gpu.New(l, 2, tinySplit)
@@ -146,7 +141,7 @@ func TestDenseWorkSplit(t *testing.T) {
 	for _, s := range testgraphs.Shapes(t, testgraphs.Large) {
 		t.Run(s.Name, func(t *testing.T) {
 			for _, check := range []checkFunc{checkAll, checkPageRank, checkSumApps} {
-				check(t, s.EL, smallParams, tinySplit)
+				check(t, s.EL, testgraphs.SmallParams(), tinySplit)
 			}
 		})
 	}
@@ -159,7 +154,7 @@ func onShapes(t *testing.T, check checkFunc) {
 	needGPU(t)
 	for _, s := range testgraphs.Shapes(t, testgraphs.Large) {
 		t.Run(s.Name, func(t *testing.T) {
-			check(t, s.EL, smallParams)
+			check(t, s.EL, testgraphs.SmallParams())
 			if s.EL.NumArcs() > 1000 {
 				check(t, s.EL, layout.DefaultParams())
 			}
@@ -196,7 +191,7 @@ func onDatasets(t *testing.T, check checkFunc) {
 
 func TestRefusesOtherPrograms(t *testing.T) {
 	needGPU(t)
-	l := build(t, testgraphs.Undirected(4, [2]uint32{0, 1}), smallParams)
+	l := build(t, testgraphs.Undirected(4, [2]uint32{0, 1}), testgraphs.SmallParams())
 	gb, err := gpu.New(l, 2)
 	require.NoError(t, err)
 	defer gb.Close()
@@ -220,7 +215,7 @@ func TestNoGPU(t *testing.T) {
 	if gpu.Available() {
 		t.Skip("a GPU is visible")
 	}
-	l := build(t, testgraphs.Undirected(4, [2]uint32{0, 1}), smallParams)
+	l := build(t, testgraphs.Undirected(4, [2]uint32{0, 1}), testgraphs.SmallParams())
 	_, err := gpu.New(l, 2)
 	require.Error(t, err)
 	if !cuda.BuiltWithCUDA() {

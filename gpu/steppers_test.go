@@ -33,7 +33,7 @@ func TestSteppersMatchCPU(t *testing.T) {
 	for _, tc := range []struct {
 		app string
 		l   *layout.Layout
-	}{{"bfs", build(t, el, smallParams)}, {"sssp", build(t, weighted, smallParams)}, {"cc", build(t, el, smallParams)}} {
+	}{{"bfs", build(t, el, testgraphs.SmallParams())}, {"sssp", build(t, weighted, testgraphs.SmallParams())}, {"cc", build(t, el, testgraphs.SmallParams())}} {
 		t.Run(tc.app, func(t *testing.T) {
 			l := tc.l
 			b, err := gpu.New(l, 2)

@@ -9,6 +9,7 @@ import (
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/stretchr/testify/require"
 )
@@ -75,7 +76,7 @@ func TestBCDirectedNeedsNoTranspose(t *testing.T) {
 	needGPU(t)
 	el := &graph.EdgeList{NumVertices: 5, Directed: true,
 		Src: []uint32{0, 0, 1, 2, 3}, Dst: []uint32{1, 2, 3, 3, 4}}
-	l := build(t, el, smallParams)
+	l := build(t, el, testgraphs.SmallParams())
 	require.True(t, l.Directed)
 	gb, err := gpu.New(l, 2)
 	require.NoError(t, err)

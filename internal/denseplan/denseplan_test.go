@@ -15,9 +15,6 @@ import (
 
 // These tests need no GPU: they check the work split against the layout.
 
-var planParams = layout.Params{PanelSize: 64, HeavyThreshold: 100, HeavyColumns: 32, SegmentSize: 16,
-	GroupThresholds: []uint64{64, 32, 16, 8, 4}, HighGroups: 4}
-
 // walkColumn appends the (block destination, source) pairs of rows [i0, i1)
 // of column j of heavy block h, entering with destination dst: what
 // heavy_kernel combines.
@@ -119,7 +116,7 @@ func checkPlan(t *testing.T, l *layout.Layout, p *denseplan.Plan) {
 
 func TestPlanDenseSplitsWork(t *testing.T) {
 	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
-		l, err := preprocess.Build(context.Background(), s.EL, planParams, preprocess.Options{Workers: 2})
+		l, err := preprocess.Build(context.Background(), s.EL, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
 		require.NoError(t, err)
 		for _, ws := range []denseplan.Split{{}, {HeavyChunkRows: 1, LightChunkEdges: 1, SlotChunk: 1},
 			{HeavyChunkRows: 2, LightChunkEdges: 7, SlotChunk: 48}, {HeavyChunkRows: 5, LightChunkEdges: 100, SlotChunk: 300}} {

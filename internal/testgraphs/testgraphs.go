@@ -10,8 +10,17 @@ import (
 
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/graph/gen"
+	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/stretchr/testify/require"
 )
+
+// SmallParams returns layout parameters that exercise heavy blocks,
+// repeated markers, many panels and several sparse segments on the shapes'
+// small graphs.
+func SmallParams() layout.Params {
+	return layout.Params{PanelSize: 64, HeavyThreshold: 100, HeavyColumns: 32, SegmentSize: 16,
+		GroupThresholds: []uint64{64, 32, 16, 8, 4}, HighGroups: 4}
+}
 
 // Shape is a named test graph.
 type Shape struct {
