@@ -160,8 +160,9 @@ func NewPRRun(dl *DeviceLayout, scheme PRScheme) (*PRRun, error) {
 	return r, nil
 }
 
-// buildPull sorts the layout's light edges by destination into the pull
-// arrays and cuts each row panel's edges into chunks (PullChunks).
+// buildPull sorts the layout's light edges by destination row panel and
+// source into the pull arrays and cuts each row panel's edges into chunks
+// (PullChunks).
 func (r *PRRun) buildPull() error {
 	dl := r.dl
 	light := len(dl.l.LightSrc)

@@ -404,11 +404,11 @@ int mg_pr_step(int dev, const mg_dlayout *l, double base, double damping, double
 
 /* PageRank's pull scheme: the heavy blocks as in mg_pr_step, but their
  * partials go straight to per-vertex accumulators with global atomics, and
- * the light edges are read by destination (a copy made once by
- * mg_pr_pull_build) and summed into the same accumulators, so no stream
- * buffer is written or read. */
+ * the light edges are read row panel by row panel in source order (a copy
+ * made once by mg_pr_pull_build), summed in shared memory and added into the
+ * same accumulators, so no stream buffer is written or read. */
 typedef struct {
-    const uint32_t *src;         /* light edges sorted by destination: the source */
+    const uint32_t *src;         /* light edges sorted by (destination's row panel, source): the source */
     const uint16_t *dst;         /* the destination's index in its row panel */
     const uint64_t *row_start;   /* num_panels+1: each row panel's first edge */
     const uint32_t *chunk_row;   /* per chunk of at most chunk_edges edges of one row panel */
@@ -421,8 +421,9 @@ typedef struct {
 
 /* Fills src and dst (num_light entries each, num_light being the layout's
  * light edges) and row_start (num_panels+1) from the layout's light edges,
- * sorted by destination and, within one, in layout order. Allocates and frees
- * its own scratch (16 B per light edge). Synchronous. */
+ * sorted by their destination's row panel, then by source and, for one
+ * source, in layout order. Allocates and frees its own scratch (18 B per
+ * light edge, and the sort's). Synchronous. */
 int mg_pr_pull_build(int dev, const mg_dlayout *l, uint64_t num_light, uint32_t *src, uint16_t *dst,
                      uint64_t *row_start, char *err, size_t errlen);
 /* One PageRank iteration of the pull scheme, or nothing once sums->done is

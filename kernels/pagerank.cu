@@ -7,11 +7,13 @@
 //     of |Δr| and of the dangling rank, which one block then folds into
 //     mg_pr_sums in panel order.
 //   pull (mg_pr_pull_step): the heavy kernel with VertexSink (its partials
-//     go to per-vertex accumulators with global atomics), the light edges
-//     read by destination from a copy sorted once (mg_pr_pull_build) and
-//     summed into the same accumulators, then one thread per vertex applies
-//     the update. No stream slot is written or read: per light edge it moves
-//     6 bytes (source and panel-local destination) instead of 24.
+//     go to per-vertex accumulators with global atomics), the light edges of
+//     each row panel read in source order from a copy sorted once
+//     (mg_pr_pull_build) and summed in shared memory, then into the same
+//     accumulators, then one thread per vertex applies the update. No stream
+//     slot is written or read: per light edge it moves 6 bytes (source and
+//     panel-local destination) instead of 24, and because a warp's 32 edges
+//     have nearby sources their share loads fall in few cache lines.
 //
 // (The sums of a step are not bit-for-bit repeatable: both schemes add in
 // floating point with atomics.)
@@ -97,7 +99,7 @@ __global__ void __launch_bounds__(kFoldBlock) pr_fold_kernel(const double *__res
 
 constexpr int kBuildBlock = 256;    // threads per block of the build's kernels
 constexpr int kGatherBlock = 1024;  // threads of the pull scheme's heavy and light blocks
-constexpr int kPullUnroll = 2;      // light edges a thread loads before it sums them
+constexpr int kPullUnroll = 2;      // light edges a thread loads before it adds them
 constexpr int kApplyBlock = 512;                  // threads of the apply kernel
 constexpr int kApplyVertices = MG_PR_APPLY_VERTICES;  // vertices per block of the apply kernel
 constexpr int kApplyUnroll = kApplyVertices / kApplyBlock;
@@ -116,20 +118,25 @@ struct VertexSink {
 };
 
 // light_pull_chunk: the block's work on chunk k of one row panel's light
-// edges, in destination order (any block size that is a multiple of 32). Each
-// warp loads kPullUnroll groups of 32 consecutive edges (sources and
-// destinations first, then the sources' shares), sums runs of one destination
-// in registers (warp_run_combine) and the run's last lane adds the sum to its
-// accumulator.
-__device__ __forceinline__ void light_pull_chunk(const mg_pr_pull &P, uint32_t panel_size,
+// edges, in source order (any block size; P·8 bytes of dynamic shared
+// memory). The block sums the chunk's contributions into the panel's P
+// accumulators in shared memory: each thread loads kPullUnroll edges
+// (sources and destinations first, then the sources' shares; a warp's
+// consecutive edges have nearby sources, so their loads share cache lines)
+// and adds each share to its destination's accumulator with a shared atomic.
+// Then the block adds its non-zero accumulators to the row's global ones.
+__device__ __forceinline__ void light_pull_chunk(const mg_dlayout &L, const mg_pr_pull &P,
                                                  const double *__restrict__ share, double *acc, uint32_t k) {
     const uint32_t r = P.chunk_row[k];
+    const uint64_t lo = (uint64_t)r * L.panel_size;
+    const uint32_t len = panel_len(L, lo);
+    double *sum = mg::shared_as<double>();
+    for (uint32_t i = threadIdx.x; i < len; i += blockDim.x) sum[i] = 0.0;
+    __syncthreads();
     const uint64_t e0 = P.chunk_start[k], e1 = min(e0 + P.chunk_edges, P.row_start[r + 1]);
-    double *a = acc + (uint64_t)r * panel_size;
-    for (uint64_t b = e0; b < e1; b += (uint64_t)blockDim.x * kPullUnroll) {  // uniform bound
+    for (uint64_t b = e0; b < e1; b += (uint64_t)blockDim.x * kPullUnroll) {
         uint32_t src[kPullUnroll];
         int dst[kPullUnroll];
-        double x[kPullUnroll];
 #pragma unroll
         for (int u = 0; u < kPullUnroll; u++) {
             const uint64_t e = b + (uint64_t)u * blockDim.x + threadIdx.x;
@@ -137,13 +144,17 @@ __device__ __forceinline__ void light_pull_chunk(const mg_pr_pull &P, uint32_t p
             src[u] = ok ? __ldcs(P.src + e) : 0u;  // streamed: evict first from L2,
             dst[u] = ok ? (int)__ldcs(P.dst + e) : -1;  // which keeps the shares
         }
+        double x[kPullUnroll];
 #pragma unroll
         for (int u = 0; u < kPullUnroll; u++) x[u] = dst[u] >= 0 ? __ldg(share + src[u]) : 0.0;
 #pragma unroll
         for (int u = 0; u < kPullUnroll; u++)
-            if (mg::warp_run_combine<mg::SumBase>(dst[u], x[u]) && dst[u] >= 0 && x[u] != 0.0)
-                atomicAdd(&a[dst[u]], x[u]);
+            if (x[u] != 0.0) atomicAdd(&sum[dst[u]], x[u]);
     }
+    __syncthreads();
+    double *a = acc + lo;
+    for (uint32_t i = threadIdx.x; i < len; i += blockDim.x)
+        if (sum[i] != 0.0) atomicAdd(&a[i], sum[i]);
 }
 
 // pull_gather_kernel: the heavy row chunks (heavy_chunk with VertexSink) and
@@ -159,7 +170,7 @@ __global__ void __launch_bounds__(kGatherBlock)
     if (h1 > h0)
         heavy_chunk(mg::SumBase{}, L, share, nullptr, VertexSink{acc}, (uint32_t)h0);
     else
-        light_pull_chunk(P, L.panel_size, share, acc, (uint32_t)(b - h0));
+        light_pull_chunk(L, P, share, acc, (uint32_t)(b - h0));
 }
 
 // pr_apply_kernel (nothing once sums->done): each thread takes kApplyUnroll
@@ -214,11 +225,13 @@ __global__ void __launch_bounds__(kApplyBlock)
     }
 }
 
-// pull_keys_kernel (build): for light edge e of column panel c, key[e] = its
-// destination (from its slot: the row panel whose slot range holds it, and
-// SlotDst) and val[e] = its source c·P + LightSrc[e]. One block per light
-// chunk, as the light kernel.
-__global__ void __launch_bounds__(kBuildBlock) pull_keys_kernel(mg_dlayout L, uint32_t *key, uint32_t *val) {
+// pull_keys_kernel (build): for light edge e of column panel c, key[e] =
+// r·2^sbits + its source c·P + LightSrc[e], r being its destination's row
+// panel (the row panel whose slot range holds its slot) and every source
+// below 2^sbits, and val[e] = the destination's index in the row panel
+// (SlotDst). One block per light chunk, as the light kernel.
+__global__ void __launch_bounds__(kBuildBlock)
+    pull_keys_kernel(mg_dlayout L, int sbits, uint64_t *key, uint16_t *val) {
     const uint32_t k = blockIdx.x, c = L.light_chunk_col[k];
     const uint64_t e0 = L.light_chunk_start[k], e1 = min(e0 + L.light_chunk_edges, L.light_start[c + 1]);
     for (uint64_t e = e0 + threadIdx.x; e < e1; e += kBuildBlock) {
@@ -226,23 +239,31 @@ __global__ void __launch_bounds__(kBuildBlock) pull_keys_kernel(mg_dlayout L, ui
         // The row panel: the last r < num_panels with row_slot_start[r] <= s
         // (row_slot_start[0] = 0).
         const uint64_t r = mg::lower_bound(L.row_slot_start, L.num_panels, s + 1) - 1;
-        key[e] = (uint32_t)(r * L.panel_size + L.slot_dst[s]);
-        val[e] = (uint32_t)((uint64_t)c * L.panel_size + L.light_src[e]);
+        key[e] = r << sbits | ((uint64_t)c * L.panel_size + L.light_src[e]);
+        val[e] = L.slot_dst[s];
     }
 }
 
-// pull_split_kernel (build): the sorted pairs become src and the
-// panel-local dst; row_start[r] (r <= num_panels) is the first edge whose
-// destination is at least r·P.
-__global__ void pull_split_kernel(uint64_t m, uint32_t panel_size, uint32_t num_panels, const uint32_t *key,
-                                  const uint32_t *val, uint32_t *src, uint16_t *dst, uint64_t *row_start) {
-    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += stride) {
-        src[e] = val[e];
-        dst[e] = (uint16_t)(key[e] % panel_size);
-    }
+// pull_split_kernel (build): the sorted keys' low sbits bits become src (the
+// panel-local destinations are already in place); row_start[r]
+// (r <= num_panels) is the first edge whose destination is in row panel r or
+// later.
+__global__ void pull_split_kernel(uint64_t m, uint32_t num_panels, int sbits, const uint64_t *key, uint32_t *src,
+                                  uint64_t *row_start) {
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x, mask = (1ull << sbits) - 1;
+    for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < m; e += stride)
+        src[e] = (uint32_t)(key[e] & mask);
     for (uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; r <= num_panels; r += stride)
-        row_start[r] = mg::lower_bound(key, m, r * panel_size);
+        row_start[r] = mg::lower_bound(key, m, r << sbits);
+}
+
+// bits_for returns the number of bits that hold every value below x (at
+// least 1).
+int bits_for(uint64_t x) {
+    if (x <= 1) return 1;
+    int b = 1;
+    while (b < 64 && (x - 1) >> b != 0) b++;
+    return b;
 }
 
 // Scratch is a device allocation freed when it goes out of scope.
@@ -284,27 +305,28 @@ extern "C" int mg_pr_pull_build(int dev, const mg_dlayout *l, uint64_t num_light
         return mg::invalid("mg_pr_pull_build: more than 2^31-1 light edges (the sort counts in int)", err, errlen);
     MG_SET_DEVICE(dev);
     const mg_dlayout L = *l;
-    Scratch keys[2], vals[2], tmp;
-    for (int i = 0; i < 2; i++) {
-        MG_CHECK(cudaMalloc(&keys[i].p, num_light * sizeof(uint32_t) + 4));
-        MG_CHECK(cudaMalloc(&vals[i].p, num_light * sizeof(uint32_t) + 4));
-    }
-    uint32_t *k0 = (uint32_t *)keys[0].p, *v0 = (uint32_t *)vals[0].p;
+    // Keys: row panel above source; the destinations ride along in dst and
+    // one scratch array.
+    const int sbits = bits_for(L.n), rbits = bits_for(L.num_panels);
+    Scratch keys[2], vals, tmp;
+    for (int i = 0; i < 2; i++) MG_CHECK(cudaMalloc(&keys[i].p, num_light * sizeof(uint64_t) + 8));
+    MG_CHECK(cudaMalloc(&vals.p, num_light * sizeof(uint16_t) + 2));
+    uint64_t *k0 = (uint64_t *)keys[0].p;
     if (num_light > 0) {
-        pull_keys_kernel<<<L.num_light_chunks, kBuildBlock>>>(L, k0, v0);
+        pull_keys_kernel<<<L.num_light_chunks, kBuildBlock>>>(L, sbits, k0, dst);
         MG_CHECK_LAUNCH("pull_keys_kernel<<<light chunks, 256>>>");
-        int bits = 1;
-        while (bits < 32 && (L.n - 1) >> bits != 0) bits++;
-        cub::DoubleBuffer<uint32_t> kb(k0, (uint32_t *)keys[1].p), vb(v0, (uint32_t *)vals[1].p);
+        cub::DoubleBuffer<uint64_t> kb(k0, (uint64_t *)keys[1].p);
+        cub::DoubleBuffer<uint16_t> vb(dst, (uint16_t *)vals.p);
         size_t tb = 0;
-        MG_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, tb, kb, vb, (int)num_light, 0, bits));
+        MG_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, tb, kb, vb, (int)num_light, 0, sbits + rbits));
         MG_CHECK(cudaMalloc(&tmp.p, tb));
-        MG_CHECK(cub::DeviceRadixSort::SortPairs(tmp.p, tb, kb, vb, (int)num_light, 0, bits));
+        MG_CHECK(cub::DeviceRadixSort::SortPairs(tmp.p, tb, kb, vb, (int)num_light, 0, sbits + rbits));
         k0 = kb.Current();
-        v0 = vb.Current();
+        if (vb.Current() != dst)
+            MG_CHECK(cudaMemcpy(dst, vb.Current(), num_light * sizeof(uint16_t), cudaMemcpyDeviceToDevice));
     }
     const int blocks = 4 * mg::multiprocessors(dev);
-    pull_split_kernel<<<blocks, kBuildBlock>>>(num_light, L.panel_size, L.num_panels, k0, v0, src, dst, row_start);
+    pull_split_kernel<<<blocks, kBuildBlock>>>(num_light, L.num_panels, sbits, k0, src, row_start);
     MG_CHECK_LAUNCH("pull_split_kernel<<<4·SMs, 256>>>");
     MG_CHECK(cudaDeviceSynchronize());
     return MG_OK;
@@ -322,11 +344,12 @@ extern "C" int mg_pr_pull_step(int dev, const mg_dlayout *l, const mg_pr_pull *p
     MG_RECORD(0);
     const uint32_t gather = L.num_heavy_chunks + p->num_chunks;
     if (gather > 0) {
-        const size_t smem = L.num_heavy_chunks > 0 ? 2 * (size_t)L.panel_size * sizeof(double) : 0;
+        // Heavy chunks stage P shares and P partials, light chunks P sums.
+        const size_t smem = (L.num_heavy_chunks > 0 ? 2 : 1) * (size_t)L.panel_size * sizeof(double);
         int rc = mg::set_smem(pull_gather_kernel, smem, err, errlen);
         if (rc != MG_OK) return rc;
         pull_gather_kernel<<<gather, kGatherBlock, smem, st>>>(L, *p, share, acc, sums);
-        MG_CHECK_LAUNCH("pull_gather_kernel<<<heavy + light chunks, 1024, 2P·8, s>>>");
+        MG_CHECK_LAUNCH("pull_gather_kernel<<<heavy + light chunks, 1024, (1 or 2)·P·8, s>>>");
     }
     MG_RECORD(1);
     // At least one block, which on an empty graph folds zeros and counts the step.
