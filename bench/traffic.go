@@ -24,8 +24,8 @@ type DenseBytes struct {
 	// (cuda.PRPull) reads once: the heavy blocks' arrays (HeavyRow, HeavyCol,
 	// HeavyRows, HeavyMatrixStart, HeavyNumDst, HeavySlot, HeavyMatrix), the
 	// heavy slots' SlotDst entries, and per light edge its source (4 bytes)
-	// and panel-local destination (2) in the copy sorted by destination. 0 in
-	// results recorded before the scheme existed.
+	// and panel-local destination (2) in the copy sorted by destination row
+	// panel and source. 0 in results recorded before the scheme existed.
 	PRPull uint64 `json:"pr_pull,omitempty"`
 }
 

@@ -25,9 +25,10 @@ type PRScheme int
 
 const (
 	// PRPull (the default): the heavy blocks' partials go to per-vertex
-	// accumulators with global atomics, and the light edges are read by
-	// destination from a copy sorted once on the device (6 bytes per light
-	// edge) and summed into the same accumulators; no stream buffer.
+	// accumulators with global atomics, and the light edges are read row
+	// panel by row panel in source order from a copy sorted once on the
+	// device (6 bytes per light edge), summed in shared memory and added
+	// into the same accumulators; no stream buffer.
 	PRPull PRScheme = iota
 	// PRStream is the paper's MultiGraphD: every light edge writes its stream
 	// slot, every heavy block its partials' slots, and phase 2 folds each row
@@ -77,8 +78,8 @@ type prPull struct {
 // PRRun is the device state of topology-driven PageRank runs over one
 // DeviceLayout: ranks and shares (n doubles each), the per-block partial sums
 // and the sums, and by scheme either a float64 stream buffer (one entry per
-// slot) or per-vertex accumulators (n doubles) and the light edges by
-// destination (6 bytes per light edge). Allocated once, reused by every run;
+// slot) or per-vertex accumulators (n doubles) and the sorted copy of the
+// light edges (6 bytes per light edge). Allocated once, reused by every run;
 // one run at a time. The host reads the sums (24 bytes) after each step of
 // the stream scheme and after each batch of up to PRBatch steps of the pull
 // scheme (Iterate).
@@ -102,7 +103,8 @@ func allocPR[T any](r *PRRun, n int) (*Buffer[T], error) {
 }
 
 // NewPRRun allocates the PageRank state of scheme over dl; for PRPull it
-// also sorts the light edges by destination on the device.
+// also sorts the light edges by destination row panel and source on the
+// device.
 func NewPRRun(dl *DeviceLayout, scheme PRScheme) (*PRRun, error) {
 	r := &PRRun{dl: dl, scheme: scheme}
 	n := int(dl.desc.n)

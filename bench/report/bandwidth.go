@@ -187,7 +187,7 @@ func (g *gen) writeBandwidth(w io.Writer) {
 		"the weights too for sssp), the stream written once and read once (2 × slots × 4 bytes, 8 for pr-delta), and per vertex "+
 		"the value read and written plus the two frontier flags (10 bytes; pr-delta: share read, rank read and written, share written, 32 bytes). "+
 		"pr runs the pull scheme (docs/gpu-engines.md): the heavy blocks' arrays and the heavy slots' SlotDst, 6 bytes per light edge "+
-		"(source and destination, read by destination) and 56 bytes per vertex (share read, rank and accumulator read and written, "+
+		"(source and destination, read by row panel in source order) and 56 bytes per vertex (share read, rank and accumulator read and written, "+
 		"share written, offsets read); results recorded before it existed use the stream model. "+
 		"It is a lower bound of what a step moves (repeated source reads, shared-memory staging and partial sectors are not counted), "+
 		"so the rate is a lower bound too. Time per iteration is the fastest trial's engine time over its iterations (host round trips included). ")

@@ -95,7 +95,7 @@ Examples:
 			fs.Float64Var(&f.tolerance, "tolerance", 1e-4, "pr: stop when the L1 change of the ranks falls below this")
 			fs.StringVar(&f.gpuSplit, "gpu-split", "", "cuda: the dense kernels' work split ROWS,EDGES,SLOTS (rows per heavy row chunk, light edges per chunk, slots per phase 2 chunk; 0 or empty: the default)")
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
-			fs.BoolVar(&f.gpuStream, "gpu-pr-stream", false, "cuda, pr: the paper's stream buffer for the light edges instead of reading them by destination (for comparing the two)")
+			fs.BoolVar(&f.gpuStream, "gpu-pr-stream", false, "cuda, pr: the paper's stream buffer for the light edges instead of reading them row panel by row panel (for comparing the two)")
 			fs.Uint32Var(&f.gpuLoopBl, "gpu-loop-blocks", 0, "cuda: thread blocks per SM of the device loops (0: sized by the frontier)")
 			fs.Int64Var(&f.gpuDelta, "gpu-near-far", 0, "cuda, sssp: bucket width of the near-far iterations in device loops (0: the mean arc weight, negative: off)")
 			fs.StringVar(&f.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the trials to FILE ('go tool pprof' reads it)")
