@@ -212,17 +212,9 @@ __global__ void __launch_bounds__(kPhase2Block)
     T *g = buf + L.num_slots + (uint64_t)split * L.panel_size;
     for (uint32_t i = threadIdx.x; i < len; i += kPhase2Block)
         if (acc[i] != Op::identity) Op::atomic(&g[i], acc[i]);
-    __threadfence();
-    __syncthreads();
-    __shared__ bool s_last;
-    if (threadIdx.x == 0) {
-        const uint64_t r0 = L.row_slot_start[r], r1 = L.row_slot_start[r + 1];
-        const uint32_t chunks = (uint32_t)((r1 - r0 + L.slot_chunk - 1) / L.slot_chunk);
-        s_last = atomicAdd(&L.split_tickets[split], 1u) == chunks - 1;
-    }
-    __syncthreads();
-    if (!s_last) return;  // uniform across the block
-    __threadfence();
+    const uint64_t r0 = L.row_slot_start[r], r1 = L.row_slot_start[r + 1];
+    const uint32_t chunks = (uint32_t)((r1 - r0 + L.slot_chunk - 1) / L.slot_chunk);
+    if (!mg::last_arrival(&L.split_tickets[split], chunks)) return;  // uniform across the block
     for (uint32_t i = threadIdx.x; i < len; i += kPhase2Block) {
         acc[i] = __ldcg(&g[i]);  // from L2, where the other chunks' atomics went
         g[i] = Op::identity;

@@ -150,6 +150,30 @@ __device__ __forceinline__ uint64_t lower_bound(const T *a, uint64_t n, X x) {
     return lo;
 }
 
+// key_bits returns the number of bits (1..64) that hold every key up to
+// max_key: the end bit of a radix sort over such keys.
+inline int key_bits(uint64_t max_key) {
+    int b = 1;
+    while (b < 64 && (max_key >> b) != 0) b++;
+    return b;
+}
+
+// last_arrival is called by every thread of a block once the block's writes
+// that other blocks read are done; it takes the block's ticket (one atomic
+// on *ticket) and returns, the same in every thread, whether the block is
+// the count-th and last to arrive. The last block then sees the others'
+// writes (each fenced before its ticket) and must set *ticket back to 0
+// itself if the ticket is used again.
+__device__ __forceinline__ bool last_arrival(uint32_t *ticket, uint32_t count) {
+    __shared__ bool s_last;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) s_last = atomicAdd(ticket, 1u) == count - 1;
+    __syncthreads();
+    if (s_last) __threadfence();
+    return s_last;
+}
+
 // shared_as returns the block's dynamic shared memory as an array of T
 // (kernels over different value types share one extern declaration).
 template <typename T>

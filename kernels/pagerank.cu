@@ -209,14 +209,7 @@ __global__ void __launch_bounds__(kApplyBlock)
         }
     }
     pr_partials<kApplyBlock>(delta, dangling, partials + blockIdx.x, partials + gridDim.x + blockIdx.x);
-    __shared__ bool s_last;
-    if (threadIdx.x == 0) {  // the thread that wrote the partials
-        __threadfence();
-        s_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!s_last) return;  // uniform across the block
-    __threadfence();
+    if (!mg::last_arrival(ticket, gridDim.x)) return;  // uniform across the block
     pr_fold<kApplyBlock>(partials, gridDim.x, sums);
     if (threadIdx.x == 0) {
         sums->iterations++;
@@ -255,15 +248,6 @@ __global__ void pull_split_kernel(uint64_t m, uint32_t num_panels, int sbits, co
         src[e] = (uint32_t)(key[e] & mask);
     for (uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; r <= num_panels; r += stride)
         row_start[r] = mg::lower_bound(key, m, r << sbits);
-}
-
-// bits_for returns the number of bits that hold every value below x (at
-// least 1).
-int bits_for(uint64_t x) {
-    if (x <= 1) return 1;
-    int b = 1;
-    while (b < 64 && (x - 1) >> b != 0) b++;
-    return b;
 }
 
 // Scratch is a device allocation freed when it goes out of scope.
@@ -307,7 +291,8 @@ extern "C" int mg_pr_pull_build(int dev, const mg_dlayout *l, uint64_t num_light
     const mg_dlayout L = *l;
     // Keys: row panel above source; the destinations ride along in dst and
     // one scratch array.
-    const int sbits = bits_for(L.n), rbits = bits_for(L.num_panels);
+    const int sbits = mg::key_bits(L.n > 0 ? L.n - 1 : 0);
+    const int rbits = mg::key_bits(L.num_panels > 0 ? L.num_panels - 1 : 0);
     Scratch keys[2], vals, tmp;
     for (int i = 0; i < 2; i++) MG_CHECK(cudaMalloc(&keys[i].p, num_light * sizeof(uint64_t) + 8));
     MG_CHECK(cudaMalloc(&vals.p, num_light * sizeof(uint16_t) + 2));

@@ -58,12 +58,6 @@ struct Thresholds {
     int k;
 };
 
-int bits_for(uint64_t max_key) {
-    int b = 1;
-    while (b < 64 && (max_key >> b) != 0) b++;
-    return b;
-}
-
 __host__ __device__ __forceinline__ uint32_t lo32(uint32_t v) { return v; }
 __host__ __device__ __forceinline__ uint32_t lo32(uint64_t v) { return (uint32_t)v; }
 __host__ __device__ __forceinline__ uint32_t hi32(uint32_t) { return 0; }
@@ -589,7 +583,7 @@ int Builder::build(const mg_pp_params &p, const uint64_t *thresholds, const uint
             k_group<<<grid(n), TPB, 0, st>>>(deg.as<uint32_t>(), n, thr, g0.as<uint8_t>(), inv.as<uint32_t>());
             MG_CHECK_LAUNCH("k_group");
             release(deg);
-            if (k > 0) TRY((sort_pairs<uint8_t, uint32_t>(g0, g1, inv, v1, n, bits_for((uint64_t)k))));
+            if (k > 0) TRY((sort_pairs<uint8_t, uint32_t>(g0, g1, inv, v1, n, mg::key_bits((uint64_t)k))));
             release(g1);
             release(v1);
             k_inv_to_perm<<<grid(n), TPB, 0, st>>>(inv.as<uint32_t>(), n, sec[MG_PP_PERM].as<uint32_t>());
@@ -617,7 +611,7 @@ int Builder::build(const mg_pp_params &p, const uint64_t *thresholds, const uint
     }
     release(d0);
     release(w0);
-    const int nbits = bits_for(n > 0 ? n - 1 : 0);
+    const int nbits = mg::key_bits(n > 0 ? n - 1 : 0);
     TRY(alloc(kb, 4 * m));
     TRY(alloc(vb, sizeof(V) * m));
     TRY((sort_pairs<uint32_t, V>(s0, kb, va, vb, m, nbits)));
@@ -641,7 +635,7 @@ int Builder::build(const mg_pp_params &p, const uint64_t *thresholds, const uint
     }
     TRY(alloc(K1, 8 * m));
     TRY(alloc(V2b, sizeof(V) * m));
-    TRY((sort_pairs<uint64_t, V>(K0, K1, V2, V2b, m, bits_for(R * C * P > 0 ? R * C * P - 1 : 0))));
+    TRY((sort_pairs<uint64_t, V>(K0, K1, V2, V2b, m, mg::key_bits(R * C * P > 0 ? R * C * P - 1 : 0))));
     release(K1);
     release(V2b);
     TRY(mark(4));
@@ -748,7 +742,7 @@ int Builder::build(const mg_pp_params &p, const uint64_t *thresholds, const uint
     // Light positions: light blocks by (column, row); heavy ones sort last.
     TRY(alloc(lkey2, 8 * NB));
     TRY(alloc(lval2, 4 * NB));
-    TRY((sort_pairs<uint64_t, uint32_t>(lkey, lkey2, lval, lval2, NB, bits_for(R * C))));
+    TRY((sort_pairs<uint64_t, uint32_t>(lkey, lkey2, lval, lval2, NB, mg::key_bits(R * C))));
     release(lkey2);
     release(lval2);
     TRY(out(MG_PP_LIGHT_START, C + 1));
