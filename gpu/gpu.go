@@ -555,17 +555,26 @@ func (b *Backend) loopRule(key int, opts engine.RunOptions, canPull bool, unsett
 	return r
 }
 
-// loop runs a device loop from the current frontier (made a list first),
-// recording the conversion in tr.
-func (b *Backend) loop(ls loopSteps, st steps, count uint64, maxIters int, rule cuda.LoopRule, hasList, hasFlags *bool, tr *engine.IterationTrace) (cuda.Loop, error) {
+// toList makes the current frontier a list unless it is one, recording
+// the conversion in tr; the list is then the frontier's only form.
+func toList(st steps, hasList, hasFlags *bool, tr *engine.IterationTrace) error {
 	if !*hasList {
 		ms, err := st.ToList()
 		if err != nil {
-			return cuda.Loop{}, err
+			return err
 		}
 		tr.Phases = append(tr.Phases, engine.Phase{Name: "to-list", Seconds: float64(ms) / 1e3})
 	}
 	*hasList, *hasFlags = true, false
+	return nil
+}
+
+// loop runs a device loop from the current frontier (made a list first),
+// recording the conversion in tr.
+func (b *Backend) loop(ls loopSteps, st steps, count uint64, maxIters int, rule cuda.LoopRule, hasList, hasFlags *bool, tr *engine.IterationTrace) (cuda.Loop, error) {
+	if err := toList(st, hasList, hasFlags, tr); err != nil {
+		return cuda.Loop{}, err
+	}
 	endRange := cuda.Range("device loop")
 	defer endRange()
 	perSM, maxCount := b.loopGrid(count)
@@ -605,16 +614,11 @@ func (b *Backend) step(st steps, key int, mode engine.Mode, count, edges uint64,
 		}
 		*hasList, *hasFlags = false, true
 	} else {
-		if !*hasList {
-			ms, err := st.ToList()
-			if err != nil {
-				return c, err
-			}
-			tr.Phases = append(tr.Phases, engine.Phase{Name: "to-list", Seconds: float64(ms) / 1e3})
+		if err := toList(st, hasList, hasFlags, tr); err != nil {
+			return c, err
 		}
 		c, times, err = st.sparse(uint32(count))
 		names = cuda.SparsePhases
-		*hasList, *hasFlags = true, false
 		if err == nil {
 			b.calibrate(key, edges, float64(sum(times))/1e3)
 		}
