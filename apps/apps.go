@@ -30,17 +30,6 @@ func checkSource(l *layout.Layout, source uint32) (uint32, error) {
 	return l.Perm[source], nil
 }
 
-// toOriginal returns values (layout numbering) in original numbering.
-func toOriginal[V any](l *layout.Layout, values []V, workers int) []V {
-	out := make([]V, len(values))
-	par.For(len(values), workers, 1<<15, func(lo, hi int) {
-		for old := lo; old < hi; old++ {
-			out[old] = values[l.Perm[old]]
-		}
-	})
-	return out
-}
-
 // fill sets every element of s to x, in parallel.
 func fill[V any](s []V, x V, workers int) {
 	par.For(len(s), workers, 1<<15, func(lo, hi int) {

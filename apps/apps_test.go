@@ -85,6 +85,9 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params) {
 		require.NoError(t, err, tag("cc"))
 		require.NoError(t, apps.ValidateCC(sg, labels), tag("cc"))
 		results["cc"] = append(results["cc"], labels)
+		lpLabels, _, err := apps.CCLabels(ctx, sfwd, opts)
+		require.NoError(t, err, tag("cc-lp"))
+		require.Equal(t, labels, lpLabels, tag("cc-lp")+": label propagation and hooking disagree")
 
 		ranks, _, err := apps.PageRank(ctx, fwd, pr, opts)
 		require.NoError(t, err, tag("pr"))

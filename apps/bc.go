@@ -84,11 +84,7 @@ func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts eng
 			}
 			srcs[i] = s
 		}
-		bc, res, err := bb.Brandes(ctx, srcs, opts)
-		if err != nil {
-			return nil, res, err
-		}
-		return toOriginal(lf, bc, fwd.Workers()), res, nil
+		return bb.Brandes(ctx, srcs, opts)
 	}
 	if lf.Directed && fwd == bwd {
 		return nil, total, fmt.Errorf("bc: a directed graph needs a backend over its transpose for the backward pass")

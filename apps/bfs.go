@@ -41,10 +41,8 @@ func (bfsProgram) Unsettled(lo uint32, level []uint32, out []bool) {
 
 // BFS returns the level (hop distance) of every vertex from source, with
 // Unreached for vertices it does not reach.
+// The backend makes the initial levels and returns the result (see
+// engine.Backend.RunMin: it may be a buffer the backend reuses).
 func BFS(ctx context.Context, b engine.Backend, source uint32, opts engine.RunOptions) ([]uint32, engine.Result, error) {
-	level, res, err := runTraversal(ctx, b, "bfs", source, opts)
-	if err != nil {
-		return nil, res, err
-	}
-	return toOriginal(b.Layout(), level, b.Workers()), res, nil
+	return runTraversal(ctx, b, "bfs", source, opts)
 }

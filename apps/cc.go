@@ -2,10 +2,10 @@ package apps
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 
 	"github.com/mgraph-dev/mgraph/engine"
-	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
 // ccProgram is label propagation with pointer jumping (the papers' CC,
@@ -48,65 +48,26 @@ func (ccProgram) Apply(v uint32, acc uint32, label []uint32) bool {
 // CC labels every vertex with its connected component, the label being the
 // smallest original vertex id in the component. The graph must be
 // undirected (for weak components of a directed graph, symmetrize it).
+//
+// Backends that implement engine.ComponentsBackend (both of mgraph's) find
+// the components by Afforest's hooking and compressing, a few passes over
+// the arcs whatever the diameter; others, and CCLabels, by label
+// propagation through the MultiGraph engines, which takes about as many
+// iterations as the graph's diameter. The result may be a buffer the
+// backend reuses (see engine.Backend.RunMin).
 func CC(ctx context.Context, b engine.Backend, opts engine.RunOptions) ([]uint32, engine.Result, error) {
-	label, res, err := runTraversal(ctx, b, "cc", 0, opts)
-	if err != nil {
-		return nil, res, err
-	}
-	l, n := b.Layout(), b.Layout().NumVertices
-	// Each component now carries its smallest layout id; relabel it by its
-	// smallest original id.
-	smallest := make([]uint32, n)
-	fill(smallest, Unreached, b.Workers())
-	par.For(int(n), b.Workers(), 1<<15, func(lo, hi int) {
-		componentMinima(smallest, label[lo:hi], l.InvPerm[lo:hi])
-	})
-	out := make([]uint32, n)
-	par.For(int(n), b.Workers(), 1<<15, func(lo, hi int) {
-		for old := lo; old < hi; old++ {
-			out[old] = smallest[label[l.Perm[old]]]
+	if cb, ok := b.(engine.ComponentsBackend); ok {
+		if b.Layout().Directed {
+			return nil, engine.Result{}, fmt.Errorf("cc needs an undirected graph; symmetrize the directed input (weak components)")
 		}
-	})
-	return out, res, nil
+		return cb.Components(ctx, opts)
+	}
+	return CCLabels(ctx, b, opts)
 }
 
-// minCacheSize is the number of entries of componentMinima's cache.
-const minCacheSize = 64
-
-// componentMinima lowers smallest[label[i]] to id[i] for every i, with
-// atomics. Running minima wait in a small direct-mapped cache keyed by label
-// until evicted, so a large component's entry is updated once per eviction,
-// not once per vertex: on many cores, that one cache line bouncing between
-// them dominated CC's relabelling.
-func componentMinima(smallest, label, id []uint32) {
-	var keys, mins [minCacheSize]uint32
-	for i := range keys {
-		keys[i] = Unreached // no label is Unreached: labels are vertex ids < n
-	}
-	for i, c := range label {
-		k := c % minCacheSize
-		if keys[k] == c {
-			mins[k] = min(mins[k], id[i])
-			continue
-		}
-		if keys[k] != Unreached {
-			atomicMin(&smallest[keys[k]], mins[k])
-		}
-		keys[k], mins[k] = c, id[i]
-	}
-	for k, c := range keys {
-		if c != Unreached {
-			atomicMin(&smallest[c], mins[k])
-		}
-	}
-}
-
-// atomicMin lowers *p to x if x is smaller.
-func atomicMin(p *uint32, x uint32) {
-	for {
-		old := atomic.LoadUint32(p)
-		if x >= old || atomic.CompareAndSwapUint32(p, old, x) {
-			return
-		}
-	}
+// CCLabels is CC by label propagation (ccProgram) through the MultiGraph
+// engines in opts.Mode: the papers' CC, kept for studying the engines
+// (app "cc-lp").
+func CCLabels(ctx context.Context, b engine.Backend, opts engine.RunOptions) ([]uint32, engine.Result, error) {
+	return runTraversal(ctx, b, "cc", 0, opts)
 }

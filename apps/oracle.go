@@ -18,52 +18,54 @@ import (
 var OracleApps = []string{"bfs", "sssp"}
 
 // Traversal returns the program of app (bfs, sssp or cc) with its initial
-// values and frontier in l's numbering, exactly as BFS, SSSP and CC start
-// their runs; source is in original numbering (ignored by cc). The caller
-// owns the returned slices.
+// values and frontier in l's numbering, exactly as BFS, SSSP and CCLabels
+// start their runs; source is in original numbering (ignored by cc). The
+// caller owns the returned slices.
 func Traversal(app string, l *layout.Layout, source uint32, workers int) (engine.Program[uint32], []uint32, *engine.Frontier, error) {
-	n := l.NumVertices
+	p, init, _, err := traversalSetup(app, l, source)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	values, f, err := init.Values(l.NumVertices, workers)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return p, values, f, nil
+}
+
+// traversalSetup returns the program of app (bfs, sssp or cc), how its run
+// starts and how its values become the result.
+func traversalSetup(app string, l *layout.Layout, source uint32) (engine.Program[uint32], engine.Init, engine.Output, error) {
 	switch app {
 	case "bfs", "sssp":
 		if app == "sssp" && !l.Weighted {
-			return nil, nil, nil, fmt.Errorf("sssp needs edge weights, and the graph has none (generate them with --weights SEED)")
+			return nil, engine.Init{}, 0, fmt.Errorf("sssp needs edge weights, and the graph has none (generate them with --weights SEED)")
 		}
 		s, err := checkSource(l, source)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, engine.Init{}, 0, err
 		}
-		values := make([]uint32, n)
-		fill(values, Unreached, workers)
-		values[s] = 0
-		var p engine.Program[uint32] = bfsProgram{}
+		init := engine.Init{Fill: Unreached, HasSource: true, Source: s, SourceValue: 0}
 		if app == "sssp" {
-			p = ssspProgram{}
+			return ssspProgram{}, init, engine.OutputValues, nil
 		}
-		return p, values, engine.NewFrontierList(n, []uint32{s}), nil
+		return bfsProgram{}, init, engine.OutputValues, nil
 	case "cc":
 		if l.Directed {
-			return nil, nil, nil, fmt.Errorf("cc needs an undirected graph; symmetrize the directed input (weak components)")
+			return nil, engine.Init{}, 0, fmt.Errorf("cc needs an undirected graph; symmetrize the directed input (weak components)")
 		}
-		values := make([]uint32, n)
-		for v := range values {
-			values[v] = uint32(v)
-		}
-		return ccProgram{}, values, engine.AllActive(n), nil
+		return ccProgram{}, engine.Init{Identity: true}, engine.OutputComponents, nil
 	}
-	return nil, nil, nil, fmt.Errorf("no traversal set-up for %q (want bfs, sssp or cc)", app)
+	return nil, engine.Init{}, 0, fmt.Errorf("no traversal set-up for %q (want bfs, sssp or cc)", app)
 }
 
-// runTraversal runs app (bfs, sssp or cc) to completion from its Traversal
-// set-up and returns the values in l's numbering.
+// runTraversal runs app (bfs, sssp or cc by label propagation) to
+// completion on b, which makes the initial state and returns the result in
+// the original numbering.
 func runTraversal(ctx context.Context, b engine.Backend, app string, source uint32, opts engine.RunOptions) ([]uint32, engine.Result, error) {
-	p, values, f, err := Traversal(app, b.Layout(), source, b.Workers())
+	p, init, out, err := traversalSetup(app, b.Layout(), source)
 	if err != nil {
 		return nil, engine.Result{}, err
 	}
-	run, err := engine.NewRunner[uint32](b, opts)
-	if err != nil {
-		return nil, engine.Result{}, err
-	}
-	res, err := run.Run(ctx, p, values, f)
-	return values, res, err
+	return b.RunMin(ctx, p, init, out, opts)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/internal/par"
@@ -57,17 +58,6 @@ func (*prProgram) Edge() engine.EdgeOp       { return engine.EdgeSource }
 func (*prProgram) Combine() engine.CombineOp { return engine.CombineSum }
 func (*prProgram) ApplyAll() bool            { return true }
 
-// DeviceKernel names the GPU implementation (gpu: a float64 dense step per
-// iteration, with the stopping rule on the device).
-func (*prProgram) DeviceKernel() string { return "pr" }
-
-// DevicePageRank gives the GPU runner the parameters, the rank array it
-// reads at the start and writes at the end, and the dangling vertices
-// (engine.DevicePageRank).
-func (p *prProgram) DevicePageRank() (damping, tolerance float64, maxIterations int, rank []float64, dangling []uint32) {
-	return p.opts.Damping, p.opts.Tolerance, p.opts.MaxIterations, p.rank, p.dangling
-}
-
 func (p *prProgram) Apply(v uint32, acc float64, share []float64) bool {
 	r := p.base + p.opts.Damping*acc
 	p.change[v] = math.Abs(r - p.rank[v])
@@ -85,7 +75,7 @@ func (p *prProgram) BeforeIteration(i int) bool {
 	if i > 0 && sum(p.change, p.workers) < p.opts.Tolerance {
 		return false
 	}
-	if p.change == nil { // allocated for host iterations only (the GPU runs its own)
+	if p.change == nil {
 		p.change = make([]float64, p.l.NumVertices)
 	}
 	n := float64(p.l.NumVertices)
@@ -105,8 +95,16 @@ func shareOf(l *layout.Layout, v uint32, r float64) float64 {
 	return 0
 }
 
+// params returns the options as the backends take them.
+func (o PageRankOptions) params() engine.PageRankParams {
+	return engine.PageRankParams{Damping: o.Damping, Tolerance: o.Tolerance, MaxIterations: o.MaxIterations}
+}
+
 // PageRank computes PageRank topology-driven (every vertex every iteration)
-// and returns the ranks in original numbering.
+// and returns the ranks in original numbering. A backend that implements
+// engine.PageRankBackend (the GPU) runs it whole, from the initial ranks to
+// the result (which may then be a buffer it reuses); on others the
+// program below runs through the engines.
 func PageRank(ctx context.Context, b engine.Backend, pr PageRankOptions, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	if err := pr.validate(); err != nil {
 		return nil, engine.Result{}, err
@@ -115,6 +113,9 @@ func PageRank(ctx context.Context, b engine.Backend, pr PageRankOptions, opts en
 	n := l.NumVertices
 	if n == 0 {
 		return []float64{}, engine.Result{}, nil
+	}
+	if pb, ok := b.(engine.PageRankBackend); ok {
+		return pb.PageRank(ctx, pr.params(), opts)
 	}
 	run, err := engine.NewRunner[float64](b, opts)
 	if err != nil {
@@ -138,7 +139,10 @@ func PageRank(ctx context.Context, b engine.Backend, pr PageRankOptions, opts en
 	if err != nil {
 		return nil, res, err
 	}
-	return toOriginal(l, p.rank, b.Workers()), res, nil
+	start := time.Now()
+	rank := engine.ToOriginal(l, p.rank, b.Workers())
+	res.CopySeconds = time.Since(start).Seconds()
+	return rank, res, nil
 }
 
 // prDeltaProgram is data-driven PageRank (Gunrock style): it solves
@@ -160,16 +164,6 @@ func (*prDeltaProgram) Edge() engine.EdgeOp       { return engine.EdgeSource }
 func (*prDeltaProgram) Combine() engine.CombineOp { return engine.CombineSum }
 func (*prDeltaProgram) ApplyAll() bool            { return false }
 
-// DeviceKernel names the GPU implementation (gpu: the float64 engines with
-// the functor PRDeltaOp, the same rule as Apply).
-func (*prDeltaProgram) DeviceKernel() string { return "pr-delta" }
-
-// DevicePRDelta gives the GPU runner the parameters and the state it copies
-// to the device and back (engine.DevicePRDelta).
-func (p *prDeltaProgram) DevicePRDelta() (damping, eps float64, x, residual []float64) {
-	return p.damping, p.eps, p.x, p.residual
-}
-
 func (p *prDeltaProgram) Apply(v uint32, acc float64, push []float64) bool {
 	r := p.residual[v] + acc
 	if r <= p.eps {
@@ -185,6 +179,9 @@ func (p *prDeltaProgram) Apply(v uint32, acc float64, push []float64) bool {
 // PageRankDelta computes PageRank data-driven: only vertices whose residual
 // is still above tolerance·(1−damping) push (which bounds the L1 error of
 // the result by the tolerance). MaxIterations caps the iterations (0: none).
+// A backend that implements engine.PageRankBackend (the GPU) runs it whole
+// with its functor PRDeltaOp (Apply's rule), and the result may then be a
+// buffer it reuses.
 func PageRankDelta(ctx context.Context, b engine.Backend, pr PageRankOptions, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	if err := pr.validate(); err != nil {
 		return nil, engine.Result{}, err
@@ -196,6 +193,9 @@ func PageRankDelta(ctx context.Context, b engine.Backend, pr PageRankOptions, op
 	}
 	if opts.MaxIterations == 0 || (pr.MaxIterations > 0 && pr.MaxIterations < opts.MaxIterations) {
 		opts.MaxIterations = pr.MaxIterations
+	}
+	if pb, ok := b.(engine.PageRankBackend); ok {
+		return pb.PageRankDelta(ctx, pr.params(), opts)
 	}
 	run, err := engine.NewRunner[float64](b, opts)
 	if err != nil {
@@ -214,13 +214,15 @@ func PageRankDelta(ctx context.Context, b engine.Backend, pr PageRankOptions, op
 	if err != nil {
 		return nil, res, err
 	}
+	start := time.Now()
 	total := sum(p.x, b.Workers())
-	rank := toOriginal(l, p.x, b.Workers())
+	rank := engine.ToOriginal(l, p.x, b.Workers())
 	par.For(len(rank), b.Workers(), 1<<15, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			rank[i] /= total
 		}
 	})
+	res.CopySeconds = time.Since(start).Seconds()
 	return rank, res, nil
 }
 

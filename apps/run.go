@@ -8,10 +8,11 @@ import (
 )
 
 // Names lists the apps Run knows, in the order help texts show them.
-var Names = []string{"bfs", "sssp", "cc", "pr", "pr-delta", "bc"}
+var Names = []string{"bfs", "sssp", "cc", "cc-lp", "pr", "pr-delta", "bc"}
 
 // Run runs the named app and returns its values in original numbering
-// ([]uint32 for bfs, sssp and cc; []float64 for pr, pr-delta and bc). bfs
+// ([]uint32 for bfs, sssp, cc and cc-lp; []float64 for pr, pr-delta and
+// bc; possibly a buffer the backend reuses, see engine.Backend.RunMin). bfs
 // and sssp start from sources[0]; bc sums over all sources and runs its
 // backward pass on bwd (fwd again for undirected graphs); pr and pr-delta
 // use pr.
@@ -27,6 +28,8 @@ func Run(ctx context.Context, name string, fwd, bwd engine.Backend, sources []ui
 		return wrap(SSSP(ctx, fwd, sources[0], opts))
 	case "cc":
 		return wrap(CC(ctx, fwd, opts))
+	case "cc-lp":
+		return wrap(CCLabels(ctx, fwd, opts))
 	case "pr":
 		return wrap(PageRank(ctx, fwd, pr, opts))
 	case "pr-delta":
@@ -36,6 +39,10 @@ func Run(ctx context.Context, name string, fwd, bwd engine.Backend, sources []ui
 	}
 	return nil, engine.Result{}, fmt.Errorf("unknown app %q (want one of %v)", name, Names)
 }
+
+// Undirected reports whether app needs an undirected graph (the components
+// apps: a directed input is run on its symmetrization, weak components).
+func Undirected(app string) bool { return app == "cc" || app == "cc-lp" }
 
 // wrap turns an app's typed result into Run's.
 func wrap[T any](values []T, res engine.Result, err error) (any, engine.Result, error) {

@@ -29,10 +29,7 @@ func (ssspProgram) Apply(v uint32, acc uint32, dist []uint32) bool {
 // the uint32 arc weights, with Unreached for vertices it does not reach.
 // Distances are exact while they stay below 2^32-1; a path longer than that
 // saturates and reads as Unreached.
+// The result may be a buffer the backend reuses (engine.Backend.RunMin).
 func SSSP(ctx context.Context, b engine.Backend, source uint32, opts engine.RunOptions) ([]uint32, engine.Result, error) {
-	dist, res, err := runTraversal(ctx, b, "sssp", source, opts)
-	if err != nil {
-		return nil, res, err
-	}
-	return toOriginal(b.Layout(), dist, b.Workers()), res, nil
+	return runTraversal(ctx, b, "sssp", source, opts)
 }

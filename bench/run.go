@@ -175,7 +175,7 @@ func (r *runner) appLayouts(ctx context.Context, g *graphRun, app string, renumb
 	if fwd, err = r.layoutOf(ctx, g, v); err != nil {
 		return nil, nil, err
 	}
-	if app == "cc" && fwd.l.Directed {
+	if apps.Undirected(app) && fwd.l.Directed {
 		v.symmetrize = true
 		if fwd, err = r.layoutOf(ctx, g, v); err != nil {
 			return nil, nil, err
@@ -336,13 +336,13 @@ modes:
 			}
 			spent += secs
 			tr := row(mode, t+1)
-			tr.Threads, tr.Sources, tr.Seconds, tr.EngineSecs = fb.Workers(), srcs, secs, res.Seconds
+			tr.Threads, tr.Sources, tr.Seconds, tr.EngineSecs, tr.CopySecs = fb.Workers(), srcs, secs, res.Seconds, res.CopySeconds
 			tr.MTEPS = TEPS(app, fwd.l.NumArcs, res.Iterations, len(srcs), secs) / 1e6
 			tr.Iterations, tr.Switches, tr.UploadSeconds = res.Iterations, res.Switches, upload.Seconds()
 			r.res.Trials = append(r.res.Trials, tr)
-			fmt.Fprintf(r.log, "[%d/%d %s] %s %s %s %s/%s trial %d: %s, %.1f MTEPS, %d iterations, %d switches\n",
+			fmt.Fprintf(r.log, "[%d/%d %s] %s %s %s %s/%s trial %d: %s (engine %s, copy %s), %.1f MTEPS, %d iterations, %d switches\n",
 				r.done+1, r.total, r.elapsed(), app, g.src.name, numbering, bname, mode, t+1,
-				FormatSeconds(secs), tr.MTEPS, res.Iterations, res.Switches)
+				FormatSeconds(secs), FormatSeconds(res.Seconds), FormatSeconds(res.CopySeconds), tr.MTEPS, res.Iterations, res.Switches)
 		}
 		r.done++
 	}

@@ -61,14 +61,14 @@ func DenseBytesOf(l *layout.Layout) DenseBytes {
 // out-degree's offsets read (8). It is a lower bound of what a step moves:
 // reads of source values repeated across panels, staging in shared memory
 // and partial sectors are not counted. It returns 0 for apps without a
-// dense step model (bc).
+// dense step model (bc, and cc by hooking).
 func DenseStepBytes(app string, n uint64, d DenseBytes) uint64 {
 	if app == "pr" && d.PRPull > 0 {
 		return d.PRPull + n*(8+4*8+8+8)
 	}
 	var value, perVertex uint64
 	switch app {
-	case "bfs", "cc", "sssp":
+	case "bfs", "cc-lp", "sssp":
 		value, perVertex = 4, 2*4+2
 	case "pr", "pr-delta":
 		value, perVertex = 8, 8+2*8+8

@@ -95,6 +95,7 @@ type PRRun struct {
 	sums        *Buffer[PRSums]
 	ev          []uintptr // PRStream: PREvents; PRPull: 2·PRBatch+1 (iteration j: ev[2j], ev[2j+1], ev[2j+2])
 	last        PRSums    // the sums after the last iteration (Start, Iterate)
+	dangling    int64     // vertices without out-arcs (Init counts them once; -1 before)
 	owned
 }
 
@@ -106,7 +107,7 @@ func allocPR[T any](r *PRRun, n int) (*Buffer[T], error) {
 // also sorts the light edges by destination row panel and source on the
 // device.
 func NewPRRun(dl *DeviceLayout, scheme PRScheme) (*PRRun, error) {
-	r := &PRRun{dl: dl, scheme: scheme}
+	r := &PRRun{dl: dl, scheme: scheme, dangling: -1}
 	n := int(dl.desc.n)
 	var err error
 	fail := func(e error) (*PRRun, error) { r.Close(); return nil, e }

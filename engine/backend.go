@@ -46,6 +46,14 @@ type Backend interface {
 	// Uint32Runner and Float64Runner make runners for the two value types.
 	Uint32Runner(opts RunOptions) (Runner[uint32], error)
 	Float64Runner(opts RunOptions) (Runner[float64], error)
+	// RunMin runs the min program p from init to completion and returns its
+	// result in the original numbering, as out says. The backend makes the
+	// initial state and maps the result itself (a GPU on the device, with
+	// one copy into pinned host memory), so an app does no per-vertex work
+	// of its own. The result may be a buffer the backend reuses: it stays
+	// valid until the backend's next run that returns uint32 values; copy
+	// it to keep it longer.
+	RunMin(ctx context.Context, p Program[uint32], init Init, out Output, opts RunOptions) ([]uint32, Result, error)
 }
 
 // NewRunner returns a runner of value type V on b.

@@ -150,37 +150,13 @@ type DeviceProgram interface {
 	DeviceKernel() string
 }
 
-// DevicePageRank is implemented by topology-driven PageRank programs that
-// the GPU runs whole on the device (DeviceKernel "pr"): the runner reads
-// the parameters, the initial ranks (layout numbering) and the vertices
-// without out-arcs (ascending; the runner sums their initial ranks in that
-// order, as BeforeIteration does) from here, runs the iterations and the
-// stopping rule on the device (stop at the cap, or before iteration i > 0
-// once the last iteration changed the ranks by less than tolerance in L1),
-// and writes the final ranks back into rank and the shares into the run's
-// values. Apply and BeforeIteration are not called.
-type DevicePageRank interface {
-	DeviceProgram
-	DevicePageRank() (damping, tolerance float64, maxIterations int, rank []float64, dangling []uint32)
-}
-
-// DevicePRDelta is implemented by data-driven PageRank programs that the
-// GPU runs with its float64 engines (DeviceKernel "pr-delta"): a vertex adds
-// what it receives to its residual; once that exceeds eps it absorbs the
-// residual into x and pushes damping·r/outdeg. The runner copies x and the
-// residuals (layout numbering) to the device at the start and back at the
-// end; Apply is not called.
-type DevicePRDelta interface {
-	DeviceProgram
-	DevicePRDelta() (damping, eps float64, x, residual []float64)
-}
-
 // BrandesBackend is implemented by backends that run Brandes' betweenness
 // centrality whole on their device (forward pass through their engines,
-// backward pass and the sum over sources on the device). Sources and the
-// result are in layout numbering; the result is the sum over the sources of
-// each vertex's dependency, the source itself excluded, as apps.BC defines
-// it.
+// backward pass and the sum over sources on the device). Sources are in
+// layout numbering; the result, in the original numbering, is the sum over
+// the sources of each vertex's dependency, the source itself excluded, as
+// apps.BC defines it. It may be a buffer the backend reuses, as
+// PageRankBackend's results.
 type BrandesBackend interface {
 	Backend
 	Brandes(ctx context.Context, sources []uint32, opts RunOptions) ([]float64, Result, error)

@@ -153,11 +153,16 @@ type IterationTrace struct {
 
 // Result summarises one run of a program.
 type Result struct {
-	Iterations int              `json:"iterations"`
-	Switches   int              `json:"switches"`
-	Edges      uint64           `json:"edges"` // arcs traversed (frontier edges summed)
-	Seconds    float64          `json:"seconds"`
-	Trace      []IterationTrace `json:"trace,omitempty"`
+	Iterations int     `json:"iterations"`
+	Switches   int     `json:"switches"`
+	Edges      uint64  `json:"edges"` // arcs traversed (frontier edges summed)
+	Seconds    float64 `json:"seconds"`
+	// CopySeconds is the time the result took to reach the caller after
+	// the iterations: mapped to the original numbering and, on a device,
+	// copied into host memory. A trial (the app call) is Seconds,
+	// CopySeconds and whatever the backend did before the iterations.
+	CopySeconds float64          `json:"copy_seconds"`
+	Trace       []IterationTrace `json:"trace,omitempty"`
 }
 
 // Add accumulates another run into r (apps made of several runs, e.g. BC's
@@ -167,5 +172,6 @@ func (r *Result) Add(o Result) {
 	r.Switches += o.Switches
 	r.Edges += o.Edges
 	r.Seconds += o.Seconds
+	r.CopySeconds += o.CopySeconds
 	r.Trace = append(r.Trace, o.Trace...)
 }

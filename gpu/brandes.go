@@ -13,8 +13,10 @@ import (
 var _ engine.BrandesBackend = (*Backend)(nil)
 
 // Brandes runs betweenness centrality from sources (layout numbering) on the
-// device and returns the sums of the dependencies (layout numbering, each
-// source excluded from its own); see engine.BrandesBackend.
+// device and returns the sums of the dependencies (each source excluded
+// from its own) in the original numbering, mapped on the device and copied
+// once into pinned host memory that the backend reuses (valid until its
+// next float64 result); see engine.BrandesBackend.
 //
 // Per source: the forward pass counts shortest paths level by level as the
 // sum program BCForwardOp through the engines (the mode and the hybrid as
@@ -23,7 +25,7 @@ var _ engine.BrandesBackend = (*Backend)(nil)
 // level's dependencies over its out-arcs from the level below
 // (cuda.SumRun.BCBackward: no atomics, no transposed graph, so directed
 // graphs need nothing more); the dependencies are added to the sums on the
-// device. One download at the end. Result.Seconds covers both passes;
+// device. One copy at the end. Result.Seconds covers both passes;
 // Result.Edges counts the forward pass's frontier arcs plus the arcs the
 // backward pass scans. With opts.Trace, each source's backward pass is one
 // trace entry of mode "backward".
@@ -35,9 +37,8 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 			return nil, total, fmt.Errorf("bc: source %d out of range (%d vertices)", s, n)
 		}
 	}
-	bc := make([]float64, n)
 	if len(sources) == 0 {
-		return bc, total, nil
+		return make([]float64, n), total, nil
 	}
 	if opts.SampleRate <= 0 || opts.SampleRate > 1 {
 		opts.SampleRate = sampler.DefaultSampleRate
@@ -61,7 +62,7 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 		sizes := []uint32{1}
 		var deepest uint64 // out-arcs of the deepest level, which the backward pass does not scan
 		lastEdges := b.l.OutDegree(s)
-		res, err := b.iterate(ctx, st, sumKey(prog.ID), opts, false, engine.NewFrontierList(n, []uint32{s}),
+		res, err := b.iterate(ctx, st, sumKey(prog.ID), opts, false, 1, b.l.OutDegree(s),
 			true, func(next, edges uint64) {
 				if next == 0 {
 					deepest = lastEdges
@@ -95,8 +96,5 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 		res.Seconds = time.Since(start).Seconds()
 		total.Add(res)
 	}
-	if err := run.BCStore(bc); err != nil {
-		return nil, total, fmt.Errorf("cuda backend: %w", err)
-	}
-	return bc, total, nil
+	return collect(b, &total, run.CollectBC)
 }

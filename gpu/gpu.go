@@ -37,6 +37,7 @@ type Backend struct {
 	run *cuda.MinRun
 	pr  *cuda.PRRun
 	sum *cuda.SumRun
+	col *cuda.Collector       // results to the host in original ids
 	edp map[int]time.Duration // EDP per program id
 	// The ESP model per program id: fixed, the shortest real sparse step
 	// (launches and the counters copy, seconds); arcCost, the seconds per
@@ -157,6 +158,12 @@ func (b *Backend) Close() error {
 		}
 		b.sum = nil
 	}
+	if b.col != nil {
+		if err := b.col.Close(); err != nil && first == nil {
+			first = err
+		}
+		b.col = nil
+	}
 	if err := b.dl.Close(); err != nil && first == nil {
 		first = err
 	}
@@ -178,9 +185,6 @@ func (b *Backend) DeviceBytes() uint64 { return b.dl.Bytes() }
 // Uint32Runner returns a runner for the min programs that implement
 // engine.DeviceProgram.
 func (b *Backend) Uint32Runner(opts engine.RunOptions) (engine.Runner[uint32], error) {
-	if opts.SampleRate <= 0 || opts.SampleRate > 1 {
-		opts.SampleRate = sampler.DefaultSampleRate
-	}
 	return &runner{b: b, opts: opts}, nil
 }
 
@@ -207,59 +211,92 @@ type runner struct {
 	opts engine.RunOptions
 }
 
-// Run runs p on the device; see engine.Runner. Result.Seconds is the time
-// of the iterations, from after the values' upload to before their
-// download.
+// Run runs p on the device from host values and frontier (layout
+// numbering), which it uploads first and updates at the end; see
+// engine.Runner. Result.Seconds is the time of the iterations, from after
+// the values' upload to before their download. Apps use RunMin instead,
+// which keeps the values on the device.
 func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uint32, f *engine.Frontier) (engine.Result, error) {
 	var res engine.Result
 	b, l := r.b, r.b.l
-	dp, ok := p.(engine.DeviceProgram)
-	prog := 0
-	if ok {
-		prog = cuda.ProgramID(dp.DeviceKernel())
-	}
-	if prog == 0 {
-		return res, fmt.Errorf("cuda backend: program %T has no GPU implementation yet", p)
-	}
-	if p.Combine() != engine.CombineMin || p.ApplyAll() {
-		return res, fmt.Errorf("cuda backend: program %T is not a min program", p)
+	prog, err := b.minProgram(p)
+	if err != nil {
+		return res, err
 	}
 	n := l.NumVertices
 	if uint64(len(values)) != n || f.NumVertices() != n {
 		return res, fmt.Errorf("run: %d values and a frontier over %d vertices for a graph of %d",
 			len(values), f.NumVertices(), n)
 	}
-	if p.Edge() == engine.EdgeSourcePlusWeight && !l.Weighted {
-		return res, fmt.Errorf("run: the program adds edge weights but the graph has none")
-	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.run == nil {
-		run, err := cuda.NewMinRun(b.dl)
-		if err != nil {
-			return res, fmt.Errorf("cuda backend: %w", err)
-		}
-		b.run = run
+	run, err := b.minRun()
+	if err != nil {
+		return res, err
 	}
-	run := b.run
 	isList, err := loadFrontier(b, f, func(list []uint32, flags []uint8) error { return run.Load(values, list, flags) })
 	if err != nil {
 		return res, err
 	}
-	// Direction optimisation (BFS, hybrid, undirected layout), with the CPU
-	// sampler's switching rule (sampler.Alpha, sampler.Beta).
-	_, ee := p.(engine.EarlyExit[uint32])
-	canPull := ee && prog == cuda.ProgBFS && !l.Directed && !r.opts.NoPull && r.opts.Mode == engine.Hybrid
-	start := time.Now()
-	res, err = b.iterate(ctx, minSteps{run, prog}, prog, r.opts, canPull, f, isList, nil)
+	count, edges := f.Size(l.SparseOffsets, b.workers)
+	res, err = b.iterateMin(ctx, run, p, prog, r.opts, count, edges, isList)
 	if err != nil {
 		return res, err
 	}
-	res.Seconds = time.Since(start).Seconds()
 	if err := run.Store(values); err != nil {
 		return res, fmt.Errorf("cuda backend: %w", err)
 	}
 	return res, nil
+}
+
+// minProgram returns the kernel id of min program p, or why the device
+// cannot run it.
+func (b *Backend) minProgram(p engine.Program[uint32]) (int, error) {
+	dp, ok := p.(engine.DeviceProgram)
+	prog := 0
+	if ok {
+		prog = cuda.ProgramID(dp.DeviceKernel())
+	}
+	if prog == 0 {
+		return 0, fmt.Errorf("cuda backend: program %T has no GPU implementation yet", p)
+	}
+	if p.Combine() != engine.CombineMin || p.ApplyAll() {
+		return 0, fmt.Errorf("cuda backend: program %T is not a min program", p)
+	}
+	if p.Edge() == engine.EdgeSourcePlusWeight && !b.l.Weighted {
+		return 0, fmt.Errorf("run: the program adds edge weights but the graph has none")
+	}
+	return prog, nil
+}
+
+// minRun returns the backend's uint32 run state, allocating it on first
+// use. The caller holds b.mu.
+func (b *Backend) minRun() (*cuda.MinRun, error) {
+	if b.run == nil {
+		run, err := cuda.NewMinRun(b.dl)
+		if err != nil {
+			return nil, fmt.Errorf("cuda backend: %w", err)
+		}
+		b.run = run
+	}
+	return b.run, nil
+}
+
+// iterateMin runs the iterations of min program p (kernel prog) from the
+// run's loaded state, whose frontier has count vertices and edges out-arcs
+// (a list when isList), and times them into Result.Seconds. BFS in hybrid
+// mode on an undirected layout may take pull steps (direction optimisation,
+// with the CPU sampler's switching rule, sampler.Alpha and sampler.Beta).
+func (b *Backend) iterateMin(ctx context.Context, run *cuda.MinRun, p engine.Program[uint32], prog int, opts engine.RunOptions, count, edges uint64, isList bool) (engine.Result, error) {
+	if opts.SampleRate <= 0 || opts.SampleRate > 1 {
+		opts.SampleRate = sampler.DefaultSampleRate
+	}
+	_, ee := p.(engine.EarlyExit[uint32])
+	canPull := ee && prog == cuda.ProgBFS && !b.l.Directed && !opts.NoPull && opts.Mode == engine.Hybrid
+	start := time.Now()
+	res, err := b.iterate(ctx, minSteps{run, prog}, prog, opts, canPull, count, edges, isList, nil)
+	res.Seconds = time.Since(start).Seconds()
+	return res, err
 }
 
 // loadFrontier uploads the values and the initial frontier f with load, as
@@ -339,8 +376,9 @@ func (s sumSteps) sample(count, stride uint32) (float32, error) {
 // their program id, 1..3).
 func sumKey(id int) int { return 16 + id }
 
-// iterate runs the iterations of a loaded run from the initial frontier f
-// (on the device as a list when isList, else as flags):
+// iterate runs the iterations of a loaded run from the initial frontier of
+// count vertices with edges out-arcs (on the device as a list when isList,
+// else as flags):
 // the forced mode or the hybrid's choice per iteration (key selects the
 // EDP/ESP model), with pull steps when canPull. onStep, when not nil, gets
 // every iteration's next frontier size and out-arcs.
@@ -350,11 +388,12 @@ func sumKey(id int) int { return 16 + id }
 // the device when st can loop (loopSteps): one device loop runs them until
 // the host's rules, which it applies itself, would choose otherwise; their
 // bookkeeping and traces are replayed from the loop's records.
-func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.RunOptions, canPull bool, f *engine.Frontier, isList bool, onStep func(next, edges uint64)) (engine.Result, error) {
+func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.RunOptions, canPull bool, count, edges uint64, isList bool, onStep func(next, edges uint64)) (engine.Result, error) {
 	var res engine.Result
 	l := b.l
 	n := l.NumVertices
-	count, edges := f.Size(l.SparseOffsets, b.workers) // later frontiers are counted by the steps
+	// count and edges are the initial frontier's; later frontiers are
+	// counted by the steps.
 	hasList, hasFlags := isList, !isList
 	prev := engine.Mode(255)
 	var unsettled, prevCount uint64 // arcs of the unsettled vertices (an estimate); the previous frontier's size

@@ -67,7 +67,7 @@ func TestDeviceLoop(t *testing.T) {
 		for _, job := range []struct {
 			app string
 			el  *graph.EdgeList
-		}{{"bfs", s.EL}, {"sssp", weighted}, {"cc", sym}} {
+		}{{"bfs", s.EL}, {"sssp", weighted}, {"cc-lp", sym}} {
 			l := build(t, job.el, layout.DefaultParams())
 			off, err := gpu.New(l, 4, gpu.WithoutDeviceLoop())
 			require.NoError(t, err)
@@ -92,11 +92,11 @@ func TestDeviceLoop(t *testing.T) {
 						require.NoError(t, err, tag)
 						// A cut CC depends on the order of its pointer jumps, a
 						// cut near-far SSSP on its buckets.
-						if maxIter == 0 || (job.app != "cc" && !nearFar) {
+						if maxIter == 0 || (job.app != "cc-lp" && !nearFar) {
 							require.Equal(t, want, got, tag)
 						}
 						require.Len(t, res.Trace, res.Iterations, tag)
-						if job.app != "cc" && !nearFar {
+						if job.app != "cc-lp" && !nearFar {
 							require.Equal(t, wres.Iterations, res.Iterations, tag)
 							require.Equal(t, wres.Edges, res.Edges, tag)
 							for i, tr := range res.Trace {

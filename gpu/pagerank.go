@@ -7,87 +7,78 @@ import (
 
 	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/sampler"
 )
 
-// prRunner runs topology-driven PageRank on the device: every iteration is
-// one step over all vertices (cuda.PRRun.Iterate, in the backend's scheme,
-// WithPRScheme). The stopping rule is apps' prProgram.BeforeIteration: stop
-// at the cap, or before iteration i > 0 once Σ|Δr| < tolerance; the pull
-// scheme applies it on the device, so the host waits once per
-// cuda.PRBatch iterations, the stream scheme after each. A trace entry's
-// Seconds is the sum of its kernel times. The mode option is ignored: every
-// iteration is dense.
+// prRunner is the backend's float64 Runner. Float64 programs from host
+// values have no device path: PageRank, data-driven PageRank and BC run
+// whole on the device through PageRank, PageRankDelta and Brandes.
 type prRunner struct {
 	b    *Backend
 	opts engine.RunOptions
 }
 
-// Run runs p, which must implement engine.DevicePageRank or
-// engine.DevicePRDelta (runDelta); see engine.Runner.
-// values are the shares (rank/outdeg) in layout numbering; the program's
-// rank array is read at the start and written at the end. Result.Seconds is
-// the time of the iterations, from after the upload to before the download.
-func (r *prRunner) Run(ctx context.Context, p engine.Program[float64], values []float64, f *engine.Frontier) (engine.Result, error) {
-	var res engine.Result
-	b, l := r.b, r.b.l
-	if dd, ok := p.(engine.DevicePRDelta); ok && dd.DeviceKernel() == "pr-delta" {
-		return r.runDelta(ctx, p, dd, values, f)
-	}
-	dp, ok := p.(engine.DevicePageRank)
-	if !ok || dp.DeviceKernel() != "pr" {
-		return res, fmt.Errorf("cuda backend: program %T has no GPU implementation yet", p)
-	}
-	if p.Combine() != engine.CombineSum || !p.ApplyAll() || p.Edge() != engine.EdgeSource {
-		return res, fmt.Errorf("cuda backend: program %T is not a topology-driven sum program", p)
-	}
-	damping, tol, maxIter, rank, danglingVertices := dp.DevicePageRank()
-	n := l.NumVertices
-	if uint64(len(values)) != n || uint64(len(rank)) != n || f.NumVertices() != n {
-		return res, fmt.Errorf("run: %d values, %d ranks and a frontier over %d vertices for a graph of %d",
-			len(values), len(rank), f.NumVertices(), n)
-	}
-	if r.opts.MaxIterations > 0 && (maxIter <= 0 || r.opts.MaxIterations < maxIter) {
-		maxIter = r.opts.MaxIterations
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// Run fails: see prRunner.
+func (r *prRunner) Run(context.Context, engine.Program[float64], []float64, *engine.Frontier) (engine.Result, error) {
+	return engine.Result{}, fmt.Errorf("cuda backend: float64 programs run on the device through PageRank, PageRankDelta and Brandes (engine.PageRankBackend, engine.BrandesBackend), not from host values")
+}
+
+// prRun returns the backend's PageRank state, allocating it (and, for the
+// pull scheme, sorting the light edges) on first use. The caller holds b.mu.
+func (b *Backend) prRun() (*cuda.PRRun, error) {
 	if b.pr == nil {
 		pr, err := cuda.NewPRRun(b.dl, b.prScheme)
 		if err != nil {
-			return res, fmt.Errorf("cuda backend: %w", err)
+			return nil, fmt.Errorf("cuda backend: %w", err)
 		}
 		b.pr = pr
 	}
-	run := b.pr
-	phases := run.Scheme().Phases()
-	// The dangling rank of the initial ranks, summed as the CPU's
-	// BeforeIteration sums it (later ones come from the device).
-	var dangling float64
-	for _, v := range danglingVertices {
-		if uint64(v) >= n {
-			return res, fmt.Errorf("run: dangling vertex %d of a graph of %d", v, n)
-		}
-		dangling += rank[v]
+	return b.pr, nil
+}
+
+// PageRank runs topology-driven PageRank on the device (see
+// engine.PageRankBackend): the initial ranks and shares by one kernel,
+// every iteration one step over all vertices (cuda.PRRun.Iterate, in the
+// backend's scheme, WithPRScheme), the ranks mapped to the original
+// numbering on the device and copied once into pinned host memory that the
+// backend reuses (valid until its next float64 result). The stopping rule
+// is apps.PageRank's: stop at the cap, or before iteration i > 0 once
+// Σ|Δr| < tolerance; the pull scheme applies it on the device, so the host
+// waits once per cuda.PRBatch iterations, the stream scheme after each. A
+// trace entry's Seconds is the sum of its kernel times. The mode option is
+// ignored: every iteration is dense. opts.MaxIterations, when set, caps
+// the iterations below p.MaxIterations.
+func (b *Backend) PageRank(ctx context.Context, p engine.PageRankParams, opts engine.RunOptions) ([]float64, engine.Result, error) {
+	var res engine.Result
+	l := b.l
+	n := l.NumVertices
+	maxIter := p.MaxIterations
+	if opts.MaxIterations > 0 && (maxIter <= 0 || opts.MaxIterations < maxIter) {
+		maxIter = opts.MaxIterations
 	}
-	if err := run.Load(rank, values); err != nil {
-		return res, fmt.Errorf("cuda backend: %w", err)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	run, err := b.prRun()
+	if err != nil {
+		return nil, res, err
+	}
+	phases := run.Scheme().Phases()
+	if err := run.Init(); err != nil {
+		return nil, res, fmt.Errorf("cuda backend: %w", err)
 	}
 	start := time.Now()
-	if err := run.Start(dangling); err != nil {
-		return res, fmt.Errorf("cuda backend: %w", err)
-	}
 	for res.Iterations < maxIter {
 		if err := ctx.Err(); err != nil {
-			return res, err
+			return nil, res, err
 		}
 		endRange := cuda.Range("pr iterations")
-		sums, times, err := run.Iterate(damping, tol, maxIter-res.Iterations)
+		sums, times, err := run.Iterate(p.Damping, p.Tolerance, maxIter-res.Iterations)
 		endRange()
 		if err != nil {
-			return res, fmt.Errorf("cuda backend: %w", err)
+			return nil, res, fmt.Errorf("cuda backend: %w", err)
 		}
 		for _, t := range times {
-			if r.opts.Trace {
+			if opts.Trace {
 				tr := engine.IterationTrace{Iteration: res.Iterations, FrontierVertices: n, FrontierEdges: l.NumArcs,
 					Mode: engine.Dense.String()}
 				for k, ms := range t {
@@ -104,8 +95,51 @@ func (r *prRunner) Run(ctx context.Context, p engine.Program[float64], values []
 		}
 	}
 	res.Seconds = time.Since(start).Seconds()
-	if err := run.Store(rank, values); err != nil {
-		return res, fmt.Errorf("cuda backend: %w", err)
+	return collect(b, &res, run.Collect)
+}
+
+// PageRankDelta runs data-driven PageRank on the device with the float64
+// engines (see engine.PageRankBackend): the initial state (x = 1, the
+// pushes, every vertex active) by one kernel, the modes and the hybrid as
+// the min programs' (Backend.iterate) with their own EDP/ESP model, and
+// x / Σx mapped to the original numbering on the device and copied once
+// into pinned host memory (valid until the backend's next float64 result).
+// A vertex is active while its unabsorbed residual exceeds
+// tolerance·(1−damping); opts.MaxIterations caps the iterations.
+func (b *Backend) PageRankDelta(ctx context.Context, p engine.PageRankParams, opts engine.RunOptions) ([]float64, engine.Result, error) {
+	var res engine.Result
+	l := b.l
+	if opts.SampleRate <= 0 || opts.SampleRate > 1 {
+		opts.SampleRate = sampler.DefaultSampleRate
 	}
-	return res, nil
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	run, err := b.sumRun()
+	if err != nil {
+		return nil, res, err
+	}
+	if err := run.InitPRDelta(p.Damping); err != nil {
+		return nil, res, fmt.Errorf("cuda backend: %w", err)
+	}
+	prog := &cuda.SumProgram{ID: cuda.SumProgPRDelta, Damping: p.Damping, Eps: p.Tolerance * (1 - p.Damping)}
+	start := time.Now()
+	res, err = b.iterate(ctx, sumSteps{SumRun: run, p: prog}, sumKey(prog.ID), opts, false, l.NumVertices, l.NumArcs, false, nil)
+	if err != nil {
+		return nil, res, err
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return collect(b, &res, run.CollectPRDelta)
+}
+
+// sumRun returns the backend's float64 run state, allocating it on first
+// use. The caller holds b.mu.
+func (b *Backend) sumRun() (*cuda.SumRun, error) {
+	if b.sum == nil {
+		run, err := cuda.NewSumRun(b.dl)
+		if err != nil {
+			return nil, fmt.Errorf("cuda backend: %w", err)
+		}
+		b.sum = run
+	}
+	return b.sum, nil
 }

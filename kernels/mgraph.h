@@ -511,6 +511,72 @@ int mg_bc_accumulate(int dev, const double *delta, double *bc, uint64_t n, uint3
 /* p[0..n) = value (asynchronous). */
 int mg_fill_u32(int dev, uint32_t *p, uint64_t n, uint32_t value, mg_stream s, char *err, size_t errlen);
 
+/* --- device-resident runs (resident.cu) --------------------------------- */
+
+/* Threads per block and blocks per SM of the element-wise kernels below. */
+#define MG_RESIDENT_BLOCK 256
+#define MG_RESIDENT_BLOCKS_PER_SM 8
+
+/* A min program's initial state: values[v] = (identity ? v : fill) for every
+ * v; with has_source, values[source] = source_value and list[0] = source
+ * (the initial frontier list); flags, when not NULL, are set to 1 for every
+ * vertex (every vertex active). */
+int mg_min_init(int dev, uint32_t *values, uint64_t n, uint32_t fill, int identity, int has_source,
+                uint32_t source, uint32_t source_value, uint32_t *list, uint8_t *flags, mg_stream s,
+                char *err, size_t errlen);
+/* out[old] = values[perm[old]] for every old < n (layout.Perm: original id
+ * to layout id), i.e. values in the original numbering. */
+int mg_gather_u32(int dev, uint32_t *out, const uint32_t *values, const uint32_t *perm, uint64_t n,
+                  mg_stream s, char *err, size_t errlen);
+/* The same for doubles, each divided by *divisor (a device scalar) unless
+ * divisor is NULL. */
+int mg_gather_f64(int dev, double *out, const double *values, const uint32_t *perm, const double *divisor,
+                  uint64_t n, mg_stream s, char *err, size_t errlen);
+/* Component labels in the original numbering: label[v] (layout numbering)
+ * names v's component; out[old] = the smallest original id whose vertex has
+ * the same label. smallest is n entries of scratch. */
+int mg_gather_components(int dev, uint32_t *out, const uint32_t *label, const uint32_t *perm,
+                         uint32_t *smallest, uint64_t n, mg_stream s, char *err, size_t errlen);
+/* PageRank's initial state: rank = 1/n, share = rank/outdeg (0 without
+ * out-arcs), outdeg from l->sparse_offsets. */
+int mg_pr_init(int dev, const mg_dlayout *l, double *rank, double *share, mg_stream s, char *err,
+               size_t errlen);
+/* pr-delta's initial state: x = 1, residual = 0, push = damping/outdeg (0
+ * without out-arcs), every vertex active (flags = 1). */
+int mg_prdelta_init(int dev, const mg_dlayout *l, double damping, double *x, double *residual, double *push,
+                    uint8_t *flags, mg_stream s, char *err, size_t errlen);
+/* *count_dev = the number of vertices without out-arcs. */
+int mg_count_dangling(int dev, const mg_dlayout *l, uint64_t *count_dev, mg_stream s, char *err, size_t errlen);
+/* Pinned (page-locked) host memory: cudaHostAlloc and cudaFreeHost. */
+int mg_host_alloc(int dev, void **p, uint64_t bytes, char *err, size_t errlen);
+int mg_host_free(int dev, void *p, char *err, size_t errlen);
+/* Asynchronous device-to-host copy on stream s (dst pinned for it to be
+ * asynchronous and at full speed). */
+int mg_memcpy_dtoh_async(int dev, void *dst, const void *src, uint64_t bytes, mg_stream s, char *err,
+                         size_t errlen);
+
+/* --- connected components by hooking and compressing (cc.cu) ------------ */
+
+/* Threads per block of the hooking kernels, and the neighbour rounds of
+ * the sampling phase (Afforest's). */
+#define MG_CC_BLOCK 256
+#define MG_CC_NEIGHBOR_ROUNDS 2
+/* The kernel times mg_cc_hook records (ev[0..MG_CC_EVENTS)). */
+#define MG_CC_EVENTS 4
+
+/* Connected components of an undirected layout by Afforest-style hooking
+ * over its sparse part (lock-free union-find with atomicCAS, the higher
+ * root hooked under the lower): parent[v] = v, MG_CC_NEIGHBOR_ROUNDS
+ * rounds linking each vertex with one more of its neighbours, compression,
+ * then every arc not yet seen of every vertex outside the component of
+ * layout vertex 0 (the largest in-degree group's first vertex, in the
+ * largest component of skewed graphs), and a last compression. Afterwards
+ * parent[v] is the smallest layout id of v's component. ev: NULL or
+ * MG_CC_EVENTS events (start, after sampling, after the rest of the arcs,
+ * after the last compression). */
+int mg_cc_hook(int dev, const mg_dlayout *l, uint32_t *parent, mg_stream s, mg_event *ev, char *err,
+               size_t errlen);
+
 /* --- NVTX ranges (nvtx.cu) ---------------------------------------------- */
 
 /* Named ranges on the Nsight Systems timeline; without a tool attached

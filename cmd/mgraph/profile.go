@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mgraph-dev/mgraph/apps"
 	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/layout"
@@ -164,7 +165,7 @@ func (f *profileFlags) run(ctx context.Context, e *env, fs *pflag.FlagSet, args 
 	if err != nil {
 		return err
 	}
-	if f.app == "cc" && l.Directed {
+	if apps.Undirected(f.app) && l.Directed {
 		f.in.undirected = true
 		if l, err = loadLayout(ctx, e, graphArg, &f.in, &f.lf); err != nil {
 			return err

@@ -1,6 +1,7 @@
-package apps
+package engine
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -27,14 +28,14 @@ func TestComponentMinima(t *testing.T) {
 	}
 	want := make([]uint32, n)
 	for i := range want {
-		want[i] = Unreached
+		want[i] = math.MaxUint32
 	}
 	for i, c := range label {
 		want[c] = min(want[c], id[i])
 	}
 	got := make([]uint32, n)
 	for i := range got {
-		got[i] = Unreached
+		got[i] = math.MaxUint32
 	}
 	for lo := 0; lo < n; {
 		hi := min(n, lo+1+rng.IntN(700))

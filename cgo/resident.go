@@ -1,0 +1,338 @@
+package cuda
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// CCEvents is MG_CC_EVENTS: the events mg_cc_hook records.
+const CCEvents = 4
+
+// CCPhases names the kernel times of a hooking run (HookComponents), in
+// order: the sampling rounds with their compression, the remaining arcs of
+// the vertices outside the big component, and the last compression.
+var CCPhases = []string{"cc-sample", "cc-finish", "cc-compress"}
+
+// Pinned is page-locked host memory for n elements of T (cudaHostAlloc):
+// device-to-host copies into it run asynchronously and at the bus's full
+// speed. T must be plain data, as for Buffer.
+type Pinned[T any] struct {
+	dev int
+	p   unsafe.Pointer
+	n   int
+}
+
+// AllocPinned allocates pinned host memory for n elements of T, usable
+// with device d.
+func AllocPinned[T any](d Device, n int) (*Pinned[T], error) {
+	size, err := elemSize[T]("AllocPinned")
+	if err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, invalidf("AllocPinned", "negative length %d", n)
+	}
+	p, err := backendHostAlloc(d.ordinal, uint64(n)*size)
+	if err != nil {
+		return nil, err
+	}
+	return &Pinned[T]{dev: d.ordinal, p: p, n: n}, nil
+}
+
+// Slice returns the memory as a slice (valid until Free).
+func (h *Pinned[T]) Slice() []T {
+	if h == nil || h.p == nil {
+		return []T{}
+	}
+	return unsafe.Slice((*T)(h.p), h.n)
+}
+
+// Free releases the memory; freeing twice is harmless.
+func (h *Pinned[T]) Free() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	p := h.p
+	h.p = nil
+	return backendHostFree(h.dev, p)
+}
+
+// Collector turns a run's values (layout numbering, on the device) into the
+// result a user gets: in the original numbering, in host memory. The
+// mapping runs on the device (the layout's permutation is uploaded once,
+// NewCollector) and the result is copied once into pinned host memory that
+// the collector owns and reuses: a returned slice stays valid until the
+// next collection of the same value type, or Close.
+type Collector struct {
+	dl       *DeviceLayout
+	perm     *Buffer[uint32]
+	outU32   *Buffer[uint32]
+	smallest *Buffer[uint32]
+	hostU32  *Pinned[uint32]
+	outF64   *Buffer[float64]
+	hostF64  *Pinned[float64]
+	scratch  *Buffer[uint64]  // the reduction's partials (normalised results)
+	sum      *Buffer[float64] // their sum
+	ev       [2]uintptr
+	owned
+}
+
+// NewCollector uploads dl's permutation (original id to layout id).
+func NewCollector(dl *DeviceLayout) (*Collector, error) {
+	c := &Collector{dl: dl}
+	fail := func(e error) (*Collector, error) { c.Close(); return nil, e }
+	n := int(dl.desc.n)
+	if len(dl.l.Perm) != n {
+		return nil, invalidf("NewCollector", "the layout has %d permutation entries for %d vertices", len(dl.l.Perm), n)
+	}
+	var err error
+	if c.perm, err = allocOwned[uint32](&c.owned, dl.dev, n); err != nil {
+		return fail(err)
+	}
+	if err := c.perm.CopyFromHost(dl.l.Perm); err != nil {
+		return fail(err)
+	}
+	if err := c.newEvents(dl.dev, c.ev[:]); err != nil {
+		return fail(err)
+	}
+	return c, nil
+}
+
+// Close frees the device and pinned memory.
+func (c *Collector) Close() error { return c.release() }
+
+// pinned allocates a pinned buffer owned by c.
+func pinnedOwned[T any](c *Collector, n int) (*Pinned[T], error) {
+	h, err := AllocPinned[T](c.dl.dev, n)
+	if err != nil {
+		return nil, err
+	}
+	c.frees = append(c.frees, h.Free)
+	return h, nil
+}
+
+func (c *Collector) ensureU32(components bool) error {
+	n := int(c.dl.desc.n)
+	var err error
+	if c.outU32 == nil {
+		if c.outU32, err = allocOwned[uint32](&c.owned, c.dl.dev, n); err != nil {
+			return err
+		}
+		if c.hostU32, err = pinnedOwned[uint32](c, n); err != nil {
+			return err
+		}
+	}
+	if components && c.smallest == nil {
+		if c.smallest, err = allocOwned[uint32](&c.owned, c.dl.dev, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Collector) ensureF64(normalise bool) error {
+	n := int(c.dl.desc.n)
+	var err error
+	if c.outF64 == nil {
+		if c.outF64, err = allocOwned[float64](&c.owned, c.dl.dev, n); err != nil {
+			return err
+		}
+		if c.hostF64, err = pinnedOwned[float64](c, n); err != nil {
+			return err
+		}
+	}
+	if normalise && c.sum == nil {
+		if c.scratch, err = allocOwned[uint64](&c.owned, c.dl.dev, reduceScratchElems); err != nil {
+			return err
+		}
+		if c.sum, err = allocOwned[float64](&c.owned, c.dl.dev, 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// collect runs launch (the mapping into out) and the copy of bytes from out
+// into host between c's events, waits for them and returns their time in
+// milliseconds.
+func (c *Collector) collect(launch func() error, host, out unsafe.Pointer, bytes uint64) (float32, error) {
+	dev := c.dl.dev.ordinal
+	if err := backendEventRecord(dev, evp(c.ev[0]), nil); err != nil {
+		return 0, err
+	}
+	if err := launch(); err != nil {
+		return 0, err
+	}
+	if err := backendCopyDtoHAsync(dev, host, out, bytes); err != nil {
+		return 0, err
+	}
+	if err := backendEventRecord(dev, evp(c.ev[1]), nil); err != nil {
+		return 0, err
+	}
+	if err := backendEventSync(dev, evp(c.ev[1])); err != nil {
+		return 0, err
+	}
+	t, err := eventTimes(dev, c.ev[:])
+	if err != nil {
+		return 0, err
+	}
+	return t[0], nil
+}
+
+// Uint32 returns values (layout numbering) in the original numbering, or,
+// with components, each vertex's component named by its smallest original
+// id (values are then labels that name components: CC), and the
+// milliseconds the mapping and the copy took on the device.
+func (c *Collector) Uint32(values *Buffer[uint32], components bool) ([]uint32, float32, error) {
+	n := uint64(c.dl.desc.n)
+	if values == nil || uint64(values.n) < n {
+		return nil, 0, invalidf("Collector.Uint32", "values of %d elements for %d vertices", values.Len(), n)
+	}
+	if err := c.ensureU32(components); err != nil {
+		return nil, 0, err
+	}
+	dev := c.dl.dev.ordinal
+	ms, err := c.collect(func() error {
+		if components {
+			return backendGatherComponents(dev, c.outU32.h.p, values.h.p, c.perm.h.p, c.smallest.h.p, n)
+		}
+		return backendGatherU32(dev, c.outU32.h.p, values.h.p, c.perm.h.p, n)
+	}, c.hostU32.p, c.outU32.h.p, n*4)
+	if err != nil {
+		return nil, 0, fmt.Errorf("collect: %w", err)
+	}
+	return c.hostU32.Slice(), ms, nil
+}
+
+// Float64 returns values (layout numbering) in the original numbering,
+// divided by their sum when normalise, and the milliseconds the mapping and
+// the copy took on the device.
+func (c *Collector) Float64(values *Buffer[float64], normalise bool) ([]float64, float32, error) {
+	n := uint64(c.dl.desc.n)
+	if values == nil || uint64(values.n) < n {
+		return nil, 0, invalidf("Collector.Float64", "values of %d elements for %d vertices", values.Len(), n)
+	}
+	if err := c.ensureF64(normalise); err != nil {
+		return nil, 0, err
+	}
+	dev := c.dl.dev.ordinal
+	ms, err := c.collect(func() error {
+		var divisor unsafe.Pointer
+		if normalise {
+			if err := backendReduceSumF64(dev, values.h.p, n, c.sum.h.p, c.scratch.h.p, c.scratch.Bytes(), nil); err != nil {
+				return err
+			}
+			divisor = c.sum.h.p
+		}
+		return backendGatherF64(dev, c.outF64.h.p, values.h.p, c.perm.h.p, divisor, n)
+	}, c.hostF64.p, c.outF64.h.p, n*8)
+	if err != nil {
+		return nil, 0, fmt.Errorf("collect: %w", err)
+	}
+	return c.hostF64.Slice(), ms, nil
+}
+
+// Init sets a min program's initial state on the device: every value fill
+// (or, with identity, the vertex's own layout id); with hasSource, source
+// (a layout id) gets sourceValue and is the initial frontier list, else
+// every vertex is active (the flags). It replaces Load.
+func (r *MinRun) Init(fill uint32, identity, hasSource bool, source, sourceValue uint32) error {
+	if hasSource && uint64(source) >= r.n {
+		return invalidf("MinRun.Init", "source %d of a graph of %d vertices", source, r.n)
+	}
+	var flags unsafe.Pointer
+	if !hasSource {
+		flags = r.flags[r.curFlags].h.p
+	}
+	return backendMinInit(r.dl.dev.ordinal, r.values.h.p, r.n, fill, identity, hasSource, source, sourceValue,
+		r.list[r.curList].h.p, flags)
+}
+
+// Collect returns the values in the original numbering through c (see
+// Collector.Uint32).
+func (r *MinRun) Collect(c *Collector, components bool) ([]uint32, float32, error) {
+	return c.Uint32(r.values, components)
+}
+
+// HookComponents runs connected components by hooking (mg_cc_hook) into
+// the run's values: afterwards each value is the smallest layout id of the
+// vertex's component. It returns the kernels' times in milliseconds
+// (CCPhases), waiting for them.
+func (r *MinRun) HookComponents() ([]float32, error) {
+	desc, ev := r.cargs()
+	dev := r.dl.dev.ordinal
+	if err := backendCCHook(dev, unsafe.Pointer(desc), r.values.h.p, unsafe.Pointer(&ev[0])); err != nil {
+		return nil, err
+	}
+	if err := backendEventSync(dev, evp(r.ev[CCEvents-1])); err != nil {
+		return nil, err
+	}
+	return r.times(CCEvents - 1)
+}
+
+// Init sets the initial ranks (1/n) and shares on the device and starts a
+// run from them (Start), with the dangling rank from the vertices without
+// out-arcs, counted on the device once.
+func (r *PRRun) Init() error {
+	desc := new(dlayout)
+	*desc = r.dl.desc
+	dev := r.dl.dev.ordinal
+	if err := backendPRInit(dev, unsafe.Pointer(desc), r.rank.h.p, r.share.h.p); err != nil {
+		return err
+	}
+	if r.dangling < 0 {
+		count, err := allocOwned[uint64](&r.owned, r.dl.dev, 1)
+		if err != nil {
+			return err
+		}
+		if err := backendCountDangling(dev, unsafe.Pointer(desc), count.h.p); err != nil {
+			return err
+		}
+		k := make([]uint64, 1)
+		if err := count.CopyToHost(k); err != nil {
+			return err
+		}
+		r.dangling = int64(k[0])
+	}
+	// The initial dangling rank: 1/n per vertex without out-arcs (the host
+	// backend adds them one by one; the two agree to ~1e-16·count).
+	return r.Start(float64(r.dangling) / float64(r.dl.desc.n))
+}
+
+// Collect returns the ranks in the original numbering through c (see
+// Collector.Float64).
+func (r *PRRun) Collect(c *Collector) ([]float64, float32, error) {
+	return c.Float64(r.rank, false)
+}
+
+// InitPRDelta sets pr-delta's initial state on the device: x = 1,
+// residual = 0, the pushes damping/outdeg as the values, every vertex
+// active. It replaces Load and LoadPRDelta.
+func (r *SumRun) InitPRDelta(damping float64) error {
+	if err := ensure(r, &r.x, int(r.n)); err != nil {
+		return err
+	}
+	if err := ensure(r, &r.residual, int(r.n)); err != nil {
+		return err
+	}
+	desc, _ := r.cargs()
+	return backendPRDeltaInit(r.dl.dev.ordinal, unsafe.Pointer(desc), damping, r.x.h.p, r.residual.h.p, r.values.h.p,
+		r.flags[r.curFlags].h.p)
+}
+
+// CollectPRDelta returns pr-delta's ranks, x / Σx, in the original
+// numbering through c.
+func (r *SumRun) CollectPRDelta(c *Collector) ([]float64, float32, error) {
+	if r.x == nil {
+		return nil, 0, invalidf("CollectPRDelta", "no pr-delta state")
+	}
+	return c.Float64(r.x, true)
+}
+
+// CollectBC returns the BC sums in the original numbering through c.
+func (r *SumRun) CollectBC(c *Collector) ([]float64, float32, error) {
+	if r.bc == nil {
+		return nil, 0, invalidf("CollectBC", "BCReset was not called")
+	}
+	return c.Float64(r.bc, false)
+}

@@ -1,0 +1,37 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/engine"
+)
+
+// RunMin runs p from init and returns its result in the original numbering
+// (engine.Backend): the initial values, the run and the mapping all in
+// parallel. The result is a new slice.
+func (b *Backend) RunMin(ctx context.Context, p engine.Program[uint32], init engine.Init, out engine.Output, opts engine.RunOptions) ([]uint32, engine.Result, error) {
+	values, f, err := init.Values(b.l.NumVertices, b.workers)
+	if err != nil {
+		return nil, engine.Result{}, fmt.Errorf("cpu backend: %w", err)
+	}
+	run, err := b.Uint32Runner(opts)
+	if err != nil {
+		return nil, engine.Result{}, err
+	}
+	res, err := run.Run(ctx, p, values, f)
+	if err != nil {
+		return nil, res, err
+	}
+	start := time.Now()
+	var result []uint32
+	switch out {
+	case engine.OutputComponents:
+		result = engine.ComponentsToOriginal(b.l, values, b.workers)
+	default:
+		result = engine.ToOriginal(b.l, values, b.workers)
+	}
+	res.CopySeconds = time.Since(start).Seconds()
+	return result, res, nil
+}

@@ -1,0 +1,166 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync/atomic"
+
+	"github.com/mgraph-dev/mgraph/internal/par"
+	"github.com/mgraph-dev/mgraph/layout"
+)
+
+// Init is how a min program's run starts, in the layout's numbering: every
+// vertex's value is Fill, or with Identity its own layout id; with
+// HasSource, Source's value is SourceValue and Source alone is active,
+// otherwise every vertex is.
+type Init struct {
+	Fill        uint32
+	Identity    bool
+	HasSource   bool
+	Source      uint32 // a layout id
+	SourceValue uint32
+}
+
+// Values returns the initial values and frontier that init describes for a
+// graph of n vertices, made on the host in parallel (workers goroutines).
+func (init Init) Values(n uint64, workers int) ([]uint32, *Frontier, error) {
+	if init.HasSource && uint64(init.Source) >= n {
+		return nil, nil, fmt.Errorf("init: source %d of a graph of %d vertices", init.Source, n)
+	}
+	values := make([]uint32, n)
+	par.For(int(n), workers, 1<<15, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			if init.Identity {
+				values[v] = uint32(v)
+			} else {
+				values[v] = init.Fill
+			}
+		}
+	})
+	if !init.HasSource {
+		return values, AllActive(n), nil
+	}
+	values[init.Source] = init.SourceValue
+	return values, NewFrontierList(n, []uint32{init.Source}), nil
+}
+
+// Output says how a run's values become its result, which is always in the
+// original numbering (layout.Perm maps an original id to its layout id).
+type Output uint8
+
+const (
+	// OutputValues: result[old] = values[Perm[old]].
+	OutputValues Output = iota
+	// OutputComponents: the values are labels that name components (CC);
+	// result[old] is the smallest original id whose vertex has the same
+	// label as old's.
+	OutputComponents
+)
+
+// ComponentsBackend is implemented by backends that find connected
+// components by hooking and compressing (Afforest) rather than by
+// propagating labels: the result is every vertex's component named by its
+// smallest original id, as OutputComponents gives it. The layout must be
+// undirected. The result may be a buffer the backend reuses, as RunMin's.
+type ComponentsBackend interface {
+	Backend
+	Components(ctx context.Context, opts RunOptions) ([]uint32, Result, error)
+}
+
+// PageRankParams are PageRank's parameters (see apps.PageRankOptions).
+type PageRankParams struct {
+	Damping       float64
+	Tolerance     float64
+	MaxIterations int
+}
+
+// PageRankBackend is implemented by backends that run PageRank whole on
+// their device, from the initial ranks to the result in the original
+// numbering: PageRank topology-driven (every vertex every iteration, to
+// the tolerance or the cap), PageRankDelta data-driven (residual pushing,
+// then normalised to sum 1), with apps.PageRank's and apps.PageRankDelta's
+// definitions. The result may be a buffer the backend reuses: it stays
+// valid until the backend's next run that returns float64 values.
+type PageRankBackend interface {
+	Backend
+	PageRank(ctx context.Context, p PageRankParams, opts RunOptions) ([]float64, Result, error)
+	PageRankDelta(ctx context.Context, p PageRankParams, opts RunOptions) ([]float64, Result, error)
+}
+
+// ToOriginal returns values (layout numbering) in the original numbering,
+// mapped in parallel (workers goroutines) into a new slice.
+func ToOriginal[V any](l *layout.Layout, values []V, workers int) []V {
+	out := make([]V, len(values))
+	par.For(len(values), workers, 1<<15, func(lo, hi int) {
+		for old := lo; old < hi; old++ {
+			out[old] = values[l.Perm[old]]
+		}
+	})
+	return out
+}
+
+// ComponentsToOriginal returns, for labels that name components (layout
+// numbering; every label a vertex id < n), each vertex's component named
+// by its smallest original id, in the original numbering (OutputComponents),
+// computed in parallel.
+func ComponentsToOriginal(l *layout.Layout, label []uint32, workers int) []uint32 {
+	n := len(label)
+	smallest := make([]uint32, n)
+	par.For(n, workers, 1<<15, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			smallest[i] = math.MaxUint32
+		}
+	})
+	par.For(n, workers, 1<<15, func(lo, hi int) {
+		componentMinima(smallest, label[lo:hi], l.InvPerm[lo:hi])
+	})
+	out := make([]uint32, n)
+	par.For(n, workers, 1<<15, func(lo, hi int) {
+		for old := lo; old < hi; old++ {
+			out[old] = smallest[label[l.Perm[old]]]
+		}
+	})
+	return out
+}
+
+// minCacheSize is the number of entries of componentMinima's cache.
+const minCacheSize = 64
+
+// componentMinima lowers smallest[label[i]] to id[i] for every i, with
+// atomics. Running minima wait in a small direct-mapped cache keyed by label
+// until evicted, so a large component's entry is updated once per eviction,
+// not once per vertex: on many cores, that one cache line bouncing between
+// them dominated CC's relabelling.
+func componentMinima(smallest, label, id []uint32) {
+	var keys, mins [minCacheSize]uint32
+	for i := range keys {
+		keys[i] = math.MaxUint32 // no label is MaxUint32: labels are vertex ids < n
+	}
+	for i, c := range label {
+		k := c % minCacheSize
+		if keys[k] == c {
+			mins[k] = min(mins[k], id[i])
+			continue
+		}
+		if keys[k] != math.MaxUint32 {
+			AtomicMin(&smallest[keys[k]], mins[k])
+		}
+		keys[k], mins[k] = c, id[i]
+	}
+	for k, c := range keys {
+		if c != math.MaxUint32 {
+			AtomicMin(&smallest[c], mins[k])
+		}
+	}
+}
+
+// AtomicMin lowers *p to x if x is smaller.
+func AtomicMin(p *uint32, x uint32) {
+	for {
+		old := atomic.LoadUint32(p)
+		if x >= old || atomic.CompareAndSwapUint32(p, old, x) {
+			return
+		}
+	}
+}
