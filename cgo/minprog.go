@@ -1,6 +1,8 @@
 package cuda
 
 import (
+	"unsafe"
+
 	"errors"
 	"fmt"
 
@@ -77,11 +79,14 @@ type DeviceLayout struct {
 	plan *denseplan.Plan // the dense kernels' work split, uploaded with the arrays
 	desc dlayout
 	owned
-	bytes uint64
+	bytes   uint64
+	pending []stagedCopy // upload's copies, run together by UploadLayoutSplit
 }
 
-// upload copies one host array into a new device buffer and returns its
-// pointer (nil for an empty array).
+// upload allocates a device buffer for one host array, queues the copy of
+// the array into it (UploadLayoutSplit runs the queue through pinned
+// staging buffers) and returns its pointer (nil for an empty array). The
+// array must stay unchanged until the queue has run.
 func upload[T any](dl *DeviceLayout, src []T) (uintptr, error) {
 	if len(src) == 0 {
 		return 0, nil
@@ -90,9 +95,7 @@ func upload[T any](dl *DeviceLayout, src []T) (uintptr, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := b.CopyFromHost(src); err != nil {
-		return 0, err
-	}
+	dl.pending = append(dl.pending, stagedCopy{host: unsafe.Pointer(&src[0]), dev: b.h.p, bytes: b.Bytes()})
 	return uintptr(b.h.p), nil
 }
 
@@ -174,6 +177,7 @@ func UploadLayoutSplit(d Device, l *layout.Layout, ws WorkSplit) (*DeviceLayout,
 		func() error { s.rowResetLo, err = upload(dl, p.RowResetLo); return err },
 		func() error { s.rowResetHi, err = upload(dl, p.RowResetHi); return err },
 		func() error { s.splitTickets, err = upload(dl, make([]uint32, len(p.SplitRows))); return err },
+		func() error { err = stagedTransfer(dl.dev, false, dl.pending); dl.pending = nil; return err },
 	} {
 		if err := step(); err != nil {
 			dl.Close()

@@ -168,13 +168,26 @@ func BuildLayout(d Device, n uint64, src, dst, weights []uint32, directed bool, 
 	}
 	start := time.Now()
 	defer Range("preprocess: download")()
-	for i, s := range layoutSections(l) {
+	sections := layoutSections(l)
+	copies := make([]stagedCopy, 0, len(sections))
+	for i, s := range sections {
 		ptr, bytes := makeSection(s, uint64(res.len[i]))
+		var src unsafe.Pointer
+		var have C.uint64_t
 		if err := call("BuildLayout", func(e *C.char, ne C.size_t) C.int {
-			return C.mg_pp_section(C.int(d.ordinal), h, C.int(i), ptr, C.uint64_t(bytes), e, ne)
+			return C.mg_pp_section_ptr(h, C.int(i), &src, &have, e, ne)
 		}); err != nil {
 			return nil, tm, err
 		}
+		if uint64(have) != bytes {
+			return nil, tm, invalidf("BuildLayout", "section %d has %d bytes on the device, %d expected", i, uint64(have), bytes)
+		}
+		if bytes > 0 {
+			copies = append(copies, stagedCopy{host: ptr, dev: src, bytes: bytes})
+		}
+	}
+	if err := stagedTransfer(d, true, copies); err != nil {
+		return nil, tm, err
 	}
 	tm.Download = time.Since(start)
 	l.Normalize()

@@ -207,6 +207,10 @@ int mg_pp_build(int dev, const mg_pp_params *p, const uint64_t *thresholds,
  * host memory dst. */
 int mg_pp_section(int dev, const mg_pp_layout *l, int s, void *dst, uint64_t bytes,
                   char *err, size_t errlen);
+/* The device address and size in bytes of section s, for callers that copy
+ * it themselves (through pinned staging buffers, say). */
+int mg_pp_section_ptr(const mg_pp_layout *l, int s, const void **ptr, uint64_t *bytes, char *err,
+                      size_t errlen);
 /* Releases the arrays (NULL is allowed). */
 int mg_pp_free(int dev, mg_pp_layout *l, char *err, size_t errlen);
 

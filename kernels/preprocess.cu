@@ -927,6 +927,14 @@ int mg_pp_section(int dev, const mg_pp_layout *l, int s, void *dst, uint64_t byt
     return MG_OK;
 }
 
+int mg_pp_section_ptr(const mg_pp_layout *l, int s, const void **ptr, uint64_t *bytes, char *err, size_t errlen) {
+    if (l == NULL || s < 0 || s >= MG_PP_SECTIONS || ptr == NULL || bytes == NULL)
+        return mg::invalid("mg_pp_section_ptr: bad layout, section or out pointer", err, errlen);
+    *ptr = l->sec[s].p;
+    *bytes = l->len[s] * elem_size[s];
+    return MG_OK;
+}
+
 int mg_pp_free(int dev, mg_pp_layout *l, char *err, size_t errlen) {
     if (l == NULL) return MG_OK;
     MG_SET_DEVICE(dev);

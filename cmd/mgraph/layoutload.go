@@ -185,45 +185,69 @@ func buildLayout(ctx context.Context, e *env, path string, in *inputFlags, lf *l
 // stored on a miss. A bad cached file is reported, removed and rebuilt.
 // With --no-cache the layout is built every time.
 func loadLayout(ctx context.Context, e *env, path string, in *inputFlags, lf *layoutFlags) (*layout.Layout, error) {
-	if in.threads < 0 {
-		return nil, usageError("--threads must be ≥ 0, got %d", in.threads)
-	}
-	if ok, err := layout.IsLayoutFile(path); err == nil && ok {
-		start := time.Now()
-		l, err := layout.LoadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(e.stderr, "loaded layout %s in %.2fs\n", path, time.Since(start).Seconds())
-		return l, nil
-	}
-	p, err := lf.params()
+	l, store, err := loadLayoutDeferred(ctx, e, path, in, lf)
 	if err != nil {
 		return nil, err
 	}
-	var c *cache.Cache
-	var key string
-	if !lf.noCache {
-		if c, key, err = cacheFor(path, in, lf, p); err != nil {
-			return nil, err
-		}
-		if l := lookupCached(e, c, key, p); l != nil {
-			return l, nil
-		}
+	store()
+	return l, nil
+}
+
+// loadLayoutDeferred is loadLayout with a built layout's cache write left
+// to the caller: store writes it (reporting on stderr, a failure only
+// warned about) and does nothing when there is nothing to write. A run
+// calls it after its results, so that the download's compression and
+// checksums never delay the first iteration.
+func loadLayoutDeferred(ctx context.Context, e *env, path string, in *inputFlags, lf *layoutFlags) (*layout.Layout, func(), error) {
+	nothing := func() {}
+	l, c, key, err := loadLayoutOrBuild(ctx, e, path, in, lf)
+	if err != nil || c == nil {
+		return l, nothing, err
 	}
-	l, _, _, err := buildLayout(ctx, e, path, in, lf, p)
-	if err != nil {
-		return nil, err
-	}
-	if c != nil {
+	return l, func() {
 		start := time.Now()
 		if stored, err := c.Store(key, l, layout.SaveOptions{Level: lf.level, Workers: in.threads}); err != nil {
 			fmt.Fprintf(e.stderr, "warning: could not cache the layout: %v\n", err)
 		} else {
 			fmt.Fprintf(e.stderr, "cached layout %s in %.2fs\n", stored, time.Since(start).Seconds())
 		}
+	}, nil
+}
+
+// loadLayoutOrBuild returns path's layout as loadLayout does and, when it
+// was built and the cache is on, the cache and key to store it under.
+func loadLayoutOrBuild(ctx context.Context, e *env, path string, in *inputFlags, lf *layoutFlags) (*layout.Layout, *cache.Cache, string, error) {
+	if in.threads < 0 {
+		return nil, nil, "", usageError("--threads must be ≥ 0, got %d", in.threads)
 	}
-	return l, nil
+	if ok, err := layout.IsLayoutFile(path); err == nil && ok {
+		start := time.Now()
+		l, err := layout.LoadFile(path)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		fmt.Fprintf(e.stderr, "loaded layout %s in %.2fs\n", path, time.Since(start).Seconds())
+		return l, nil, "", nil
+	}
+	p, err := lf.params()
+	if err != nil {
+		return nil, nil, "", err
+	}
+	var c *cache.Cache
+	var key string
+	if !lf.noCache {
+		if c, key, err = cacheFor(path, in, lf, p); err != nil {
+			return nil, nil, "", err
+		}
+		if l := lookupCached(e, c, key, p); l != nil {
+			return l, nil, "", nil
+		}
+	}
+	l, _, _, err := buildLayout(ctx, e, path, in, lf, p)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return l, c, key, nil
 }
 
 // printLayoutInfo describes a layout: parameters, heavy and light blocks

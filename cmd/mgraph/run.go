@@ -171,17 +171,23 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 
-	l, err := loadLayout(ctx, e, graphPath, &f.in, &f.lf)
+	wall := time.Now()
+	l, store, err := loadLayoutDeferred(ctx, e, graphPath, &f.in, &f.lf)
 	if err != nil {
 		return err
 	}
 	if apps.Undirected(app) && l.Directed {
 		fmt.Fprintln(e.stderr, "cc: the graph is directed; using its symmetrized layout (weak components)")
+		store()
 		f.in.undirected = true
-		if l, err = loadLayout(ctx, e, graphPath, &f.in, &f.lf); err != nil {
+		if l, store, err = loadLayoutDeferred(ctx, e, graphPath, &f.in, &f.lf); err != nil {
 			return err
 		}
 	}
+	// A built layout goes to the cache after the results (or on the way
+	// out), never before the first iteration.
+	defer func() { store() }()
+	layoutReady := time.Since(wall)
 	if app == "sssp" && !l.Weighted {
 		return fmt.Errorf("sssp needs edge weights and %s has none: add --weights SEED to generate them", graphPath)
 	}
@@ -221,6 +227,7 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 		}
 	}
 
+	uploaded := time.Since(wall)
 	sources, err := f.pickSources(app, l)
 	if err != nil {
 		return err
@@ -242,6 +249,7 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	var last any
 	var lastSources []uint32
 	var times []float64
+	var firstResult time.Duration
 	stopProfile := func(bool) error { return nil }
 	if f.cpuProfile != "" {
 		if stopProfile, err = startCPUProfile(f.cpuProfile); err != nil {
@@ -272,7 +280,17 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "trial %d/%d: %s (engine %s, copy %s), %.1f MTEPS, %d iterations, %d mode switches%s\n",
 			t+1, f.trials, fmtSeconds(secs), fmtSeconds(res.Seconds), fmtSeconds(res.CopySeconds), mteps,
 			res.Iterations, res.Switches, modeCounts(res))
+		if t == 0 {
+			firstResult = time.Since(wall)
+		}
 	}
+	trialsDone := time.Since(wall)
+	storeStart := time.Now()
+	store()
+	store = func() {}
+	fmt.Fprintf(e.stderr, "wall: layout ready at %s (reading and preprocessing, or the cache), %s backend ready at %s, first result at %s, %d trials done at %s; cache write after them: %s\n",
+		fmtSeconds(layoutReady.Seconds()), fwd.Name(), fmtSeconds(uploaded.Seconds()), fmtSeconds(firstResult.Seconds()),
+		f.trials, fmtSeconds(trialsDone.Seconds()), fmtSeconds(time.Since(storeStart).Seconds()))
 	if err := stopProfile(true); err != nil {
 		return err
 	}
