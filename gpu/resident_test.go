@@ -80,4 +80,3 @@ func requireClose(t *testing.T, want, got []float64, rel float64, tag string) {
 		require.InDelta(t, want[i], got[i], rel*scale, "%s: vertex %d", tag, i)
 	}
 }
-

@@ -90,6 +90,18 @@ func (g *CSR) EdgeList(workers int) *EdgeList {
 	return el
 }
 
+// IntoEdgeList is EdgeList without copying the neighbour and weight arrays:
+// they become the arc list's destinations and weights, and g must not be
+// used afterwards (a reader's CSR that only exists to become an edge list
+// saves two array copies that way).
+func (g *CSR) IntoEdgeList(workers int) *EdgeList {
+	el := &EdgeList{NumVertices: g.NumVertices, Src: make([]uint32, len(g.Neighbors)), Dst: g.Neighbors,
+		Weights: g.Weights, Directed: g.Directed}
+	g.fillRows(el.Src, workers)
+	g.Neighbors, g.Weights, g.Offsets = nil, nil, nil
+	return el
+}
+
 // EdgeList expands the in-adjacency back into an arc list, ordered by
 // destination and then by position in each row.
 func (g *CSC) EdgeList(workers int) *EdgeList { return g.expand(workers) }
@@ -107,14 +119,20 @@ func (a *Adjacency) expand(workers int) *EdgeList {
 	if a.Weights != nil {
 		el.Weights = append([]uint32(nil), a.Weights...)
 	}
+	a.fillRows(el.Dst, workers)
+	return el
+}
+
+// fillRows writes, for every stored arc, its row vertex into rows (in
+// parallel; a new slice's pages are faulted in by all the workers).
+func (a *Adjacency) fillRows(rows []uint32, workers int) {
 	par.For(int(a.NumVertices), workers, 1<<14, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			for i := a.Offsets[v]; i < a.Offsets[v+1]; i++ {
-				el.Dst[i] = uint32(v)
+				rows[i] = uint32(v)
 			}
 		}
 	})
-	return el
 }
 
 // Transpose returns the CSR of the reversed graph, which holds the same rows

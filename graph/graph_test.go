@@ -53,6 +53,8 @@ func TestCSRAndCSCRoundTripAnyWorkerCount(t *testing.T) {
 			require.Equal(t, first, g, "CSR must not depend on workers (%d)", w)
 		}
 		assert.Equal(t, arcSet(el), arcSet(g.EdgeList(w)))
+		moved := ToCSR(el, w).IntoEdgeList(w)
+		assert.Equal(t, g.EdgeList(w), moved, "IntoEdgeList must give EdgeList's list")
 		c := ToCSC(el, w)
 		require.NoError(t, c.Validate())
 		assert.Equal(t, arcSet(el), arcSet(c.EdgeList(w)))

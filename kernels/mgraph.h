@@ -179,6 +179,7 @@ typedef struct {
     uint32_t panel_size, heavy_columns, segment_size, high_groups;
     uint32_t num_thresholds; /* at most MG_PP_MAX_THRESHOLDS */
     int weighted;            /* weights != NULL */
+    int device_input;        /* src, dst and weights are device arrays (copied, not kept) */
 } mg_pp_params;
 
 /* What mg_pp_build reports. */
@@ -195,8 +196,9 @@ typedef struct {
 
 typedef struct mg_pp_layout mg_pp_layout; /* opaque: the arrays on the device */
 
-/* Builds the layout of the arcs src[i] -> dst[i] (i < m; host arrays; weights
- * NULL or m host values) with vertices 0..n-1. thresholds: num_thresholds host
+/* Builds the layout of the arcs src[i] -> dst[i] (i < m; host arrays, or
+ * device arrays with p->device_input, which the build copies and leaves to
+ * the caller; weights NULL or m values) with vertices 0..n-1. thresholds: num_thresholds host
  * values. On success *out holds the arrays (free with mg_pp_free) unless
  * res->too_large, when *out is NULL. Out of device memory is MG_ERR_OOM, with
  * everything allocated so far released. */

@@ -552,9 +552,10 @@ int Builder::build(const mg_pp_params &p, const uint64_t *thresholds, const uint
     if (W) TRY(alloc(w0, 4 * m));
     MG_CHECK(cudaEventRecord(ev[0], st));
     if (m > 0) {
-        MG_CHECK(cudaMemcpyAsync(s0.p, hsrc, 4 * m, cudaMemcpyHostToDevice, st));
-        MG_CHECK(cudaMemcpyAsync(d0.p, hdst, 4 * m, cudaMemcpyHostToDevice, st));
-        if (W) MG_CHECK(cudaMemcpyAsync(w0.p, hw, 4 * m, cudaMemcpyHostToDevice, st));
+        const cudaMemcpyKind kind = p.device_input ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice;
+        MG_CHECK(cudaMemcpyAsync(s0.p, hsrc, 4 * m, kind, st));
+        MG_CHECK(cudaMemcpyAsync(d0.p, hdst, 4 * m, kind, st));
+        if (W) MG_CHECK(cudaMemcpyAsync(w0.p, hw, 4 * m, kind, st));
     }
     TRY(mark(1));
 

@@ -14,6 +14,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/mgraph-dev/mgraph/internal/atomicfile"
+	"github.com/mgraph-dev/mgraph/internal/crc32c"
 	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
@@ -264,7 +265,10 @@ type chunkJob struct {
 	sec, idx int
 	raw      []byte
 	out      []byte
-	done     chan struct{}
+	// The CRC-32C of raw and of out, which the writer combines into the
+	// section's.
+	crcRaw, crcOut uint32
+	done           chan struct{}
 }
 
 // writeSections compresses every chunk (workers at a time, a bounded window
@@ -286,6 +290,8 @@ func writeSections(w io.Writer, refs []sectionRef, table []sectionEntry, chunk u
 		wg.Go(func() {
 			for j := range queue {
 				j.out = enc.EncodeAll(j.raw, make([]byte, 0, len(j.raw)/2+64))
+				j.crcRaw = crc32.Checksum(j.raw, castagnoli)
+				j.crcOut = crc32.Checksum(j.out, castagnoli)
 				close(j.done)
 			}
 		})
@@ -310,8 +316,8 @@ func writeSections(w io.Writer, refs []sectionRef, table []sectionEntry, chunk u
 	for _, j := range jobs {
 		<-j.done
 		s := &table[j.sec]
-		s.crcRaw = crc32.Update(s.crcRaw, castagnoli, j.raw)
-		s.crcStored = crc32.Update(s.crcStored, castagnoli, j.out)
+		s.crcRaw = crc32c.Combine(s.crcRaw, j.crcRaw, uint64(len(j.raw)))
+		s.crcStored = crc32c.Combine(s.crcStored, j.crcOut, uint64(len(j.out)))
 		s.stored += uint64(len(j.out))
 		s.chunks[j.idx] = uint32(len(j.out))
 		if _, err := w.Write(j.out); err != nil {
@@ -438,12 +444,16 @@ func remaining(r io.Reader) int64 {
 	return end - cur
 }
 
-// readFull reads exactly n bytes, growing the buffer as data arrives so
-// that a size read from a corrupt header cannot force a large allocation
-// beyond what the reader actually holds.
-func readFull(r io.Reader, n uint64, what string) ([]byte, error) {
+// readFull reads exactly n bytes. Unless sized (n was checked against the
+// bytes the reader holds), it grows the buffer as data arrives, so that a
+// size read from a corrupt header cannot force a large allocation beyond
+// what the reader actually holds.
+func readFull(r io.Reader, n uint64, what string, sized bool) ([]byte, error) {
 	const step = 16 << 20
 	buf := make([]byte, 0, min(n, step))
+	if sized {
+		buf = make([]byte, 0, n)
+	}
 	for uint64(len(buf)) < n {
 		want := min(n-uint64(len(buf)), step)
 		if uint64(cap(buf)-len(buf)) < want {
@@ -496,7 +506,7 @@ func Load(r io.Reader) (*Layout, error) {
 	if hlen < fixedHeader+4 || hlen > maxHeader || (avail >= 0 && hlen > uint64(avail)) {
 		return nil, formatErr("header length %d is impossible (file has %d bytes)", hlen, avail)
 	}
-	rest, err := readFull(r, hlen-16, "header")
+	rest, err := readFull(r, hlen-16, "header", false)
 	if err != nil {
 		return nil, err
 	}
@@ -604,18 +614,18 @@ func Load(r io.Reader) (*Layout, error) {
 	}
 	defer dec.Close()
 	for i, s := range table {
-		stored, err := readFull(r, s.stored, "section "+s.name)
+		stored, err := readFull(r, s.stored, "section "+s.name, avail >= 0)
 		if err != nil {
 			return nil, err
 		}
-		if got := crc32.Checksum(stored, castagnoli); got != s.crcStored {
+		if got := crc32c.Checksum(stored, 0); got != s.crcStored {
 			return nil, formatErr("section %s: checksum of the stored bytes mismatch (stored %08x, computed %08x): the file is corrupt", s.name, s.crcStored, got)
 		}
 		raw := refs[i].allocate(lens[i])
 		if err := decodeChunks(dec, stored, raw, s, chunk); err != nil {
 			return nil, err
 		}
-		if got := crc32.Checksum(raw, castagnoli); got != s.crcRaw {
+		if got := crc32c.Checksum(raw, 0); got != s.crcRaw {
 			return nil, formatErr("section %s: checksum of the decompressed bytes mismatch (stored %08x, computed %08x)", s.name, s.crcRaw, got)
 		}
 	}

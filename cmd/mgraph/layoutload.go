@@ -156,6 +156,7 @@ func buildLayout(ctx context.Context, e *env, path string, in *inputFlags, lf *l
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	fmt.Fprintf(e.stderr, "read %s (%d vertices, %d arcs) in %.3fs\n", path, g.el.NumVertices, g.el.NumArcs(), g.elapsed.Seconds())
 	l, rep, err := preprocess.BuildOn(ctx, where, g.el, p, preprocess.Options{Workers: in.threads, Progress: e.stderr})
 	if rep.Fallback != "" {
 		fmt.Fprintf(e.stderr, "note: %s\n", rep.Fallback)

@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/crc32c"
 	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
@@ -195,79 +196,6 @@ func leBytes[T uint32 | uint64](s []T) []byte {
 	return b
 }
 
-// crc32c computes the CRC-32C of b, in parallel pieces combined with
-// crc32Combine.
-func crc32c(b []byte, workers int) uint32 {
-	const piece = 4 << 20
-	workers = par.Workers(workers)
-	if workers == 1 || len(b) < 2*piece {
-		return crc32.Checksum(b, castagnoli)
-	}
-	chunks := par.Split(len(b), min(workers*4, len(b)/piece))
-	crcs := make([]uint32, len(chunks))
-	par.Dynamic(len(chunks), workers, 1, func(i int) {
-		c := chunks[i]
-		crcs[i] = crc32.Checksum(b[c.Lo:c.Hi], castagnoli)
-	})
-	crc := crcs[0]
-	for i := 1; i < len(chunks); i++ {
-		crc = crc32Combine(crc, crcs[i], uint64(chunks[i].Hi-chunks[i].Lo))
-	}
-	return crc
-}
-
-// crc32Combine returns the CRC-32C of A‖B from crcA, crcB and len(B)
-// (zlib's crc32_combine, for the reflected Castagnoli polynomial).
-func crc32Combine(crcA, crcB uint32, lenB uint64) uint32 {
-	if lenB == 0 {
-		return crcA
-	}
-	var even, odd [32]uint32
-	odd[0] = crc32.Castagnoli // the reflected polynomial: one zero bit
-	row := uint32(1)
-	for n := 1; n < 32; n++ {
-		odd[n] = row
-		row <<= 1
-	}
-	gf2Square(&even, &odd) // two zero bits
-	gf2Square(&odd, &even) // four zero bits
-	for {
-		gf2Square(&even, &odd) // one zero byte, then 4, 16, ...
-		if lenB&1 != 0 {
-			crcA = gf2Times(&even, crcA)
-		}
-		lenB >>= 1
-		if lenB == 0 {
-			break
-		}
-		gf2Square(&odd, &even)
-		if lenB&1 != 0 {
-			crcA = gf2Times(&odd, crcA)
-		}
-		lenB >>= 1
-		if lenB == 0 {
-			break
-		}
-	}
-	return crcA ^ crcB
-}
-
-func gf2Times(mat *[32]uint32, vec uint32) uint32 {
-	var sum uint32
-	for i := 0; vec != 0; i, vec = i+1, vec>>1 {
-		if vec&1 != 0 {
-			sum ^= mat[i]
-		}
-	}
-	return sum
-}
-
-func gf2Square(square, mat *[32]uint32) {
-	for n := range 32 {
-		square[n] = gf2Times(mat, mat[n])
-	}
-}
-
 // WriteBinary writes g to w in the binary CSR format (.mgb): a 64-byte
 // little-endian header (magic "\x89MGB\r\n\x1a\n", format version, flags
 // for directed and weighted, vertex and arc counts, a CRC-32C of each
@@ -295,7 +223,7 @@ func writeBinary(w io.Writer, g *graph.CSR, workers int) error {
 	}
 	crcs := make([]uint32, len(sections))
 	for i, s := range sections {
-		crcs[i] = crc32c(s, workers)
+		crcs[i] = crc32c.Checksum(s, workers)
 	}
 	h.crcOff, h.crcNb = crcs[0], crcs[1]
 	if len(crcs) > 2 {
@@ -473,7 +401,7 @@ func readBinary(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, s
 		secs = append(secs, asBytes(g.Weights))
 	}
 	for i, b := range secs {
-		if got := crc32c(b, workers); got != sections[i].crc {
+		if got := crc32c.Checksum(b, workers); got != sections[i].crc {
 			return nil, kindErr(ErrChecksum, name, 0, nil, "binary %s section checksum mismatch (stored %08x, computed %08x): the file is corrupt", sections[i].what, sections[i].crc, got)
 		}
 	}

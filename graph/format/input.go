@@ -175,7 +175,7 @@ func read(ctx context.Context, r io.Reader, name string, size int64, opts ReadOp
 			if opts.IgnoreWeights {
 				g.Weights = nil
 			}
-			el = g.EdgeList(opts.Workers)
+			el = g.IntoEdgeList(opts.Workers) // g is not used again: its arrays move into el
 		}
 	default:
 		err = fmt.Errorf("%s: cannot read format %v", name, fm)

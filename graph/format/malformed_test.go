@@ -344,21 +344,6 @@ func TestBinaryRoundTripAndEdges(t *testing.T) {
 	assert.ErrorIs(t, err, ErrTruncated)
 }
 
-func TestCRC32Combine(t *testing.T) {
-	data := make([]byte, 20<<20+12345)
-	for i := range data {
-		data[i] = byte(i*7 + i>>9)
-	}
-	want := crc32.Checksum(data, castagnoli)
-	assert.Equal(t, want, crc32c(data, 3))
-	assert.Equal(t, want, crc32c(data, 8))
-	for _, cut := range []int{0, 1, 4096, len(data) - 1, len(data)} {
-		a := crc32.Checksum(data[:cut], castagnoli)
-		b := crc32.Checksum(data[cut:], castagnoli)
-		assert.Equal(t, want, crc32Combine(a, b, uint64(len(data)-cut)), cut)
-	}
-}
-
 // TestReadErrorPropagates checks that a failing reader is reported with the
 // file name.
 func TestReadErrorPropagates(t *testing.T) {
