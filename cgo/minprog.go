@@ -121,6 +121,30 @@ func UploadLayout(d Device, l *layout.Layout) (*DeviceLayout, error) {
 // UploadLayoutSplit is UploadLayout with the dense kernels' work split
 // changed by ws.
 func UploadLayoutSplit(d Device, l *layout.Layout, ws WorkSplit) (*DeviceLayout, error) {
+	return uploadLayout(d, l, ws, nil)
+}
+
+// UploadLayoutFrom is UploadLayoutSplit for a layout the device built
+// (BuildLayoutDeferred): the largest arrays are read where the builder left
+// them, the others uploaded from b's host layout, which need not have its
+// deferred sections yet. The DeviceLayout holds a reference to b until
+// Close.
+func UploadLayoutFrom(b *BuiltLayout, ws WorkSplit) (*DeviceLayout, error) {
+	if err := b.acquire(); err != nil {
+		return nil, err
+	}
+	dl, err := uploadLayout(b.dev, b.l, ws, b)
+	if err != nil {
+		b.Release()
+		return nil, err
+	}
+	dl.frees = append(dl.frees, b.Release)
+	return dl, nil
+}
+
+// uploadLayout uploads l's arrays to d, or, with built, takes the deferred
+// sections from the builder's arrays.
+func uploadLayout(d Device, l *layout.Layout, ws WorkSplit, built *BuiltLayout) (*DeviceLayout, error) {
 	if l.NumVertices > 1<<32-1 {
 		return nil, invalidf("UploadLayout", "%d vertices: the GPU engines count vertices in uint32", l.NumVertices)
 	}
@@ -130,6 +154,21 @@ func UploadLayoutSplit(d Device, l *layout.Layout, ws WorkSplit) (*DeviceLayout,
 	}
 	plan := denseplan.New(l, props.Multiprocessors, ws)
 	dl := &DeviceLayout{dev: d, l: l, plan: plan, bytes: LayoutDeviceBytes(l) + plan.Bytes()}
+	// from returns the device address of deferred section i of built for
+	// the array host (which it replaces), or uploads host.
+	from := func(i int, host any) (uintptr, error) {
+		if built != nil {
+			p, _, err := built.section(i)
+			return uintptr(p), err
+		}
+		switch a := host.(type) {
+		case []uint16:
+			return upload(dl, a)
+		case []uint32:
+			return upload(dl, a)
+		}
+		return 0, invalidf("UploadLayout", "section %d of type %T", i, host)
+	}
 	if free, total, err := d.MemInfo(); err != nil {
 		return nil, err
 	} else if dl.bytes > free {
@@ -139,6 +178,9 @@ func UploadLayoutSplit(d Device, l *layout.Layout, ws WorkSplit) (*DeviceLayout,
 	s := &dl.desc
 	s.n, s.m = l.NumVertices, l.NumArcs
 	s.numSlots = uint64(len(l.SlotDst))
+	if built != nil {
+		s.numSlots = built.SlotCount()
+	}
 	s.panelSize, s.heavyColumns = l.Params.PanelSize, l.Params.HeavyColumns
 	s.numHeavy = uint32(len(l.HeavyCol))
 	s.numPanels = uint32(max(len(l.LightStart), 1) - 1)
@@ -157,14 +199,14 @@ func UploadLayoutSplit(d Device, l *layout.Layout, ws WorkSplit) (*DeviceLayout,
 		func() error { s.heavyMatrix, err = upload(dl, l.HeavyMatrix); return err },
 		func() error { s.heavyWeights, err = upload(dl, l.HeavyWeights); return err },
 		func() error { s.lightStart, err = upload(dl, l.LightStart); return err },
-		func() error { s.lightSrc, err = upload(dl, l.LightSrc); return err },
-		func() error { s.lightWeights, err = upload(dl, l.LightWeights); return err },
-		func() error { s.lightSlot, err = upload(dl, l.LightSlot); return err },
+		func() error { s.lightSrc, err = from(secLightSrc, l.LightSrc); return err },
+		func() error { s.lightWeights, err = from(secLightWeights, l.LightWeights); return err },
+		func() error { s.lightSlot, err = from(secLightSlot, l.LightSlot); return err },
 		func() error { s.rowSlotStart, err = upload(dl, l.RowSlotStart); return err },
-		func() error { s.slotDst, err = upload(dl, l.SlotDst); return err },
+		func() error { s.slotDst, err = from(secSlotDst, l.SlotDst); return err },
 		func() error { s.sparseOffsets, err = upload(dl, l.SparseOffsets); return err },
-		func() error { s.sparseDst, err = upload(dl, l.SparseDst); return err },
-		func() error { s.sparseWeights, err = upload(dl, l.SparseWeights); return err },
+		func() error { s.sparseDst, err = from(secSparseDst, l.SparseDst); return err },
+		func() error { s.sparseWeights, err = from(secSparseWeights, l.SparseWeights); return err },
 		func() error { s.heavyChunkBlock, err = upload(dl, p.HeavyChunkBlock); return err },
 		func() error { s.heavyChunkRow0, err = upload(dl, p.HeavyChunkRow0); return err },
 		func() error { s.heavyChunkEntry, err = upload(dl, p.HeavyChunkEntry); return err },

@@ -105,6 +105,23 @@ func makeSection(s any, n uint64) (unsafe.Pointer, uint64) {
 // layout.ErrTooLarge when the layout would need more than 2^32-1 stream
 // slots.
 func BuildLayout(d Device, n uint64, src, dst, weights []uint32, directed bool, p layout.Params) (*layout.Layout, LayoutTimings, error) {
+	b, tm, err := BuildLayoutDeferred(d, n, src, dst, weights, directed, p)
+	if err != nil {
+		return nil, tm, err
+	}
+	defer b.Release()
+	if err := b.Download(); err != nil {
+		return nil, tm, err
+	}
+	tm.Download += time.Duration(b.DownloadTime * float64(time.Second))
+	return b.Layout(), tm, nil
+}
+
+// BuildLayoutDeferred is BuildLayout that downloads every section but the
+// largest (deferredSections) and keeps the arrays on the device: a run can
+// start from them (UploadLayoutFrom) and the rest come to the host later
+// (BuiltLayout.Download). The caller must Release the result.
+func BuildLayoutDeferred(d Device, n uint64, src, dst, weights []uint32, directed bool, p layout.Params) (*BuiltLayout, LayoutTimings, error) {
 	var tm LayoutTimings
 	m := uint64(len(src))
 	if uint64(len(dst)) != m || (weights != nil && uint64(len(weights)) != m) {
@@ -174,7 +191,7 @@ func BuildLayout(d Device, n uint64, src, dst, weights []uint32, directed bool, 
 	if res.too_large != 0 {
 		return nil, tm, fmt.Errorf("cuda: BuildLayout: more than %d stream slots: %w", uint64(layout.MaxSlots), layout.ErrTooLarge)
 	}
-	defer call("BuildLayout", func(e *C.char, ne C.size_t) C.int { return C.mg_pp_free(C.int(d.ordinal), h, e, ne) })
+	built := &BuiltLayout{dev: d, h: unsafe.Pointer(h), refs: 1}
 	tm.Upload = stageTime + msDuration(float64(res.upload_ms))
 	tm.Build = msDuration(float64(res.build_ms))
 	for i := range tm.Phases {
@@ -185,32 +202,56 @@ func BuildLayout(d Device, n uint64, src, dst, weights []uint32, directed bool, 
 			SegmentSize: p.SegmentSize, GroupThresholds: append([]uint64(nil), p.GroupThresholds...), HighGroups: p.HighGroups},
 		NumVertices: n, NumArcs: m, Weighted: weights != nil, Directed: directed,
 	}
+	built.l = l
+	for i := range built.lens {
+		built.lens[i] = uint64(res.len[i])
+	}
 	start := time.Now()
 	defer Range("preprocess: download")()
 	sections := layoutSections(l)
 	copies := make([]stagedCopy, 0, len(sections))
 	for i, s := range sections {
-		ptr, bytes := makeSection(s, uint64(res.len[i]))
-		var src unsafe.Pointer
-		var have C.uint64_t
-		if err := call("BuildLayout", func(e *C.char, ne C.size_t) C.int {
-			return C.mg_pp_section_ptr(h, C.int(i), &src, &have, e, ne)
-		}); err != nil {
+		if isDeferred(i) {
+			continue
+		}
+		ptr, bytes := makeSection(s, built.lens[i])
+		src, have, err := backendPPSectionPtr(built.h, i)
+		if err != nil {
+			built.Release()
 			return nil, tm, err
 		}
-		if uint64(have) != bytes {
-			return nil, tm, invalidf("BuildLayout", "section %d has %d bytes on the device, %d expected", i, uint64(have), bytes)
+		if have != bytes {
+			built.Release()
+			return nil, tm, invalidf("BuildLayout", "section %d has %d bytes on the device, %d expected", i, have, bytes)
 		}
 		if bytes > 0 {
 			copies = append(copies, stagedCopy{host: ptr, dev: src, bytes: bytes})
 		}
 	}
 	if err := stagedTransfer(d, true, copies); err != nil {
+		built.Release()
 		return nil, tm, err
 	}
 	tm.Download = time.Since(start)
-	l.Normalize()
-	return l, tm, nil
+	return built, tm, nil
+}
+
+// backendPPSectionPtr returns the device address and byte size of section
+// i of the builder's arrays h.
+func backendPPSectionPtr(h unsafe.Pointer, i int) (unsafe.Pointer, uint64, error) {
+	var src unsafe.Pointer
+	var have C.uint64_t
+	err := call("BuildLayout", func(e *C.char, ne C.size_t) C.int {
+		return C.mg_pp_section_ptr((*C.mg_pp_layout)(h), C.int(i), &src, &have, e, ne)
+	})
+	return src, uint64(have), err
+}
+
+// backendPPFree frees the builder's arrays h.
+func backendPPFree(dev int, h unsafe.Pointer) error {
+	return call("BuildLayout", func(e *C.char, ne C.size_t) C.int {
+		return C.mg_pp_free(C.int(dev), (*C.mg_pp_layout)(h), e, ne)
+	})
 }
 
 // stagedEdges are an edge list's arrays on the device (stageEdges).

@@ -4,6 +4,7 @@ package cuda
 
 import (
 	"time"
+	"unsafe"
 
 	"github.com/mgraph-dev/mgraph/layout"
 )
@@ -27,3 +28,17 @@ const MaxLayoutItems = uint64(1<<31 - 1)
 func BuildLayout(Device, uint64, []uint32, []uint32, []uint32, bool, layout.Params) (*layout.Layout, LayoutTimings, error) {
 	return nil, LayoutTimings{}, ErrNoCUDA
 }
+
+// BuildLayoutDeferred returns ErrNoCUDA in the build without CUDA.
+func BuildLayoutDeferred(Device, uint64, []uint32, []uint32, []uint32, bool, layout.Params) (*BuiltLayout, LayoutTimings, error) {
+	return nil, LayoutTimings{}, ErrNoCUDA
+}
+
+func backendPPSectionPtr(unsafe.Pointer, int) (unsafe.Pointer, uint64, error) {
+	return nil, 0, ErrNoCUDA
+}
+func backendPPFree(int, unsafe.Pointer) error { return ErrNoCUDA }
+
+// layoutSections and makeSection exist only where the device builder does.
+func layoutSections(*layout.Layout) []any              { return make([]any, numSections) }
+func makeSection(any, uint64) (unsafe.Pointer, uint64) { return nil, 0 }

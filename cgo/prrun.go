@@ -168,7 +168,10 @@ func NewPRRun(dl *DeviceLayout, scheme PRScheme) (*PRRun, error) {
 // (PullChunks).
 func (r *PRRun) buildPull() error {
 	dl := r.dl
-	light := len(dl.l.LightSrc)
+	var light int // len(LightSrc), from the offsets (the array may still be on the device only, BuiltLayout)
+	if ls := dl.l.LightStart; len(ls) > 0 {
+		light = int(ls[len(ls)-1])
+	}
 	if light > MaxPullLightEdges {
 		return invalidf("NewPRRun", "%d light edges: the pull scheme sorts at most %d (use the stream scheme, mgraph run --gpu-pr-stream)",
 			light, MaxPullLightEdges)

@@ -101,6 +101,16 @@ func NewCollector(dl *DeviceLayout) (*Collector, error) {
 // Close frees the device and pinned memory.
 func (c *Collector) Close() error { return c.release() }
 
+// Reserve allocates the result buffers of both value types now (pinned
+// host memory takes milliseconds per hundred megabytes to allocate), so
+// that no collection allocates.
+func (c *Collector) Reserve() error {
+	if err := c.ensureU32(true); err != nil {
+		return err
+	}
+	return c.ensureF64(true)
+}
+
 // pinned allocates a pinned buffer owned by c.
 func pinnedOwned[T any](c *Collector, n int) (*Pinned[T], error) {
 	h, err := AllocPinned[T](c.dl.dev, n)

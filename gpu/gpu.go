@@ -60,6 +60,7 @@ var _ engine.Backend = (*Backend)(nil)
 type Option func(*options)
 
 type options struct {
+	built      *cuda.BuiltLayout
 	split      cuda.WorkSplit
 	noLoop     bool
 	loopBlocks uint32
@@ -71,6 +72,15 @@ type options struct {
 // pieces exercise the split paths on small graphs.
 func WithWorkSplit(ws cuda.WorkSplit) Option {
 	return func(o *options) { o.split = ws }
+}
+
+// WithBuilt runs on a layout the device built (cuda.BuildLayoutDeferred,
+// preprocess.Options.KeepOnDevice): its largest arrays are used where the
+// builder left them instead of being uploaded again, and New's layout must
+// be b.Layout(), which may still lack them on the host (the backend's host
+// code does not read them). The backend holds a reference to b until Close.
+func WithBuilt(b *cuda.BuiltLayout) Option {
+	return func(o *options) { o.built = b }
 }
 
 // WithoutDeviceLoop makes the backend return to the host after every
@@ -124,17 +134,43 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}
-	dl, err := cuda.UploadLayoutSplit(d, l, o.split)
+	var dl *cuda.DeviceLayout
+	weights := l.SparseWeights // for near-far's bucket width
+	if o.built != nil {
+		if o.built.Layout() != l {
+			return nil, fmt.Errorf("cuda backend: the built layout is not the one given")
+		}
+		if dl, err = cuda.UploadLayoutFrom(o.built, o.split); err == nil && l.Weighted && len(weights) == 0 {
+			weights, err = o.built.SampleSparseWeights(nearFarSample)
+			if err != nil {
+				dl.Close()
+			}
+		}
+	} else {
+		dl, err = cuda.UploadLayoutSplit(d, l, o.split)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}
 	if workers <= 0 {
 		workers = defaultWorkers()
 	}
-	return &Backend{l: l, dl: dl, workers: workers, sms: max(props.Multiprocessors, 1),
+	// The result buffers (the permutation on the device, pinned host
+	// memory) are allocated with the layout, not by the first trial.
+	col, err := cuda.NewCollector(dl)
+	if err == nil {
+		if err = col.Reserve(); err != nil {
+			col.Close()
+		}
+	}
+	if err != nil {
+		dl.Close()
+		return nil, fmt.Errorf("cuda backend: %w", err)
+	}
+	return &Backend{l: l, dl: dl, col: col, workers: workers, sms: max(props.Multiprocessors, 1),
 		edp: map[int]time.Duration{}, fixed: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
 		loopFixed: map[int]float64{}, fixedSamples: map[int]int{},
-		noLoop: o.noLoop, loopBlocks: o.loopBlocks, delta: nearFarDelta(l, o.nearFar), prScheme: o.prScheme}, nil
+		noLoop: o.noLoop, loopBlocks: o.loopBlocks, delta: nearFarDelta(weights, o.nearFar), prScheme: o.prScheme}, nil
 }
 
 // Close frees the device memory of the layout and of the run state.
@@ -803,20 +839,21 @@ func msDuration(ms float32) time.Duration { return time.Duration(float64(ms) * 1
 const nearFarSample = 1 << 16
 
 // nearFarDelta returns SSSP's near-far bucket width for the option value
-// opt (see WithNearFarDelta): 0 without weights or when off.
-func nearFarDelta(l *layout.Layout, opt int64) uint32 {
+// opt (see WithNearFarDelta), from a sample of the arc weights (weights:
+// the layout's, or a sample of them; nil without weights): 0 without
+// weights or when off.
+func nearFarDelta(weights []uint32, opt int64) uint32 {
 	switch {
-	case opt < 0 || !l.Weighted || len(l.SparseWeights) == 0:
+	case opt < 0 || len(weights) == 0:
 		return 0
 	case opt > 0:
 		return uint32(min(opt, math.MaxUint32>>1))
 	}
 	// The mean of an evenly spaced sample of the weights.
-	w := l.SparseWeights
-	stride := max(len(w)/nearFarSample, 1)
+	stride := max(len(weights)/nearFarSample, 1)
 	var sum, k uint64
-	for i := 0; i < len(w); i += stride {
-		sum += uint64(w[i])
+	for i := 0; i < len(weights); i += stride {
+		sum += uint64(weights[i])
 		k++
 	}
 	return uint32(max(NearFarWeights*sum/k, 1))

@@ -43,9 +43,9 @@ func TestNearFarDelta(t *testing.T) {
 		w[i] = uint32(1 + i%64) // mean 32.5
 	}
 	l := &layout.Layout{Weighted: true, SparseWeights: w}
-	require.Equal(t, uint32(NearFarWeights*65/2), nearFarDelta(l, 0))
-	require.Equal(t, uint32(7), nearFarDelta(l, 7))
-	require.Zero(t, nearFarDelta(l, -1))
-	require.Zero(t, nearFarDelta(&layout.Layout{}, 0))
-	require.Equal(t, uint32(1), nearFarDelta(&layout.Layout{Weighted: true, SparseWeights: []uint32{0, 0}}, 0))
+	require.Equal(t, uint32(NearFarWeights*65/2), nearFarDelta(l.SparseWeights, 0))
+	require.Equal(t, uint32(7), nearFarDelta(l.SparseWeights, 7))
+	require.Zero(t, nearFarDelta(l.SparseWeights, -1))
+	require.Zero(t, nearFarDelta(nil, 0))
+	require.Equal(t, uint32(1), nearFarDelta([]uint32{0, 0}, 0))
 }

@@ -43,6 +43,10 @@ type Options struct {
 	// OnStage, when set, is called after each stage with its name and
 	// duration (for logs and benchmarks).
 	OnStage func(stage string, elapsed time.Duration)
+	// KeepOnDevice asks BuildOn, when it builds on the GPU, to leave the
+	// layout on the device and download only what the host needs before a
+	// run there (Report.Built).
+	KeepOnDevice bool
 }
 
 // Stage names reported to Options.OnStage, in order.

@@ -84,26 +84,34 @@ func EstimateGPUBytes(n, m uint64, weighted bool, p layout.Params) uint64 {
 // fails during the build). opts.Workers bounds the host-side check;
 // opts.OnStage receives "gpu upload", "gpu " + each phase, "gpu download".
 func BuildGPU(ctx context.Context, el *graph.EdgeList, p layout.Params, opts Options) (*layout.Layout, GPUTimings, error) {
+	opts.KeepOnDevice = false
+	l, _, tm, err := buildGPU(ctx, el, p, opts)
+	return l, tm, err
+}
+
+// buildGPU is BuildGPU that, with opts.KeepOnDevice, returns the layout
+// still on the device (the host layout without its deferred sections).
+func buildGPU(ctx context.Context, el *graph.EdgeList, p layout.Params, opts Options) (*layout.Layout, *cuda.BuiltLayout, GPUTimings, error) {
 	var tm GPUTimings
 	if el == nil {
-		return nil, tm, fmt.Errorf("preprocess: nil graph")
+		return nil, nil, tm, fmt.Errorf("preprocess: nil graph")
 	}
 	start := time.Now()
 	b := &builder{ctx: ctx, el: el, p: p, opts: opts, workers: par.Workers(opts.Workers), n: el.NumVertices, m: el.NumArcs()}
 	if err := b.check(); err != nil {
-		return nil, tm, err
+		return nil, nil, tm, err
 	}
 	if b.n > cuda.MaxLayoutItems || b.m > cuda.MaxLayoutItems {
-		return nil, tm, fmt.Errorf("preprocess: %d vertices and %d arcs; the GPU builder takes at most %d of each: %w",
+		return nil, nil, tm, fmt.Errorf("preprocess: %d vertices and %d arcs; the GPU builder takes at most %d of each: %w",
 			b.n, b.m, cuda.MaxLayoutItems, cuda.ErrInvalid)
 	}
 	tm.Check = time.Since(start)
 	if err := ctx.Err(); err != nil {
-		return nil, tm, fmt.Errorf("preprocess: %w", err)
+		return nil, nil, tm, fmt.Errorf("preprocess: %w", err)
 	}
 	dev, err := cuda.GetDevice(0)
 	if err != nil {
-		return nil, tm, err
+		return nil, nil, tm, err
 	}
 	tm.Device = dev.String()
 	if props, err := dev.Props(); err == nil {
@@ -112,19 +120,28 @@ func BuildGPU(ctx context.Context, el *graph.EdgeList, p layout.Params, opts Opt
 	tm.EstimatedBytes = EstimateGPUBytes(b.n, b.m, el.Weighted(), p)
 	free, total, err := dev.MemInfo()
 	if err != nil {
-		return nil, tm, err
+		return nil, nil, tm, err
 	}
 	if tm.EstimatedBytes > free {
-		return nil, tm, fmt.Errorf("%w: the build needs up to %s, %s of %s free on %s", ErrGPUMemory,
+		return nil, nil, tm, fmt.Errorf("%w: the build needs up to %s, %s of %s free on %s", ErrGPUMemory,
 			cuda.FormatBytes(tm.EstimatedBytes), cuda.FormatBytes(free), cuda.FormatBytes(total), tm.Device)
 	}
-	l, ct, err := cuda.BuildLayout(dev, b.n, el.Src, el.Dst, el.Weights, el.Directed, p)
+	var l *layout.Layout
+	var built *cuda.BuiltLayout
+	var ct cuda.LayoutTimings
+	if opts.KeepOnDevice {
+		if built, ct, err = cuda.BuildLayoutDeferred(dev, b.n, el.Src, el.Dst, el.Weights, el.Directed, p); err == nil {
+			l = built.Layout()
+		}
+	} else {
+		l, ct, err = cuda.BuildLayout(dev, b.n, el.Src, el.Dst, el.Weights, el.Directed, p)
+	}
 	tm.Upload, tm.Build, tm.Phases, tm.Download, tm.PeakDeviceBytes = ct.Upload, ct.Build, ct.Phases, ct.Download, ct.PeakBytes
 	if err != nil {
 		if errors.Is(err, cuda.ErrOutOfMemory) {
-			return nil, tm, fmt.Errorf("%w: %v", ErrGPUMemory, err)
+			return nil, nil, tm, fmt.Errorf("%w: %v", ErrGPUMemory, err)
 		}
-		return nil, tm, fmt.Errorf("preprocess: %w", err)
+		return nil, nil, tm, fmt.Errorf("preprocess: %w", err)
 	}
 	if opts.OnStage != nil {
 		opts.OnStage("gpu upload", tm.Upload)
@@ -134,9 +151,12 @@ func BuildGPU(ctx context.Context, el *graph.EdgeList, p layout.Params, opts Opt
 		opts.OnStage("gpu download", tm.Download)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, tm, fmt.Errorf("preprocess: %w", err)
+		if built != nil {
+			built.Release()
+		}
+		return nil, nil, tm, fmt.Errorf("preprocess: %w", err)
 	}
-	return l, tm, nil
+	return l, built, tm, nil
 }
 
 // Where a layout is built (BuildOn).
@@ -158,6 +178,11 @@ type Report struct {
 	Total time.Duration
 	// GPU holds the device build's times (On == OnGPU).
 	GPU *GPUTimings
+	// Built, with Options.KeepOnDevice and a GPU build, is the layout still
+	// on the device: the returned layout lacks its largest sections until
+	// Built.Download, and the caller must Release it (see
+	// cuda.BuildLayoutDeferred).
+	Built *cuda.BuiltLayout
 }
 
 // BuildOn builds the layout of el where says: OnCPU (Build), OnGPU
@@ -194,10 +219,10 @@ func BuildOn(ctx context.Context, where string, el *graph.EdgeList, p layout.Par
 			el.NumVertices, el.NumArcs(), cuda.MaxLayoutItems)
 		return cpu()
 	}
-	l, tm, err := BuildGPU(ctx, el, p, opts)
+	l, built, tm, err := buildGPU(ctx, el, p, opts)
 	switch {
 	case err == nil:
-		rep.On, rep.GPU, rep.Total = OnGPU, &tm, time.Since(start)
+		rep.On, rep.GPU, rep.Total, rep.Built = OnGPU, &tm, time.Since(start), built
 		return l, rep, nil
 	case ctx.Err() != nil:
 		return nil, rep, fmt.Errorf("preprocess: %w", ctx.Err())

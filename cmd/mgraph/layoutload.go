@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/mgraph-dev/mgraph/graph/gen"
 	"github.com/mgraph-dev/mgraph/internal/progress"
 	"github.com/mgraph-dev/mgraph/layout"
@@ -147,22 +148,22 @@ func lookupCached(e *env, c *cache.Cache, key string, p layout.Params) *layout.L
 // --preprocess-on says (preprocess.BuildOn). The times it reports exclude
 // reading the graph (the paper's Table 7); a GPU build's host-to-device copy
 // is reported apart from its device time.
-func buildLayout(ctx context.Context, e *env, path string, in *inputFlags, lf *layoutFlags, p layout.Params) (*layout.Layout, *loaded, time.Duration, error) {
+func buildLayout(ctx context.Context, e *env, path string, in *inputFlags, lf *layoutFlags, p layout.Params, keep bool) (*layout.Layout, *cuda.BuiltLayout, *loaded, time.Duration, error) {
 	where, err := lf.where()
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, nil, 0, err
 	}
 	g, err := loadGraph(ctx, e, path, in)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, nil, 0, err
 	}
 	fmt.Fprintf(e.stderr, "read %s (%d vertices, %d arcs) in %.3fs\n", path, g.el.NumVertices, g.el.NumArcs(), g.elapsed.Seconds())
-	l, rep, err := preprocess.BuildOn(ctx, where, g.el, p, preprocess.Options{Workers: in.threads, Progress: e.stderr})
+	l, rep, err := preprocess.BuildOn(ctx, where, g.el, p, preprocess.Options{Workers: in.threads, Progress: e.stderr, KeepOnDevice: keep})
 	if rep.Fallback != "" {
 		fmt.Fprintf(e.stderr, "note: %s\n", rep.Fallback)
 	}
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, nil, 0, err
 	}
 	d := rep.Total
 	if t := rep.GPU; t != nil {
@@ -177,7 +178,10 @@ func buildLayout(ctx context.Context, e *env, path string, in *inputFlags, lf *l
 	} else {
 		fmt.Fprintf(e.stderr, "preprocessed %s (%d vertices, %d arcs) on the CPU in %.2fs\n", path, l.NumVertices, l.NumArcs, d.Seconds())
 	}
-	return l, g, d, nil
+	if rep.Built != nil {
+		fmt.Fprintf(e.stderr, "  the run starts from the device copy; the largest sections come to the host after it\n")
+	}
+	return l, rep.Built, g, d, nil
 }
 
 // loadLayout returns the layout of path: a layout file is loaded directly
@@ -186,12 +190,45 @@ func buildLayout(ctx context.Context, e *env, path string, in *inputFlags, lf *l
 // stored on a miss. A bad cached file is reported, removed and rebuilt.
 // With --no-cache the layout is built every time.
 func loadLayout(ctx context.Context, e *env, path string, in *inputFlags, lf *layoutFlags) (*layout.Layout, error) {
-	l, store, err := loadLayoutDeferred(ctx, e, path, in, lf)
+	dl, err := loadLayoutDeferred(ctx, e, path, in, lf, false)
 	if err != nil {
 		return nil, err
 	}
-	store()
-	return l, nil
+	dl.finish(true)
+	return dl.l, nil
+}
+
+// deferredLayout is a layout whose cache write, and, when it was built on
+// the GPU and kept there, the download of its largest sections, are left
+// for after a run.
+type deferredLayout struct {
+	l     *layout.Layout
+	built *cuda.BuiltLayout // nil unless kept on the device
+	store func()            // the cache write; nil when there is none
+	done  bool
+}
+
+// finish downloads what the host layout lacks (when host says the caller
+// needs it, or for the cache), writes the cache, and releases the device
+// copy. Later calls do nothing. A failed download leaves the layout
+// incomplete and is reported; it is then not cached.
+func (d *deferredLayout) finish(host bool) error {
+	if d.done {
+		return nil
+	}
+	d.done = true
+	if d.built != nil {
+		defer d.built.Release()
+		if host || d.store != nil {
+			if err := d.built.Download(); err != nil {
+				return fmt.Errorf("download the layout: %w", err)
+			}
+		}
+	}
+	if d.store != nil {
+		d.store()
+	}
+	return nil
 }
 
 // loadLayoutDeferred is loadLayout with a built layout's cache write left
@@ -199,56 +236,63 @@ func loadLayout(ctx context.Context, e *env, path string, in *inputFlags, lf *la
 // warned about) and does nothing when there is nothing to write. A run
 // calls it after its results, so that the download's compression and
 // checksums never delay the first iteration.
-func loadLayoutDeferred(ctx context.Context, e *env, path string, in *inputFlags, lf *layoutFlags) (*layout.Layout, func(), error) {
-	nothing := func() {}
-	l, c, key, err := loadLayoutOrBuild(ctx, e, path, in, lf)
-	if err != nil || c == nil {
-		return l, nothing, err
+// With keep, a layout built on the GPU stays there (preprocess's
+// KeepOnDevice): the result's built is set, and its host layout lacks the
+// largest sections until finish.
+func loadLayoutDeferred(ctx context.Context, e *env, path string, in *inputFlags, lf *layoutFlags, keep bool) (*deferredLayout, error) {
+	l, built, c, key, err := loadLayoutOrBuild(ctx, e, path, in, lf, keep)
+	if err != nil {
+		return nil, err
 	}
-	return l, func() {
+	d := &deferredLayout{l: l, built: built}
+	if c == nil {
+		return d, nil
+	}
+	d.store = func() {
 		start := time.Now()
 		if stored, err := c.Store(key, l, layout.SaveOptions{Level: lf.level, Workers: in.threads}); err != nil {
 			fmt.Fprintf(e.stderr, "warning: could not cache the layout: %v\n", err)
 		} else {
 			fmt.Fprintf(e.stderr, "cached layout %s in %.2fs\n", stored, time.Since(start).Seconds())
 		}
-	}, nil
+	}
+	return d, nil
 }
 
 // loadLayoutOrBuild returns path's layout as loadLayout does and, when it
 // was built and the cache is on, the cache and key to store it under.
-func loadLayoutOrBuild(ctx context.Context, e *env, path string, in *inputFlags, lf *layoutFlags) (*layout.Layout, *cache.Cache, string, error) {
+func loadLayoutOrBuild(ctx context.Context, e *env, path string, in *inputFlags, lf *layoutFlags, keep bool) (*layout.Layout, *cuda.BuiltLayout, *cache.Cache, string, error) {
 	if in.threads < 0 {
-		return nil, nil, "", usageError("--threads must be ≥ 0, got %d", in.threads)
+		return nil, nil, nil, "", usageError("--threads must be ≥ 0, got %d", in.threads)
 	}
 	if ok, err := layout.IsLayoutFile(path); err == nil && ok {
 		start := time.Now()
 		l, err := layout.LoadFile(path)
 		if err != nil {
-			return nil, nil, "", err
+			return nil, nil, nil, "", err
 		}
 		fmt.Fprintf(e.stderr, "loaded layout %s in %.2fs\n", path, time.Since(start).Seconds())
-		return l, nil, "", nil
+		return l, nil, nil, "", nil
 	}
 	p, err := lf.params()
 	if err != nil {
-		return nil, nil, "", err
+		return nil, nil, nil, "", err
 	}
 	var c *cache.Cache
 	var key string
 	if !lf.noCache {
 		if c, key, err = cacheFor(path, in, lf, p); err != nil {
-			return nil, nil, "", err
+			return nil, nil, nil, "", err
 		}
 		if l := lookupCached(e, c, key, p); l != nil {
-			return l, nil, "", nil
+			return l, nil, nil, "", nil
 		}
 	}
-	l, _, _, err := buildLayout(ctx, e, path, in, lf, p)
+	l, built, _, _, err := buildLayout(ctx, e, path, in, lf, p, keep)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, nil, nil, "", err
 	}
-	return l, c, key, nil
+	return l, built, c, key, nil
 }
 
 // printLayoutInfo describes a layout: parameters, heavy and light blocks

@@ -89,7 +89,7 @@ Examples:
 						}
 					}
 				}
-				l, g, took, err := buildLayout(ctx, e, args[0], &in, &lf, p)
+				l, _, g, took, err := buildLayout(ctx, e, args[0], &in, &lf, p, false)
 				if err != nil {
 					return err
 				}

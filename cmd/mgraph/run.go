@@ -172,21 +172,25 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	}
 
 	wall := time.Now()
-	l, store, err := loadLayoutDeferred(ctx, e, graphPath, &f.in, &f.lf)
+	// A layout built on the GPU for a run there stays on the device: the run
+	// starts from it, and the host gets the rest of it (for the cache and
+	// the validation) after the results, as the cache write does.
+	keep := f.backend == "cuda"
+	dl, err := loadLayoutDeferred(ctx, e, graphPath, &f.in, &f.lf, keep)
 	if err != nil {
 		return err
 	}
+	l := dl.l
 	if apps.Undirected(app) && l.Directed {
 		fmt.Fprintln(e.stderr, "cc: the graph is directed; using its symmetrized layout (weak components)")
-		store()
+		dl.finish(false)
 		f.in.undirected = true
-		if l, store, err = loadLayoutDeferred(ctx, e, graphPath, &f.in, &f.lf); err != nil {
+		if dl, err = loadLayoutDeferred(ctx, e, graphPath, &f.in, &f.lf, keep); err != nil {
 			return err
 		}
+		l = dl.l
 	}
-	// A built layout goes to the cache after the results (or on the way
-	// out), never before the first iteration.
-	defer func() { store() }()
+	defer func() { dl.finish(false) }() // on the way out, whatever happened
 	layoutReady := time.Since(wall)
 	if app == "sssp" && !l.Weighted {
 		return fmt.Errorf("sssp needs edge weights and %s has none: add --weights SEED to generate them", graphPath)
@@ -199,6 +203,9 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 		}
 		if f.gpuStream {
 			gopts = append(gopts, gpu.WithPRScheme(cuda.PRStream))
+		}
+		if dl.built != nil {
+			gopts = append(gopts, gpu.WithBuilt(dl.built))
 		}
 		g, err := gpu.New(l, f.in.threads, gopts...)
 		if err != nil {
@@ -286,9 +293,13 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	}
 	trialsDone := time.Since(wall)
 	storeStart := time.Now()
-	store()
-	store = func() {}
-	fmt.Fprintf(e.stderr, "wall: layout ready at %s (reading and preprocessing, or the cache), %s backend ready at %s, first result at %s, %d trials done at %s; cache write after them: %s\n",
+	if err := dl.finish(f.validate); err != nil {
+		return err
+	}
+	if dl.built != nil && dl.built.DownloadTime > 0 {
+		fmt.Fprintf(e.stderr, "downloaded the rest of the layout in %.3fs (after the trials)\n", dl.built.DownloadTime)
+	}
+	fmt.Fprintf(e.stderr, "wall: layout ready at %s (reading and preprocessing, or the cache), %s backend ready at %s, first result at %s, %d trials done at %s; after them, the layout's download and cache write: %s\n",
 		fmtSeconds(layoutReady.Seconds()), fwd.Name(), fmtSeconds(uploaded.Seconds()), fmtSeconds(firstResult.Seconds()),
 		f.trials, fmtSeconds(trialsDone.Seconds()), fmtSeconds(time.Since(storeStart).Seconds()))
 	if err := stopProfile(true); err != nil {

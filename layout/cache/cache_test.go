@@ -2,6 +2,7 @@ package cache_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"testing"
@@ -51,7 +52,13 @@ func TestHashFile(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte("a"), 0o644))
 	d, err := cache.HashFile(path)
 	require.NoError(t, err)
-	assert.Equal(t, cache.HashString("a"), d)
+	// The tree hash: sha256 of the size line and each piece's sha256.
+	piece := sha256.Sum256([]byte("a"))
+	assert.Equal(t, cache.Digest(sha256.Sum256(append([]byte("mgraph tree sha256 1 67108864\n"), piece[:]...))), d)
+	require.NoError(t, os.WriteFile(path, []byte("b"), 0o644))
+	other, err := cache.HashFile(path)
+	require.NoError(t, err)
+	assert.NotEqual(t, d, other)
 	_, err = cache.HashFile(path + ".missing")
 	assert.Error(t, err)
 }

@@ -1,0 +1,63 @@
+package gpu_test
+
+import (
+	"context"
+	"testing"
+
+	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/internal/testgraphs"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRunsFromBuiltLayout runs every app on a backend made from a layout the
+// device built and kept (the largest sections never uploaded again, nor on
+// the host yet), against the CPU backend on the CPU builder's layout; the
+// download afterwards completes the host layout byte for byte as the CPU
+// builds it, and after the owner's release the backend still runs (it holds
+// the arrays until Close).
+func TestRunsFromBuiltLayout(t *testing.T) {
+	needGPU(t)
+	ctx := context.Background()
+	el := testgraphs.Generated(t, "rmat:12:8", 4)
+	el.Symmetrize(4)
+	el.SetRandomWeights(3, 1, 64, 4)
+	p := testgraphs.SmallParams()
+	want := build(t, el, p)
+	d, err := cuda.GetDevice(0)
+	require.NoError(t, err)
+	b, _, err := cuda.BuildLayoutDeferred(d, el.NumVertices, el.Src, el.Dst, el.Weights, el.Directed, p)
+	require.NoError(t, err)
+	l := b.Layout()
+	require.Empty(t, l.SparseDst, "the deferred sections stay on the device")
+	require.NotEmpty(t, l.Perm)
+	gb, err := gpu.New(l, 2, gpu.WithBuilt(b))
+	require.NoError(t, err)
+	cb, err := cpu.New(want, 2)
+	require.NoError(t, err)
+	srcs := []uint32{0, uint32(l.NumVertices / 2)}
+	pr := apps.DefaultPageRankOptions()
+	for _, app := range apps.Names {
+		w, _, err := apps.Run(ctx, app, cb, cb, srcs, pr, engine.RunOptions{})
+		require.NoError(t, err, app)
+		got, _, err := apps.Run(ctx, app, gb, gb, srcs, pr, engine.RunOptions{})
+		require.NoError(t, err, app)
+		switch w := w.(type) {
+		case []uint32:
+			require.Equal(t, w, got, app)
+		case []float64:
+			requireClose(t, w, got.([]float64), 1e-9, app)
+		}
+	}
+	require.NoError(t, b.Download())
+	require.Equal(t, want, l, "downloaded layout differs from the CPU builder's")
+	require.NoError(t, b.Release())
+	// The backend still holds the arrays.
+	got, _, err := apps.BFS(ctx, gb, srcs[0], engine.RunOptions{})
+	require.NoError(t, err)
+	require.NoError(t, apps.ValidateBFS(apps.OriginalCSR(want, 2), srcs[0], got))
+	require.NoError(t, gb.Close())
+}
