@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/mgraph-dev/mgraph/apps"
+	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
