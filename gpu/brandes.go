@@ -7,7 +7,6 @@ import (
 
 	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/mgraph-dev/mgraph/engine"
-	"github.com/mgraph-dev/mgraph/sampler"
 )
 
 var _ engine.BrandesBackend = (*Backend)(nil)
@@ -40,9 +39,7 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 	if len(sources) == 0 {
 		return make([]float64, n), total, nil
 	}
-	if opts.SampleRate <= 0 || opts.SampleRate > 1 {
-		opts.SampleRate = sampler.DefaultSampleRate
-	}
+	opts = withSampleRate(opts)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	run, err := b.sumRun()

@@ -288,21 +288,37 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 // minProgram returns the kernel id of min program p, or why the device
 // cannot run it.
 func (b *Backend) minProgram(p engine.Program[uint32]) (int, error) {
+	prog, err := minProgramID(p, b.l.Weighted)
+	if err != nil {
+		return 0, fmt.Errorf("cuda backend: %w", err)
+	}
+	return prog, nil
+}
+
+// minProgramID returns the kernel id of min program p over a graph with or
+// without weights, or why the device cannot run it.
+func minProgramID(p engine.Program[uint32], weighted bool) (int, error) {
 	dp, ok := p.(engine.DeviceProgram)
 	prog := 0
 	if ok {
 		prog = cuda.ProgramID(dp.DeviceKernel())
 	}
-	if prog == 0 {
-		return 0, fmt.Errorf("cuda backend: program %T has no GPU implementation yet", p)
-	}
-	if p.Combine() != engine.CombineMin || p.ApplyAll() {
-		return 0, fmt.Errorf("cuda backend: program %T is not a min program", p)
-	}
-	if p.Edge() == engine.EdgeSourcePlusWeight && !b.l.Weighted {
-		return 0, fmt.Errorf("run: the program adds edge weights but the graph has none")
+	switch {
+	case prog == 0:
+		return 0, fmt.Errorf("program %T has no GPU implementation yet", p)
+	case p.Combine() != engine.CombineMin || p.ApplyAll():
+		return 0, fmt.Errorf("program %T is not a min program", p)
+	case p.Edge() == engine.EdgeSourcePlusWeight && !weighted:
+		return 0, fmt.Errorf("the program adds edge weights but the graph has none")
 	}
 	return prog, nil
+}
+
+// withSampleRate returns opts with the hybrid's default sample rate when
+// its own is out of (0, 1].
+func withSampleRate(opts engine.RunOptions) engine.RunOptions {
+	opts = withSampleRate(opts)
+	return opts
 }
 
 // minRun returns the backend's uint32 run state, allocating it on first
@@ -324,9 +340,7 @@ func (b *Backend) minRun() (*cuda.MinRun, error) {
 // mode on an undirected layout may take pull steps (direction optimisation,
 // with the CPU sampler's switching rule, sampler.Alpha and sampler.Beta).
 func (b *Backend) iterateMin(ctx context.Context, run *cuda.MinRun, p engine.Program[uint32], prog int, opts engine.RunOptions, count, edges uint64, isList bool) (engine.Result, error) {
-	if opts.SampleRate <= 0 || opts.SampleRate > 1 {
-		opts.SampleRate = sampler.DefaultSampleRate
-	}
+	opts = withSampleRate(opts)
 	_, ee := p.(engine.EarlyExit[uint32])
 	canPull := ee && prog == cuda.ProgBFS && !b.l.Directed && !opts.NoPull && opts.Mode == engine.Hybrid
 	start := time.Now()

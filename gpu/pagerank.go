@@ -7,7 +7,6 @@ import (
 
 	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/mgraph-dev/mgraph/engine"
-	"github.com/mgraph-dev/mgraph/sampler"
 )
 
 // prRunner is the backend's float64 Runner. Float64 programs from host
@@ -109,9 +108,7 @@ func (b *Backend) PageRank(ctx context.Context, p engine.PageRankParams, opts en
 func (b *Backend) PageRankDelta(ctx context.Context, p engine.PageRankParams, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var res engine.Result
 	l := b.l
-	if opts.SampleRate <= 0 || opts.SampleRate > 1 {
-		opts.SampleRate = sampler.DefaultSampleRate
-	}
+	opts = withSampleRate(opts)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	run, err := b.sumRun()

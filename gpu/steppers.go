@@ -95,23 +95,12 @@ func (s *Steppers) prog(p engine.Program[uint32], values []uint32) (int, error) 
 	if s.closed {
 		return 0, fmt.Errorf("cuda steppers: used after Close")
 	}
-	dp, ok := p.(engine.DeviceProgram)
-	prog := 0
-	if ok {
-		prog = cuda.ProgramID(dp.DeviceKernel())
+	prog, err := minProgramID(p, s.b.l.Weighted)
+	if err != nil {
+		return 0, fmt.Errorf("cuda steppers: %w", err)
 	}
-	if prog == 0 {
-		return 0, fmt.Errorf("cuda steppers: program %T has no GPU implementation", p)
-	}
-	if p.Combine() != engine.CombineMin || p.ApplyAll() {
-		return 0, fmt.Errorf("cuda steppers: program %T is not a min program", p)
-	}
-	l := s.b.l
-	if uint64(len(values)) != l.NumVertices {
+	if l := s.b.l; uint64(len(values)) != l.NumVertices {
 		return 0, fmt.Errorf("cuda steppers: %d values for a graph of %d vertices", len(values), l.NumVertices)
-	}
-	if p.Edge() == engine.EdgeSourcePlusWeight && !l.Weighted {
-		return 0, fmt.Errorf("cuda steppers: the program adds edge weights but the graph has none")
 	}
 	return prog, nil
 }
