@@ -317,7 +317,9 @@ func minProgramID(p engine.Program[uint32], weighted bool) (int, error) {
 // withSampleRate returns opts with the hybrid's default sample rate when
 // its own is out of (0, 1].
 func withSampleRate(opts engine.RunOptions) engine.RunOptions {
-	opts = withSampleRate(opts)
+	if opts.SampleRate <= 0 || opts.SampleRate > 1 {
+		opts.SampleRate = sampler.DefaultSampleRate
+	}
 	return opts
 }
 

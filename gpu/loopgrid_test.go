@@ -3,7 +3,9 @@ package gpu
 import (
 	"testing"
 
+	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/sampler"
 
 	"github.com/stretchr/testify/require"
 )
@@ -48,4 +50,12 @@ func TestNearFarDelta(t *testing.T) {
 	require.Zero(t, nearFarDelta(l.SparseWeights, -1))
 	require.Zero(t, nearFarDelta(nil, 0))
 	require.Equal(t, uint32(1), nearFarDelta([]uint32{0, 0}, 0))
+}
+
+// TestWithSampleRate: rates outside (0, 1] become the sampler's default.
+func TestWithSampleRate(t *testing.T) {
+	for _, r := range []float64{0, -1, 1.5} {
+		require.Equal(t, sampler.DefaultSampleRate, withSampleRate(engine.RunOptions{SampleRate: r}).SampleRate, r)
+	}
+	require.Equal(t, 0.25, withSampleRate(engine.RunOptions{SampleRate: 0.25}).SampleRate)
 }
