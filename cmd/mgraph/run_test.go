@@ -108,3 +108,30 @@ func TestRunBadArguments(t *testing.T) {
 		assert.Contains(t, errOut, c.msg, "%v", c.args)
 	}
 }
+
+// TestGenConvertKeepsUndirected is the round trip a new user tries: an
+// undirected graph written as an edge list (each edge once, marked) and
+// converted with no flags keeps every arc, in every text format.
+func TestGenConvertKeepsUndirected(t *testing.T) {
+	dir := t.TempDir()
+	ref := filepath.Join(dir, "ref.mgb")
+	code, out, errOut := mgraph(t, "gen", "rmat:9:8", "--symmetrize", "--weights", "3", "-o", ref)
+	require.Equal(t, 0, code, errOut)
+	for _, ext := range []string{"el", "wel", "gr", "mtx"} {
+		text := filepath.Join(dir, "g."+ext)
+		code, _, errOut = mgraph(t, "gen", "rmat:9:8", "--symmetrize", "--weights", "3", "-o", text)
+		require.Equal(t, 0, code, errOut)
+		back := filepath.Join(dir, "back-"+ext+".mgb")
+		code, _, errOut = mgraph(t, "convert", text, back)
+		require.Equal(t, 0, code, errOut)
+		_, want, _ := mgraph(t, "info", ref, "--json")
+		_, got, _ := mgraph(t, "info", back, "--json")
+		var w, g map[string]any
+		require.NoError(t, json.Unmarshal([]byte(want), &w), want)
+		require.NoError(t, json.Unmarshal([]byte(got), &g), got)
+		require.NotNil(t, w["arcs"], want)
+		require.Equal(t, w["arcs"], g["arcs"], ext)
+		require.Equal(t, false, g["directed"], ext)
+	}
+	require.Contains(t, out, "ref.mgb")
+}

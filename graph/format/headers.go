@@ -216,14 +216,27 @@ func (h *mmHeader) finish(el *graph.EdgeList, info *Info, _ uint32, entries int6
 // ---- edge lists ----
 
 type elHeader struct {
-	name     string
-	opts     *ReadOptions
-	weighted bool
-	nodes    uint64
+	name       string
+	opts       *ReadOptions
+	weighted   bool
+	nodes      uint64
+	undirected bool // the file carries undirectedMarker
 }
 
 // nodesKey is the SNAP comment that declares the vertex count.
 var nodesKey = []byte("Nodes:")
+
+// undirectedMarker is the comment mgraph writes at the top of an edge list
+// or DIMACS file of an undirected graph, which lists each edge once; the
+// readers take a file with it as undirected (the reverse arcs restored), so
+// that such a file reads back as the graph that was written.
+const undirectedMarker = "written by mgraph: " + undirectedKind
+
+// undirectedKind is how the writers' header describes an undirected graph.
+const undirectedKind = "undirected graph, each edge listed once"
+
+// markedUndirected reports whether comment line t carries undirectedMarker.
+func markedUndirected(t []byte) bool { return bytes.Contains(t, []byte(undirectedMarker)) }
 
 func (h *elHeader) line(l []byte, lineNo int64) (bool, bool, error) {
 	t := bytes.TrimLeft(l, " \t")
@@ -232,6 +245,9 @@ func (h *elHeader) line(l []byte, lineNo int64) (bool, bool, error) {
 	}
 	if t[0] != '#' && t[0] != '%' {
 		return false, true, nil
+	}
+	if markedUndirected(t) {
+		h.undirected = true
 	}
 	if i := bytes.Index(t, nodesKey); i >= 0 {
 		rest := bytes.TrimLeft(t[i+len(nodesKey):], " \t")
@@ -253,7 +269,7 @@ func (h *elHeader) line(l []byte, lineNo int64) (bool, bool, error) {
 func (h *elHeader) eof(int64) error { return nil }
 
 func (h *elHeader) config() *lineConfig {
-	c := &lineConfig{sym: h.opts.Undirected}
+	c := &lineConfig{sym: h.opts.Undirected || h.undirected}
 	switch {
 	case !h.weighted:
 		c.weights, c.ignoreExtra = wNone, h.opts.IgnoreWeights
@@ -280,7 +296,7 @@ func (h *elHeader) finish(el *graph.EdgeList, info *Info, maxID uint32, entries 
 		n = max(n, uint64(maxID)+1)
 	}
 	el.NumVertices = n
-	el.Directed = !h.opts.Undirected
+	el.Directed = !(h.opts.Undirected || h.undirected)
 	info.DeclaredVertices = h.nodes
 	info.Entries = uint64(entries)
 	info.Weighted = h.weighted
@@ -289,15 +305,19 @@ func (h *elHeader) finish(el *graph.EdgeList, info *Info, maxID uint32, entries 
 // ---- DIMACS ----
 
 type grHeader struct {
-	name string
-	opts *ReadOptions
-	size int64
-	n, m uint64
+	name       string
+	opts       *ReadOptions
+	size       int64
+	n, m       uint64
+	undirected bool // the file carries undirectedMarker
 }
 
 func (h *grHeader) line(l []byte, lineNo int64) (bool, bool, error) {
 	t := bytes.TrimLeft(l, " \t")
 	if len(t) == 0 || t[0] == 'c' || t[0] == '#' || t[0] == '%' {
+		if len(t) > 0 && markedUndirected(t) {
+			h.undirected = true
+		}
 		return true, false, nil
 	}
 	switch t[0] {
@@ -336,7 +356,7 @@ func (h *grHeader) eof(lineNo int64) error {
 }
 
 func (h *grHeader) config() *lineConfig {
-	c := &lineConfig{oneBased: true, maxSrc: h.n, maxDst: h.n, dimacs: true, sym: h.opts.Undirected}
+	c := &lineConfig{oneBased: true, maxSrc: h.n, maxDst: h.n, dimacs: true, sym: h.opts.Undirected || h.undirected}
 	if h.opts.IgnoreWeights {
 		c.weights = wSkip
 	} else {
@@ -356,7 +376,7 @@ func (h *grHeader) describe(r *chunkResult, text string) string {
 
 func (h *grHeader) finish(el *graph.EdgeList, info *Info, _ uint32, entries int64) {
 	el.NumVertices = h.n
-	el.Directed = !h.opts.Undirected
+	el.Directed = !(h.opts.Undirected || h.undirected)
 	info.DeclaredVertices = h.n
 	info.Entries = uint64(entries)
 	info.Weighted = true

@@ -174,7 +174,7 @@ func (t *textWriter) write(ctx context.Context, w io.Writer, opts WriteOptions) 
 	}
 	kind := "directed graph"
 	if !el.Directed {
-		kind = "undirected graph, each edge listed once (read it back as undirected)"
+		kind = undirectedKind + " (mgraph reads it back as undirected; other tools need their symmetrize option)"
 	}
 	var head string
 	switch t.fm {
