@@ -37,6 +37,7 @@ type runFlags struct {
 	seed       uint64
 	trials     int
 	validate   bool
+	json       bool
 	out        string
 	trace      string
 	weights    int64
@@ -94,6 +95,7 @@ Examples:
 			fs.Uint64Var(&f.seed, "seed", 1, "seed of the random sources and of the hybrid's samples")
 			fs.IntVar(&f.trials, "trials", 1, "times to run the program")
 			fs.BoolVar(&f.validate, "validate", false, "check the result against the serial reference (exit 1 on mismatch)")
+			fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout (graph, app, mode, backend, every trial's trial, engine and copy times and MTEPS, the best and median, the wall times, the validation); the human lines go to stderr")
 			fs.StringVar(&f.out, "out", "", "write vertex → value (original ids): TSV, or raw little-endian values if FILE ends in .bin")
 			fs.StringVar(&f.trace, "trace", "", "write a JSON record of every iteration (mode, frontier, estimates, phase times)")
 			fs.BoolVar(&f.noPull, "no-pull", false, "hybrid: only the paper's dense and sparse modes, no pull (bottom-up) steps for bfs")
@@ -135,7 +137,37 @@ type traceFile struct {
 	Trials   []trialRecord `json:"trials"`
 }
 
+// runSummary is what --json prints: one object per run.
+type runSummary struct {
+	traceFile
+	BestSeconds   float64 `json:"best_seconds"`   // the fastest trial
+	MedianSeconds float64 `json:"median_seconds"` // the median trial
+	BestEngine    float64 `json:"best_engine_seconds"`
+	BestCopy      float64 `json:"best_copy_seconds"`
+	BestMTEPS     float64 `json:"best_mteps"`
+	Wall          struct {
+		LayoutReady  float64 `json:"layout_ready"`  // reading and preprocessing, or the cache
+		BackendReady float64 `json:"backend_ready"` // the layout uploaded
+		FirstResult  float64 `json:"first_result"`
+		TrialsDone   float64 `json:"trials_done"`
+		After        float64 `json:"after"` // the layout's download and cache write, after the trials
+	} `json:"wall_seconds"` // from the command's start
+	// Validation is "ok", "failed: WHY", or "" when not asked for.
+	Validation string `json:"validation,omitempty"`
+}
+
 func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
+	if f.json {
+		// The human lines go to stderr; stdout gets the object alone.
+		human := *e
+		human.stdout = e.stderr
+		return f.runJSON(ctx, &human, e.stdout, args)
+	}
+	return f.runJSON(ctx, e, nil, args)
+}
+
+// runJSON is run; with js not nil, it writes the run's runSummary there.
+func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []string) error {
 	if len(args) != 2 {
 		return usageError("run takes APP and GRAPH, got %d arguments", len(args))
 	}
@@ -299,9 +331,13 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	if dl.built != nil && dl.built.DownloadTime > 0 {
 		fmt.Fprintf(e.stderr, "downloaded the rest of the layout in %.3fs (after the trials)\n", dl.built.DownloadTime)
 	}
+	after := time.Since(storeStart)
 	fmt.Fprintf(e.stderr, "wall: layout ready at %s (reading and preprocessing, or the cache), %s backend ready at %s, first result at %s, %d trials done at %s; after them, the layout's download and cache write: %s\n",
 		fmtSeconds(layoutReady.Seconds()), fwd.Name(), fmtSeconds(uploaded.Seconds()), fmtSeconds(firstResult.Seconds()),
-		f.trials, fmtSeconds(trialsDone.Seconds()), fmtSeconds(time.Since(storeStart).Seconds()))
+		f.trials, fmtSeconds(trialsDone.Seconds()), fmtSeconds(after.Seconds()))
+	sum := runSummary{traceFile: doc}
+	sum.Wall.LayoutReady, sum.Wall.BackendReady, sum.Wall.FirstResult = layoutReady.Seconds(), uploaded.Seconds(), firstResult.Seconds()
+	sum.Wall.TrialsDone, sum.Wall.After = trialsDone.Seconds(), after.Seconds()
 	if err := stopProfile(true); err != nil {
 		return err
 	}
@@ -313,6 +349,19 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 		app, graphPath, l.NumVertices, l.NumArcs, fwd.Name(), fwd.Workers(), mode,
 		fmtSeconds(best), fmtSeconds(median), fmtSeconds(bestRes.Seconds), fmtSeconds(bestRes.CopySeconds),
 		teps(app, l, bestRes, len(lastSources), best)/1e6)
+	sum.BestSeconds, sum.MedianSeconds, sum.BestEngine, sum.BestCopy = best, median, bestRes.Seconds, bestRes.CopySeconds
+	sum.BestMTEPS = teps(app, l, bestRes, len(lastSources), best) / 1e6
+	printSummary := func() error {
+		if js == nil {
+			return nil
+		}
+		for i := range sum.Trials {
+			sum.Trials[i].Result.Trace = nil // the per-iteration records are --trace's
+		}
+		enc := json.NewEncoder(js)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
 
 	if f.trace != "" {
 		if err := writeJSONFile(f.trace, doc); err != nil {
@@ -327,11 +376,16 @@ func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
 	if f.validate {
 		start := time.Now()
 		if err := validateResult(app, l, fwd.Workers(), lastSources, pr, last); err != nil {
+			sum.Validation = "failed: " + err.Error()
+			if perr := printSummary(); perr != nil {
+				return perr
+			}
 			return fmt.Errorf("validation FAILED: %w", err)
 		}
+		sum.Validation = "ok"
 		fmt.Fprintf(e.stdout, "validation: ok (against the serial reference, %s)\n", fmtSeconds(time.Since(start).Seconds()))
 	}
-	return nil
+	return printSummary()
 }
 
 // gpuApps are the apps with a GPU implementation: all of them (the min

@@ -135,3 +135,46 @@ func TestGenConvertKeepsUndirected(t *testing.T) {
 	}
 	require.Contains(t, out, "ref.mgb")
 }
+
+// TestRunJSON: --json prints one object on stdout, and nothing else there.
+func TestRunJSON(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := mgraph(t, "run", "bfs", "rmat:9:8", "--undirected", "--trials", "3", "--validate", "--json",
+		"--cache-dir", dir, "--backend", "cpu")
+	require.Equal(t, 0, code, errOut)
+	var s struct {
+		App        string  `json:"app"`
+		Backend    string  `json:"backend"`
+		Arcs       uint64  `json:"arcs"`
+		Best       float64 `json:"best_seconds"`
+		Median     float64 `json:"median_seconds"`
+		MTEPS      float64 `json:"best_mteps"`
+		Validation string  `json:"validation"`
+		Trials     []struct {
+			Seconds float64 `json:"seconds"`
+			Result  struct {
+				Engine float64 `json:"seconds"`
+				Copy   float64 `json:"copy_seconds"`
+			} `json:"result"`
+		} `json:"trials"`
+		Wall struct {
+			FirstResult float64 `json:"first_result"`
+		} `json:"wall_seconds"`
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	require.NoError(t, dec.Decode(&s), out)
+	require.False(t, dec.More(), "stdout holds more than the object: %s", out)
+	require.Equal(t, "bfs", s.App)
+	require.Equal(t, "cpu", s.Backend)
+	require.Equal(t, "ok", s.Validation)
+	require.Len(t, s.Trials, 3)
+	require.Positive(t, s.Arcs)
+	require.Positive(t, s.Best)
+	require.LessOrEqual(t, s.Best, s.Median)
+	require.Positive(t, s.MTEPS)
+	require.Positive(t, s.Wall.FirstResult)
+	for _, tr := range s.Trials {
+		require.GreaterOrEqual(t, tr.Seconds, tr.Result.Engine)
+	}
+	require.Contains(t, errOut, "trial 1/3", "the human lines go to stderr")
+}
