@@ -25,7 +25,7 @@ Examples:
 			var tf transformFlags
 			var outFormat string
 			in.register(fs)
-			fs.StringVar(&outFormat, "out-format", "auto", "output format: auto (by extension), mtx, el, wel, gr, mgb")
+			fs.StringVar(&outFormat, "out-format", "auto", "output format: auto (by extension), mtx, el, wel, gr, mgb, sg, wsg (GAPBS)")
 			tf.register(fs)
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) != 2 {

@@ -34,7 +34,7 @@ Examples:
 			var threads int
 			var tf transformFlags
 			fs.StringVarP(&out, "output", "o", "", "output file (required)")
-			fs.StringVar(&outFormat, "out-format", "auto", "output format: auto (by extension), mtx, el, wel, gr, mgb")
+			fs.StringVar(&outFormat, "out-format", "auto", "output format: auto (by extension), mtx, el, wel, gr, mgb, sg, wsg (GAPBS)")
 			fs.Uint64Var(&seed, "seed", 1, "random seed; the same seed gives the same graph on any core count")
 			fs.IntVar(&threads, "threads", 0, "worker goroutines (0 = all cores)")
 			tf.register(fs)

@@ -55,7 +55,7 @@ func (f *inputFlags) transform(el *graph.EdgeList) {
 }
 
 func (f *inputFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.format, "format", "auto", "input format: auto, mtx, el, wel, gr, mgb")
+	fs.StringVar(&f.format, "format", "auto", "input format: auto, mtx, el, wel, gr, mgb, sg, wsg (GAPBS)")
 	fs.BoolVar(&f.undirected, "undirected", false, "treat the input as undirected and symmetrize it (edge lists listing each edge once, directed files, generator specs)")
 	fs.BoolVar(&f.noWeights, "ignore-weights", false, "drop the weights the input carries")
 	fs.Uint64Var(&f.seed, "gen-seed", 1, "seed when INPUT is a generator spec (rmat:20, grid:1024, ...)")

@@ -96,7 +96,7 @@ Examples:
 			fs.IntVar(&f.trials, "trials", 1, "times to run the program")
 			fs.BoolVar(&f.validate, "validate", false, "check the result against the serial reference (exit 1 on mismatch)")
 			fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout (graph, app, mode, backend, every trial's trial, engine and copy times and MTEPS, the best and median, the wall times, the validation); the human lines go to stderr")
-			fs.StringVar(&f.out, "out", "", "write vertex → value (original ids): TSV, or raw little-endian values if FILE ends in .bin")
+			fs.StringVar(&f.out, "out", "", "write vertex → value (original ids): TSV, CSV (with a header line) if FILE ends in .csv, or raw little-endian values if it ends in .bin")
 			fs.StringVar(&f.trace, "trace", "", "write a JSON record of every iteration (mode, frontier, estimates, phase times)")
 			fs.BoolVar(&f.noPull, "no-pull", false, "hybrid: only the paper's dense and sparse modes, no pull (bottom-up) steps for bfs")
 			fs.Int64Var(&f.weights, "weights", -1, "give an unweighted graph random weights in [1, 64] from this seed (for sssp)")
@@ -522,12 +522,17 @@ func writeValues(path string, values any) error {
 			return binary.Write(w, binary.LittleEndian, values)
 		}
 		bw := bufio.NewWriterSize(w, 1<<20)
+		sep := byte('\t')
+		if strings.HasSuffix(strings.ToLower(path), ".csv") {
+			sep = ','
+			bw.WriteString("vertex,value\n")
+		}
 		var buf []byte
 		switch vs := values.(type) {
 		case []uint32:
 			for v, x := range vs {
 				buf = strconv.AppendUint(buf[:0], uint64(v), 10)
-				buf = append(buf, '\t')
+				buf = append(buf, sep)
 				if x == math.MaxUint32 {
 					buf = append(buf, "inf"...)
 				} else {
@@ -539,7 +544,7 @@ func writeValues(path string, values any) error {
 		case []float64:
 			for v, x := range vs {
 				buf = strconv.AppendUint(buf[:0], uint64(v), 10)
-				buf = append(buf, '\t')
+				buf = append(buf, sep)
 				buf = strconv.AppendFloat(buf, x, 'g', -1, 64)
 				buf = append(buf, '\n')
 				bw.Write(buf)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -177,4 +178,25 @@ func TestRunJSON(t *testing.T) {
 		require.GreaterOrEqual(t, tr.Seconds, tr.Result.Engine)
 	}
 	require.Contains(t, errOut, "trial 1/3", "the human lines go to stderr")
+}
+
+// TestRunOutCSV: --out FILE.csv writes a header and one vertex,value line
+// per vertex in original ids, "inf" for the unreached.
+func TestRunOutCSV(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "levels.csv")
+	code, _, errOut := mgraph(t, "run", "bfs", "grid:4:0.5", "--undirected", "--source", "0", "--out", out,
+		"--cache-dir", dir, "--backend", "cpu")
+	require.Equal(t, 0, code, errOut)
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	require.Equal(t, "vertex,value", lines[0])
+	require.Len(t, lines, 1+16)
+	require.Equal(t, "0,0", lines[1])
+	for i, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		require.Len(t, f, 2, l)
+		require.Equal(t, strconv.Itoa(i), f[0])
+	}
 }

@@ -66,9 +66,13 @@ const (
 	DIMACS
 	// Binary is mgraph's binary CSR format (.mgb).
 	Binary
+	// GAPBS is the GAP Benchmark Suite's serialized graph (.sg).
+	GAPBS
+	// GAPBSWeighted is GAPBS's serialized weighted graph (.wsg).
+	GAPBSWeighted
 )
 
-var formatNames = [...]string{"auto", "mtx", "el", "wel", "gr", "mgb"}
+var formatNames = [...]string{"auto", "mtx", "el", "wel", "gr", "mgb", "sg", "wsg"}
 
 // String returns the format's short name ("mtx", "el", "wel", "gr", "mgb" or
 // "auto"), which ParseFormat accepts.
@@ -95,8 +99,12 @@ func ParseFormat(name string) (Format, error) {
 		return DIMACS, nil
 	case "mgb", "binary":
 		return Binary, nil
+	case "sg":
+		return GAPBS, nil
+	case "wsg":
+		return GAPBSWeighted, nil
 	}
-	return Auto, fmt.Errorf("unknown graph format %q (want auto, mtx, el, wel, gr or mgb)", name)
+	return Auto, fmt.Errorf("unknown graph format %q (want auto, mtx, el, wel, gr, mgb, sg or wsg)", name)
 }
 
 // FormatFromPath returns the format named by path's extension, after
@@ -114,8 +122,12 @@ func FormatFromPath(path string) (Format, error) {
 		return DIMACS, nil
 	case ".mgb":
 		return Binary, nil
+	case ".sg":
+		return GAPBS, nil
+	case ".wsg":
+		return GAPBSWeighted, nil
 	}
-	return Auto, fmt.Errorf("%s: cannot tell the graph format from the file name (known: .mtx .mm .el .txt .snap .edges .wel .gr .mgb, optionally with .gz or .zst)", path)
+	return Auto, fmt.Errorf("%s: cannot tell the graph format from the file name (known: .mtx .mm .el .txt .snap .edges .wel .gr .mgb .sg .wsg, optionally with .gz or .zst)", path)
 }
 
 // splitCompression strips a .gz or .zst extension and names the compression

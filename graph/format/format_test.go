@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -280,13 +281,18 @@ func TestSniffing(t *testing.T) {
 // format has them, vertex count and direction).
 func TestRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	for _, fm := range []Format{MatrixMarket, EdgeList, WeightedEdgeList, DIMACS, Binary} {
+	for _, fm := range []Format{MatrixMarket, EdgeList, WeightedEdgeList, DIMACS, Binary, GAPBS, GAPBSWeighted} {
 		for _, weighted := range []bool{false, true} {
 			for _, directed := range []bool{true, false} {
 				for _, comp := range []string{"", ".gz", ".zst"} {
 					name := fmt.Sprintf("g-%v-w%v-d%v.%v%s", fm, weighted, directed, fm, comp)
 					t.Run(name, func(t *testing.T) {
 						el := randomList(uint64(len(name)), 500, 3000, weighted, directed)
+						if fm == GAPBSWeighted {
+							for i := range el.Weights { // GAPBS's weights are int32
+								el.Weights[i] &= math.MaxInt32
+							}
+						}
 						path := filepath.Join(dir, name)
 						require.NoError(t, WriteFile(context.Background(), path, el, WriteOptions{CompressionLevel: 3}))
 						// No reading options: the file alone says what it holds
@@ -302,10 +308,10 @@ func TestRoundTrip(t *testing.T) {
 						require.NoError(t, err)
 						assert.Equal(t, st.Size(), info.Bytes)
 						switch {
-						case fm == EdgeList:
+						case fm == EdgeList || fm == GAPBS:
 							assert.Nil(t, got.Weights)
 							assert.Equal(t, arcs(el, false), arcs(got, false))
-						case !weighted && (fm == WeightedEdgeList || fm == DIMACS):
+						case !weighted && (fm == WeightedEdgeList || fm == DIMACS || fm == GAPBSWeighted):
 							assert.Equal(t, arcs(el, false), arcs(got, false))
 							for _, w := range got.Weights {
 								require.Equal(t, uint32(1), w)

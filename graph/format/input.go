@@ -177,6 +177,22 @@ func read(ctx context.Context, r io.Reader, name string, size int64, opts ReadOp
 			}
 			el = g.IntoEdgeList(opts.Workers) // g is not used again: its arrays move into el
 		}
+	case GAPBS, GAPBSWeighted:
+		size := int64(-1)
+		if src.compression == "none" {
+			size = src.size
+		}
+		var g *graph.CSR
+		if g, err = readGAPBS(src.r, name, size, fm == GAPBSWeighted, opts.Workers); err == nil {
+			info.DeclaredVertices = g.NumVertices
+			info.Entries = g.NumArcs()
+			info.Symmetric = !g.Directed
+			info.Weighted = g.Weighted()
+			if opts.IgnoreWeights {
+				g.Weights = nil
+			}
+			el = g.IntoEdgeList(opts.Workers)
+		}
 	default:
 		err = fmt.Errorf("%s: cannot read format %v", name, fm)
 	}

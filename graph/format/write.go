@@ -106,6 +106,13 @@ func writeTo(ctx context.Context, w io.Writer, el *graph.EdgeList, opts WriteOpt
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if opts.Format == GAPBS || opts.Format == GAPBSWeighted {
+		if err := writeGAPBS(w, el, opts.Format == GAPBSWeighted, opts.Workers); err != nil {
+			return err
+		}
+		opts.Progress.Add(int64(el.NumArcs()))
+		return nil
+	}
 	if opts.Format == Binary {
 		g := graph.ToCSR(el, opts.Workers)
 		if err := writeBinary(w, g, opts.Workers); err != nil {
