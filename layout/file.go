@@ -444,6 +444,52 @@ func remaining(r io.Reader) int64 {
 	return end - cur
 }
 
+// readerAtSeeker is a file: positioned reads and its offset.
+type readerAtSeeker interface {
+	io.ReaderAt
+	io.Seeker
+}
+
+// readPiece is the bytes one goroutine of readSection reads at a time.
+const readPiece = 8 << 20
+
+// readSection reads the n stored bytes of a section: from a file, when the
+// size was checked against it (sized), with positioned reads on all cores
+// (one thread's reads were a third of loading kron:24's cached layout),
+// leaving the file's offset after them; otherwise as readFull does.
+func readSection(r io.Reader, n uint64, what string, sized bool) ([]byte, error) {
+	f, ok := r.(readerAtSeeker)
+	if !ok || !sized || n < 2*readPiece {
+		return readFull(r, n, what, sized)
+	}
+	pos, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return readFull(r, n, what, sized)
+	}
+	buf := make([]byte, n)
+	pieces := int((n + readPiece - 1) / readPiece)
+	errs := make([]error, pieces)
+	par.Dynamic(pieces, 0, 1, func(i int) {
+		lo := uint64(i) * readPiece
+		hi := min(lo+readPiece, n)
+		if k, err := f.ReadAt(buf[lo:hi], pos+int64(lo)); err != nil && !(errors.Is(err, io.EOF) && uint64(k) == hi-lo) {
+			errs[i] = err
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				return nil, formatErr("truncated: %s ends early", what)
+			}
+			return nil, fmt.Errorf("read %s: %w", what, err)
+		}
+	}
+	if _, err := f.Seek(pos+int64(n), io.SeekStart); err != nil {
+		return nil, fmt.Errorf("read %s: %w", what, err)
+	}
+	return buf, nil
+}
+
 // readFull reads exactly n bytes. Unless sized (n was checked against the
 // bytes the reader holds), it grows the buffer as data arrives, so that a
 // size read from a corrupt header cannot force a large allocation beyond
@@ -614,7 +660,7 @@ func Load(r io.Reader) (*Layout, error) {
 	}
 	defer dec.Close()
 	for i, s := range table {
-		stored, err := readFull(r, s.stored, "section "+s.name, avail >= 0)
+		stored, err := readSection(r, s.stored, "section "+s.name, avail >= 0)
 		if err != nil {
 			return nil, err
 		}
