@@ -1,0 +1,306 @@
+// Package mgraph is the Go API of the mgraph graph-analytics engine: load a
+// graph (a file in any format mgraph reads, a generator spec, or arrays of
+// arcs), and run BFS, SSSP, connected components, PageRank or betweenness
+// centrality on it, on the GPU when there is one and on all CPU cores
+// otherwise. Results are in the graph's original vertex ids, in slices the
+// caller owns.
+//
+//	g, err := mgraph.Load(ctx, "web.mtx.zst", mgraph.Options{})
+//	if err != nil { ... }
+//	defer g.Close()
+//	levels, stats, err := g.BFS(ctx, 0)
+//
+// A Graph preprocesses its input once into MultiGraph's dual layout and
+// keeps it (and, on a GPU, its device state) for every later run. Its
+// methods may be called from several goroutines; runs on one Graph take
+// turns.
+package mgraph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/bench"
+	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/graph/format"
+	"github.com/mgraph-dev/mgraph/graph/gen"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/preprocess"
+)
+
+// Unreached is the BFS level and SSSP distance of a vertex the source does
+// not reach.
+const Unreached = apps.Unreached
+
+// Backend says where a Graph runs.
+type Backend string
+
+const (
+	// Auto runs on the GPU when one is usable (and the binary has CUDA),
+	// else on the CPU.
+	Auto Backend = ""
+	// CPU runs on all cores (Options.Threads).
+	CPU Backend = "cpu"
+	// CUDA runs on GPU 0; Load fails without one.
+	CUDA Backend = "cuda"
+)
+
+// Options set how a graph is read, prepared and run. The zero value reads
+// the input as it is and runs on the GPU when there is one.
+type Options struct {
+	// Backend: Auto (default), CPU or CUDA.
+	Backend Backend
+	// Threads is the CPU goroutines for reading, preprocessing and the CPU
+	// backend (0: all cores).
+	Threads int
+	// Undirected symmetrizes the input (for edge lists that list each edge
+	// once, directed files, generator specs).
+	Undirected bool
+	// Weights gives an unweighted graph random weights in [1, 64] from
+	// WeightSeed (SSSP needs weights).
+	Weights    bool
+	WeightSeed uint64
+	// Seed is a generator spec's seed (0 is taken as 1, the CLI's default).
+	Seed uint64
+	// Mode is how the engines run iterations: "hybrid" (default: chosen per
+	// iteration by sampling), "dense" or "sparse".
+	Mode string
+	// Params are the layout's parameters (nil: the paper's defaults).
+	Params *layout.Params
+}
+
+// Stats describe one run: the trial (the call, to the result in host
+// memory in original ids), the engine's share (the iterations) and the
+// result's mapping and copy, and what the iterations did.
+type Stats struct {
+	Trial, Engine, Copy time.Duration
+	Iterations          int
+	// MTEPS is the papers' rate from the trial time (|E|/t; |E|·iterations/t
+	// for PageRank; 2|E|·sources/t for BC).
+	MTEPS float64
+}
+
+// Graph is a graph prepared for analysis. Close releases its device memory.
+type Graph struct {
+	l       *layout.Layout
+	backend engine.Backend
+	closer  func() error
+	mode    engine.Mode
+	mu      sync.Mutex
+}
+
+// Load reads path (a graph file in any format mgraph reads: .mtx, .el,
+// .wel, .gr, .mgb, .sg, .wsg, optionally .gz/.zst; or a generator spec such
+// as "rmat:20" or "grid:1024") and prepares it.
+func Load(ctx context.Context, path string, opts Options) (*Graph, error) {
+	var el *graph.EdgeList
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		spec, specErr := gen.ParseSpec(path)
+		if specErr != nil {
+			return nil, fmt.Errorf("mgraph: %s: no such file, and not a generator spec (%v)", path, specErr)
+		}
+		seed := opts.Seed
+		if seed == 0 {
+			seed = 1
+		}
+		if el, err = spec.Generate(ctx, seed, opts.Threads, nil); err != nil {
+			return nil, fmt.Errorf("mgraph: generate %s: %w", spec, err)
+		}
+	} else {
+		if el, _, err = format.ReadFile(ctx, path, format.ReadOptions{Workers: opts.Threads}); err != nil {
+			return nil, fmt.Errorf("mgraph: %w", err)
+		}
+	}
+	return prepare(ctx, el, opts)
+}
+
+// FromEdges prepares the graph of numVertices vertices with the arcs
+// src[i] → dst[i] (weights nil, or one per arc). An undirected graph lists
+// each edge once (or both ways; duplicates are kept as parallel arcs). The
+// slices are copied.
+func FromEdges(ctx context.Context, numVertices int, src, dst, weights []uint32, directed bool, opts Options) (*Graph, error) {
+	if numVertices < 0 {
+		return nil, fmt.Errorf("mgraph: %d vertices", numVertices)
+	}
+	if len(src) != len(dst) || (weights != nil && len(weights) != len(src)) {
+		return nil, fmt.Errorf("mgraph: %d sources, %d destinations and %d weights", len(src), len(dst), len(weights))
+	}
+	el := &graph.EdgeList{NumVertices: uint64(numVertices), Src: slices.Clone(src), Dst: slices.Clone(dst),
+		Weights: slices.Clone(weights), Directed: true}
+	if !directed {
+		opts.Undirected = true
+	}
+	return prepare(ctx, el, opts)
+}
+
+// prepare applies opts' transforms to el, builds the layout and the backend.
+func prepare(ctx context.Context, el *graph.EdgeList, opts Options) (*Graph, error) {
+	if err := el.Validate(); err != nil {
+		return nil, fmt.Errorf("mgraph: %w", err)
+	}
+	if opts.Undirected && el.Directed {
+		el.Symmetrize(opts.Threads)
+	}
+	if opts.Weights && !el.Weighted() {
+		el.SetRandomWeights(opts.WeightSeed, 1, 64, opts.Threads)
+	}
+	mode := engine.Hybrid
+	if opts.Mode != "" {
+		m, err := engine.ParseMode(opts.Mode)
+		if err != nil {
+			return nil, fmt.Errorf("mgraph: %w", err)
+		}
+		mode = m
+	}
+	p := layout.DefaultParams()
+	if opts.Params != nil {
+		p = *opts.Params
+	}
+	useGPU := opts.Backend == CUDA || (opts.Backend == Auto && gpu.Available())
+	if opts.Backend != Auto && opts.Backend != CPU && opts.Backend != CUDA {
+		return nil, fmt.Errorf("mgraph: unknown backend %q (want cpu, cuda or auto)", opts.Backend)
+	}
+	where := preprocess.OnCPU
+	if useGPU {
+		where = preprocess.OnAuto
+	}
+	l, _, err := preprocess.BuildOn(ctx, where, el, p, preprocess.Options{Workers: opts.Threads})
+	if err != nil {
+		return nil, fmt.Errorf("mgraph: %w", err)
+	}
+	g := &Graph{l: l, mode: mode}
+	if useGPU {
+		b, err := gpu.New(l, opts.Threads)
+		if err != nil {
+			return nil, fmt.Errorf("mgraph: %w", err)
+		}
+		g.backend, g.closer = b, b.Close
+	} else {
+		b, err := cpu.New(l, opts.Threads)
+		if err != nil {
+			return nil, fmt.Errorf("mgraph: %w", err)
+		}
+		g.backend, g.closer = b, func() error { return nil }
+	}
+	return g, nil
+}
+
+// Close releases the graph's device memory; the graph cannot run after.
+// Closing twice is harmless.
+func (g *Graph) Close() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closer == nil {
+		return nil
+	}
+	err := g.closer()
+	g.closer, g.backend = nil, nil
+	return err
+}
+
+// NumVertices returns the number of vertices.
+func (g *Graph) NumVertices() int { return int(g.l.NumVertices) }
+
+// NumArcs returns the number of arcs (both directions of an undirected
+// edge count).
+func (g *Graph) NumArcs() int { return int(g.l.NumArcs) }
+
+// Directed reports whether the graph is directed.
+func (g *Graph) Directed() bool { return g.l.Directed }
+
+// Weighted reports whether the arcs have weights.
+func (g *Graph) Weighted() bool { return g.l.Weighted }
+
+// Backend returns where the graph runs: CPU or CUDA.
+func (g *Graph) Backend() Backend {
+	if g.backend != nil && g.backend.Name() == "cuda" {
+		return CUDA
+	}
+	return CPU
+}
+
+// run runs app under the graph's lock and returns its result copied into a
+// slice the caller owns.
+func run[V any](ctx context.Context, g *Graph, app string, sources []uint32, pr apps.PageRankOptions) ([]V, Stats, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.backend == nil {
+		return nil, Stats{}, fmt.Errorf("mgraph: %s on a closed graph", app)
+	}
+	start := time.Now()
+	out, res, err := apps.Run(ctx, app, g.backend, g.backend, sources, pr, engine.RunOptions{Mode: g.mode})
+	if err != nil {
+		return nil, Stats{}, fmt.Errorf("mgraph: %s: %w", app, err)
+	}
+	values := slices.Clone(out.([]V)) // the backend may reuse its buffer
+	trial := time.Since(start)
+	st := Stats{Trial: trial, Engine: secs(res.Seconds), Copy: secs(res.CopySeconds), Iterations: res.Iterations,
+		MTEPS: bench.TEPS(app, g.l.NumArcs, res.Iterations, len(sources), trial.Seconds()) / 1e6}
+	return values, st, nil
+}
+
+func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// BFS returns every vertex's level (hop distance) from source, Unreached
+// where source does not reach.
+func (g *Graph) BFS(ctx context.Context, source uint32) ([]uint32, Stats, error) {
+	return run[uint32](ctx, g, "bfs", []uint32{source}, apps.PageRankOptions{})
+}
+
+// SSSP returns every vertex's shortest-path distance from source over the
+// uint32 arc weights (the graph must be weighted), Unreached where source
+// does not reach.
+func (g *Graph) SSSP(ctx context.Context, source uint32) ([]uint32, Stats, error) {
+	return run[uint32](ctx, g, "sssp", []uint32{source}, apps.PageRankOptions{})
+}
+
+// ConnectedComponents labels every vertex with its component, named by the
+// smallest vertex id in it (weak components of a directed graph are not
+// computed: load it with Options.Undirected).
+func (g *Graph) ConnectedComponents(ctx context.Context) ([]uint32, Stats, error) {
+	return run[uint32](ctx, g, "cc", nil, apps.PageRankOptions{})
+}
+
+// PageRankOptions are PageRank's parameters; the zero value is damping
+// 0.85, tolerance 1e-4 (Σ|Δr|) and at most 20 iterations.
+type PageRankOptions struct {
+	Damping       float64
+	Tolerance     float64
+	MaxIterations int
+}
+
+// PageRank returns every vertex's rank (they sum to 1; the rank of vertices
+// without out-arcs is spread over all vertices, as GAPBS and NetworkX do).
+func (g *Graph) PageRank(ctx context.Context, opts PageRankOptions) ([]float64, Stats, error) {
+	pr := apps.DefaultPageRankOptions()
+	if opts.Damping != 0 {
+		pr.Damping = opts.Damping
+	}
+	if opts.Tolerance != 0 {
+		pr.Tolerance = opts.Tolerance
+	}
+	if opts.MaxIterations != 0 {
+		pr.MaxIterations = opts.MaxIterations
+	}
+	return run[float64](ctx, g, "pr", nil, pr)
+}
+
+// BetweennessCentrality returns every vertex's betweenness (Brandes),
+// summed over the paths from the given sources, unnormalised (each ordered
+// pair of an undirected graph counts once per direction).
+func (g *Graph) BetweennessCentrality(ctx context.Context, sources []uint32) ([]float64, Stats, error) {
+	if len(sources) == 0 {
+		return nil, Stats{}, fmt.Errorf("mgraph: bc needs at least one source")
+	}
+	return run[float64](ctx, g, "bc", slices.Clone(sources), apps.PageRankOptions{})
+}

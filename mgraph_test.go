@@ -1,0 +1,117 @@
+package mgraph_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/mgraph-dev/mgraph"
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/graph/gen"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLoadErrors(t *testing.T) {
+	ctx := context.Background()
+	_, err := mgraph.Load(ctx, "no-such-file.mtx", mgraph.Options{})
+	require.ErrorContains(t, err, "no-such-file.mtx")
+	_, err = mgraph.Load(ctx, "grid:4", mgraph.Options{Backend: "tpu"})
+	require.ErrorContains(t, err, `unknown backend "tpu"`)
+	_, err = mgraph.Load(ctx, "grid:4", mgraph.Options{Mode: "fast"})
+	require.Error(t, err)
+	_, err = mgraph.FromEdges(ctx, 3, []uint32{0, 1}, []uint32{1}, nil, true, mgraph.Options{})
+	require.ErrorContains(t, err, "2 sources, 1 destinations")
+	_, err = mgraph.FromEdges(ctx, 2, []uint32{0}, []uint32{5}, nil, true, mgraph.Options{})
+	require.Error(t, err, "an arc to a vertex that does not exist")
+}
+
+func TestRunErrorsAndClose(t *testing.T) {
+	ctx := context.Background()
+	g, err := mgraph.Load(ctx, "grid:6", mgraph.Options{Backend: mgraph.CPU, Undirected: true})
+	require.NoError(t, err)
+	_, _, err = g.SSSP(ctx, 0)
+	require.ErrorContains(t, err, "weights")
+	_, _, err = g.BFS(ctx, 1000)
+	require.ErrorContains(t, err, "source 1000")
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	_, _, err = g.BFS(cancelled, 0)
+	require.ErrorIs(t, err, context.Canceled)
+	require.NoError(t, g.Close())
+	require.NoError(t, g.Close())
+	_, _, err = g.BFS(ctx, 0)
+	require.ErrorContains(t, err, "closed graph")
+}
+
+// TestAgainstReference runs every app through the API on a generated graph
+// and checks it with the serial references; results belong to the caller
+// (a later run does not change them), and runs from several goroutines
+// agree.
+func TestAgainstReference(t *testing.T) {
+	ctx := context.Background()
+	g, err := mgraph.Load(ctx, "rmat:10:8", mgraph.Options{Backend: mgraph.CPU, Undirected: true, Weights: true, WeightSeed: 5})
+	require.NoError(t, err)
+	defer g.Close()
+	require.Equal(t, mgraph.CPU, g.Backend())
+	require.False(t, g.Directed())
+	require.True(t, g.Weighted())
+	el, err := loadRef(ctx)
+	require.NoError(t, err)
+	ref := el
+
+	levels, st, err := g.BFS(ctx, 3)
+	require.NoError(t, err)
+	require.Positive(t, st.Trial)
+	require.NoError(t, apps.ValidateBFS(ref, 3, levels))
+	before := append([]uint32(nil), levels...)
+	_, _, err = g.BFS(ctx, 7)
+	require.NoError(t, err)
+	require.Equal(t, before, levels, "a later run changed an earlier result")
+
+	dist, _, err := g.SSSP(ctx, 3)
+	require.NoError(t, err)
+	require.NoError(t, apps.ValidateSSSP(ref, 3, dist))
+	labels, _, err := g.ConnectedComponents(ctx)
+	require.NoError(t, err)
+	require.NoError(t, apps.ValidateCC(ref, labels))
+	ranks, _, err := g.PageRank(ctx, mgraph.PageRankOptions{})
+	require.NoError(t, err)
+	require.NoError(t, apps.ValidatePageRank(ref, apps.DefaultPageRankOptions(), ranks))
+	bc, _, err := g.BetweennessCentrality(ctx, []uint32{1, 2})
+	require.NoError(t, err)
+	require.NoError(t, apps.ValidateBC(ref, []uint32{1, 2}, bc))
+
+	var wg sync.WaitGroup
+	results := make([][]uint32, 4)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, _, err := g.BFS(ctx, 3)
+			if err == nil {
+				results[i] = r
+			}
+		}()
+	}
+	wg.Wait()
+	for _, r := range results {
+		require.Equal(t, before, r)
+	}
+}
+
+// loadRef is the graph TestAgainstReference loads, made the same way
+// (generator, symmetrized, weights), as the references take it.
+func loadRef(ctx context.Context) (*graph.CSR, error) {
+	spec, err := gen.ParseSpec("rmat:10:8")
+	if err != nil {
+		return nil, err
+	}
+	el, err := spec.Generate(ctx, 1, 0, nil)
+	if err != nil {
+		return nil, err
+	}
+	el.Symmetrize(0)
+	el.SetRandomWeights(5, 1, 64, 0)
+	return graph.ToCSR(el, 0), nil
+}
