@@ -35,7 +35,7 @@ KERNELS_X    = -X github.com/mgraph-dev/mgraph/cgo.kernelsID=$$(sha256sum $(KLIB
 CUDA_GOFLAGS = -tags cuda -ldflags "$(KERNELS_X) $(VERSION_X)"
 # Packages whose tests `make test` also runs with the cuda tag (they skip
 # where no GPU is visible).
-CUDA_TEST_PKGS ?= ./cgo/... ./gpu/... ./cmd/mgraph/...
+CUDA_TEST_PKGS ?= . ./cgo/... ./gpu/... ./cmd/mgraph/...
 
 .PHONY: all build test lint demo clean cuda cuda-toolkit gpu-test
 

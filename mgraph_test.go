@@ -7,6 +7,7 @@ import (
 
 	"github.com/mgraph-dev/mgraph"
 	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/graph/gen"
 	"github.com/stretchr/testify/require"
@@ -114,4 +115,53 @@ func loadRef(ctx context.Context) (*graph.CSR, error) {
 	el.Symmetrize(0)
 	el.SetRandomWeights(5, 1, 64, 0)
 	return graph.ToCSR(el, 0), nil
+}
+
+// TestGPUAgreesWithCPU runs every app through the API on the GPU and on the
+// CPU (skipped where no GPU is visible).
+func TestGPUAgreesWithCPU(t *testing.T) {
+	if !gpu.Available() {
+		t.Skip("no usable GPU (or built without the cuda tag)")
+	}
+	ctx := context.Background()
+	opts := mgraph.Options{Undirected: true, Weights: true, WeightSeed: 5}
+	opts.Backend = mgraph.CUDA
+	gg, err := mgraph.Load(ctx, "rmat:12:8", opts)
+	require.NoError(t, err)
+	defer gg.Close()
+	require.Equal(t, mgraph.CUDA, gg.Backend())
+	opts.Backend = mgraph.CPU
+	cg, err := mgraph.Load(ctx, "rmat:12:8", opts)
+	require.NoError(t, err)
+	defer cg.Close()
+	for _, f := range []func(g *mgraph.Graph) ([]uint32, error){
+		func(g *mgraph.Graph) ([]uint32, error) { r, _, err := g.BFS(ctx, 1); return r, err },
+		func(g *mgraph.Graph) ([]uint32, error) { r, _, err := g.SSSP(ctx, 1); return r, err },
+		func(g *mgraph.Graph) ([]uint32, error) { r, _, err := g.ConnectedComponents(ctx); return r, err },
+	} {
+		want, err := f(cg)
+		require.NoError(t, err)
+		got, err := f(gg)
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+	}
+	for _, f := range []func(g *mgraph.Graph) ([]float64, error){
+		func(g *mgraph.Graph) ([]float64, error) {
+			r, _, err := g.PageRank(ctx, mgraph.PageRankOptions{})
+			return r, err
+		},
+		func(g *mgraph.Graph) ([]float64, error) {
+			r, _, err := g.BetweennessCentrality(ctx, []uint32{1, 2})
+			return r, err
+		},
+	} {
+		want, err := f(cg)
+		require.NoError(t, err)
+		got, err := f(gg)
+		require.NoError(t, err)
+		require.Len(t, got, len(want))
+		for i := range want {
+			require.InDelta(t, want[i], got[i], 1e-9*max(1, want[i]), "vertex %d", i)
+		}
+	}
 }
