@@ -37,7 +37,7 @@ CUDA_GOFLAGS = -tags cuda -ldflags "$(KERNELS_X) $(VERSION_X)"
 # where no GPU is visible).
 CUDA_TEST_PKGS ?= . ./cgo/... ./gpu/... ./cmd/mgraph/...
 
-.PHONY: all build test lint demo clean cuda cuda-toolkit gpu-test
+.PHONY: all build test lint demo clean cuda cuda-toolkit gpu-test python python-test
 
 all: build
 
@@ -55,6 +55,31 @@ test: $(if $(NVCC),$(KLIB))
 ifneq ($(NVCC),)
 	$(CUDA_ENV) $(GO) test $(CUDA_GOFLAGS) $(CUDA_TEST_PKGS)
 endif
+	$(MAKE) python-test
+
+# --- Python ------------------------------------------------------------------
+# python: the C API (capi/) as python/mgraph/libmgraph.so, with CUDA when nvcc
+# is there. python-test: the pytest suite (python/tests) with a Python that
+# has NumPy, SciPy, NetworkX and pytest (Debian's python3-numpy,
+# python3-scipy, python3-networkx, python3-pytest; PYTHON=... to choose);
+# without them it says so and skips.
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+PYLIB  := python/mgraph/libmgraph.so
+# The CUDA runtime linked into the library has 8 KiB of page-aligned static
+# TLS, more than glibc can give a library loaded after start: a Python that
+# loads the CUDA build preloads it (docs/python.md).
+
+python: $(if $(NVCC),$(KLIB))
+ifneq ($(NVCC),)
+	$(CUDA_ENV) $(GO) build $(CUDA_GOFLAGS) -buildmode=c-shared -o $(PYLIB) ./capi
+else
+	$(GO) build -buildmode=c-shared -o $(PYLIB) ./capi
+endif
+
+python-test: python
+	@if $(PYTHON) -c 'import numpy, scipy, networkx, pytest' 2>/dev/null; then \
+		cd python && LD_PRELOAD=$(abspath $(PYLIB)) PYTHONPATH=. $(PYTHON) -m pytest -q tests; \
+	else echo "python-test: $(PYTHON) lacks numpy, scipy, networkx or pytest: skipping (apt-get install python3-numpy python3-scipy python3-networkx python3-pytest)"; fi
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

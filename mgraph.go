@@ -96,7 +96,12 @@ type Graph struct {
 	backend engine.Backend
 	closer  func() error
 	mode    engine.Mode
-	mu      sync.Mutex
+	threads int
+	// bwd is the CPU backend over the transposed graph that BC's backward
+	// pass needs on a directed graph (the GPU's Brandes needs none), made on
+	// first use.
+	bwd engine.Backend
+	mu  sync.Mutex
 }
 
 // Load reads path (a graph file in any format mgraph reads: .mtx, .el,
@@ -178,7 +183,7 @@ func prepare(ctx context.Context, el *graph.EdgeList, opts Options) (*Graph, err
 	if err != nil {
 		return nil, fmt.Errorf("mgraph: %w", err)
 	}
-	g := &Graph{l: l, mode: mode}
+	g := &Graph{l: l, mode: mode, threads: opts.Threads}
 	if useGPU {
 		b, err := gpu.New(l, opts.Threads)
 		if err != nil {
@@ -237,8 +242,12 @@ func run[V any](ctx context.Context, g *Graph, app string, sources []uint32, pr 
 	if g.backend == nil {
 		return nil, Stats{}, fmt.Errorf("mgraph: %s on a closed graph", app)
 	}
+	bwd, err := g.backward(ctx, app)
+	if err != nil {
+		return nil, Stats{}, fmt.Errorf("mgraph: %s: %w", app, err)
+	}
 	start := time.Now()
-	out, res, err := apps.Run(ctx, app, g.backend, g.backend, sources, pr, engine.RunOptions{Mode: g.mode})
+	out, res, err := apps.Run(ctx, app, g.backend, bwd, sources, pr, engine.RunOptions{Mode: g.mode})
 	if err != nil {
 		return nil, Stats{}, fmt.Errorf("mgraph: %s: %w", app, err)
 	}
@@ -247,6 +256,32 @@ func run[V any](ctx context.Context, g *Graph, app string, sources []uint32, pr 
 	st := Stats{Trial: trial, Engine: secs(res.Seconds), Copy: secs(res.CopySeconds), Iterations: res.Iterations,
 		MTEPS: bench.TEPS(app, g.l.NumArcs, res.Iterations, len(sources), trial.Seconds()) / 1e6}
 	return values, st, nil
+}
+
+// backward returns the backend BC's backward pass runs on: the forward one,
+// unless the graph is directed and the backend cannot run Brandes whole
+// (the CPU): then a CPU backend over the transposed graph, built once. The
+// caller holds g.mu.
+func (g *Graph) backward(ctx context.Context, app string) (engine.Backend, error) {
+	_, whole := g.backend.(engine.BrandesBackend)
+	if app != "bc" || !g.l.Directed || whole {
+		return g.backend, nil
+	}
+	if g.bwd == nil {
+		csr := apps.OriginalCSR(g.l, g.threads)
+		el := csr.EdgeList(g.threads)
+		el.Transpose()
+		lt, err := preprocess.Build(ctx, el, g.l.Params, preprocess.Options{Workers: g.threads})
+		if err != nil {
+			return nil, fmt.Errorf("the transposed layout: %w", err)
+		}
+		b, err := cpu.New(lt, g.threads)
+		if err != nil {
+			return nil, err
+		}
+		g.bwd = b
+	}
+	return g.bwd, nil
 }
 
 func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

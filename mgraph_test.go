@@ -165,3 +165,17 @@ func TestGPUAgreesWithCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectedBC: betweenness on a directed graph (on the CPU the backward
+// pass needs the transposed graph, which the Graph builds once).
+func TestDirectedBC(t *testing.T) {
+	ctx := context.Background()
+	// 0 -> 1 -> 2 -> 3 and 0 -> 4 -> 3: 1, 2 and 4 lie on paths.
+	g, err := mgraph.FromEdges(ctx, 5, []uint32{0, 1, 2, 0, 4}, []uint32{1, 2, 3, 4, 3}, nil, true, mgraph.Options{Backend: mgraph.CPU})
+	require.NoError(t, err)
+	defer g.Close()
+	bc, _, err := g.BetweennessCentrality(ctx, []uint32{0, 1, 2, 3, 4})
+	require.NoError(t, err)
+	// Paths: 0->2 via 1; 0->3 via 4 only (2 hops; 0-1-2-3 is 3); 1->3 via 2.
+	require.Equal(t, []float64{0, 1, 1, 0, 1}, bc)
+}

@@ -1,0 +1,94 @@
+"""The apps, NetworkX-style: a function of a Graph returning NumPy arrays
+indexed by vertex id.
+
+Where NetworkX has the function the name and conventions follow it, with
+these differences: results are arrays, not dicts; unreached vertices get
+UNREACHED rather than being left out; PageRank ignores weights (nx.pagerank
+weighs arcs by their "weight" attribute by default: pass weight=None to
+compare), spreads the rank of vertices without out-arcs over all vertices
+(as nx.pagerank does by default) and stops at an L1 change below tol
+(NetworkX scales its tolerance by n);
+betweenness is unnormalised and summed over the given sources (NetworkX's
+betweenness_centrality(normalized=False) halves it on undirected graphs)."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Iterable, Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from ._lib import LIB, check
+from .graph import Graph, _u32
+
+#: The level or distance of a vertex the source does not reach.
+UNREACHED = np.uint32(0xFFFFFFFF)
+
+_DBL = ctypes.POINTER(ctypes.c_double)
+
+
+def _stats() -> "ctypes.Array[ctypes.c_double]":
+    return (ctypes.c_double * 3)()
+
+
+def bfs(g: Graph, source: int) -> npt.NDArray[np.uint32]:
+    """Hop distance of every vertex from source (UNREACHED where none)."""
+    out = np.empty(g.num_vertices, dtype=np.uint32)
+    s = _stats()
+    check(LIB.mgraph_bfs(g._handle(), source, _u32(out), s))
+    g._stats(s)
+    return out
+
+
+def single_source_shortest_path_length(g: Graph, source: int) -> npt.NDArray[np.uint32]:
+    """BFS levels, under NetworkX's name (an array, not a dict)."""
+    return bfs(g, source)
+
+
+def sssp(g: Graph, source: int) -> npt.NDArray[np.uint32]:
+    """Shortest-path distance of every vertex from source over the integer
+    weights (UNREACHED where none); the graph must be weighted."""
+    out = np.empty(g.num_vertices, dtype=np.uint32)
+    s = _stats()
+    check(LIB.mgraph_sssp(g._handle(), source, _u32(out), s))
+    g._stats(s)
+    return out
+
+
+def single_source_dijkstra_path_length(g: Graph, source: int) -> npt.NDArray[np.uint32]:
+    """SSSP distances, under NetworkX's name (an array, not a dict)."""
+    return sssp(g, source)
+
+
+def connected_components(g: Graph) -> npt.NDArray[np.uint32]:
+    """Every vertex's component, named by the smallest vertex id in it
+    (NetworkX yields sets of nodes instead); the graph must be undirected."""
+    out = np.empty(g.num_vertices, dtype=np.uint32)
+    s = _stats()
+    check(LIB.mgraph_cc(g._handle(), _u32(out), s))
+    g._stats(s)
+    return out
+
+
+def pagerank(g: Graph, alpha: float = 0.85, tol: float = 1e-4, max_iter: int = 20) -> npt.NDArray[np.float64]:
+    """PageRank with damping alpha; ranks sum to 1. Stops once an
+    iteration changes the ranks by less than tol in L1, or after max_iter."""
+    out = np.empty(g.num_vertices, dtype=np.float64)
+    s = _stats()
+    check(LIB.mgraph_pagerank(g._handle(), alpha, tol, max_iter, out.ctypes.data_as(_DBL), s))
+    g._stats(s)
+    return out
+
+
+def betweenness_centrality(g: Graph, sources: Optional[Iterable[int]] = None) -> npt.NDArray[np.float64]:
+    """Brandes' betweenness summed over the paths from sources (all
+    vertices when None), unnormalised; on an undirected graph each pair
+    counts once per direction (twice NetworkX's normalized=False value)."""
+    src = np.arange(g.num_vertices, dtype=np.uint32) if sources is None else np.ascontiguousarray(
+        list(sources), dtype=np.uint32)
+    out = np.empty(g.num_vertices, dtype=np.float64)
+    s = _stats()
+    check(LIB.mgraph_bc(g._handle(), _u32(src), src.size, out.ctypes.data_as(_DBL), s))
+    g._stats(s)
+    return out
