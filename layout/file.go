@@ -16,6 +16,7 @@ import (
 	"github.com/mgraph-dev/mgraph/internal/atomicfile"
 	"github.com/mgraph-dev/mgraph/internal/crc32c"
 	"github.com/mgraph-dev/mgraph/internal/par"
+	"github.com/mgraph-dev/mgraph/internal/readn"
 )
 
 // The on-disk format (all integers little-endian):
@@ -491,30 +492,28 @@ func readSection(r io.Reader, n uint64, what string, sized bool) ([]byte, error)
 }
 
 // readFull reads exactly n bytes. Unless sized (n was checked against the
-// bytes the reader holds), it grows the buffer as data arrives, so that a
-// size read from a corrupt header cannot force a large allocation beyond
-// what the reader actually holds.
+// bytes the reader holds), it grows the buffer as data arrives (readn.Read),
+// so that a size read from a corrupt header cannot force a large allocation
+// beyond what the reader actually holds.
 func readFull(r io.Reader, n uint64, what string, sized bool) ([]byte, error) {
-	const step = 16 << 20
-	buf := make([]byte, 0, min(n, step))
+	var buf []byte
+	var err error
 	if sized {
-		buf = make([]byte, 0, n)
+		buf = make([]byte, n)
+		var k int
+		k, err = io.ReadFull(r, buf)
+		buf = buf[:k]
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+	} else {
+		buf, err = readn.Read(r, n)
 	}
-	for uint64(len(buf)) < n {
-		want := min(n-uint64(len(buf)), step)
-		if uint64(cap(buf)-len(buf)) < want {
-			nb := make([]byte, len(buf), min(n, uint64(len(buf))*2+want))
-			copy(nb, buf)
-			buf = nb
-		}
-		k, err := io.ReadFull(r, buf[len(buf):len(buf)+int(want)])
-		buf = buf[:len(buf)+k]
-		if err != nil {
-			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-				return nil, formatErr("truncated: %s has %d of its %d bytes", what, len(buf), n)
-			}
-			return nil, fmt.Errorf("read %s: %w", what, err)
-		}
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, formatErr("truncated: %s has %d of its %d bytes", what, len(buf), n)
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", what, err)
 	}
 	return buf, nil
 }

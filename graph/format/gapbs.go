@@ -9,6 +9,7 @@ import (
 
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/par"
+	"github.com/mgraph-dev/mgraph/internal/readn"
 )
 
 // GAPBS's serialized graphs (.sg, and .wsg with weights), as its converter
@@ -151,26 +152,15 @@ func readGAPBS(r io.Reader, name string, size int64, weighted bool, workers int)
 	return g, nil
 }
 
-// readBytes reads exactly n bytes of what, growing the buffer as data
-// arrives (a corrupt header cannot force a large allocation).
+// readBytes reads exactly n bytes of what (readn.Read: a corrupt header
+// cannot force a large allocation).
 func readBytes(r io.Reader, n uint64, name, what string) ([]byte, error) {
-	const step = 64 << 20
-	buf := make([]byte, 0, min(n, step))
-	for uint64(len(buf)) < n {
-		want := min(n-uint64(len(buf)), step)
-		if uint64(cap(buf)-len(buf)) < want {
-			nb := make([]byte, len(buf), min(n, uint64(len(buf))*2+want))
-			copy(nb, buf)
-			buf = nb
-		}
-		k, err := io.ReadFull(r, buf[len(buf):len(buf)+int(want)])
-		buf = buf[:len(buf)+k]
-		if err != nil {
-			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-				return nil, kindErr(ErrTruncated, name, 0, nil, "%s: %d of its %d bytes", what, len(buf), n)
-			}
-			return nil, kindErr(ErrFormat, name, 0, err, "reading %s", what)
-		}
+	buf, err := readn.Read(r, n)
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, kindErr(ErrTruncated, name, 0, nil, "%s: %d of its %d bytes", what, len(buf), n)
+	case err != nil:
+		return nil, kindErr(ErrFormat, name, 0, err, "reading %s", what)
 	}
 	return buf, nil
 }

@@ -168,14 +168,7 @@ func read(ctx context.Context, r io.Reader, name string, size int64, opts ReadOp
 			g, err = readBinary(ctx, src.r, nil, name, -1, opts.Workers, nil)
 		}
 		if err == nil {
-			info.DeclaredVertices = g.NumVertices
-			info.Entries = g.NumArcs()
-			info.Symmetric = !g.Directed
-			info.Weighted = g.Weighted()
-			if opts.IgnoreWeights {
-				g.Weights = nil
-			}
-			el = g.IntoEdgeList(opts.Workers) // g is not used again: its arrays move into el
+			el = csrList(g, info, &opts)
 		}
 	case GAPBS, GAPBSWeighted:
 		size := int64(-1)
@@ -184,14 +177,7 @@ func read(ctx context.Context, r io.Reader, name string, size int64, opts ReadOp
 		}
 		var g *graph.CSR
 		if g, err = readGAPBS(src.r, name, size, fm == GAPBSWeighted, opts.Workers); err == nil {
-			info.DeclaredVertices = g.NumVertices
-			info.Entries = g.NumArcs()
-			info.Symmetric = !g.Directed
-			info.Weighted = g.Weighted()
-			if opts.IgnoreWeights {
-				g.Weights = nil
-			}
-			el = g.IntoEdgeList(opts.Workers)
+			el = csrList(g, info, &opts)
 		}
 	default:
 		err = fmt.Errorf("%s: cannot read format %v", name, fm)
@@ -204,6 +190,19 @@ func read(ctx context.Context, r io.Reader, name string, size int64, opts ReadOp
 		el.Symmetrize(opts.Workers)
 	}
 	return el, info, nil
+}
+
+// csrList fills info from a binary format's CSR and turns it into the
+// edge list (g's arrays move into it: g is not used again).
+func csrList(g *graph.CSR, info *Info, opts *ReadOptions) *graph.EdgeList {
+	info.DeclaredVertices = g.NumVertices
+	info.Entries = g.NumArcs()
+	info.Symmetric = !g.Directed
+	info.Weighted = g.Weighted()
+	if opts.IgnoreWeights {
+		g.Weights = nil
+	}
+	return g.IntoEdgeList(opts.Workers)
 }
 
 // sniffFormat guesses the format of the (decompressed) content from its

@@ -32,13 +32,18 @@ def _stats() -> "ctypes.Array[ctypes.c_double]":
     return (ctypes.c_double * 3)()
 
 
-def bfs(g: Graph, source: int) -> npt.NDArray[np.uint32]:
-    """Hop distance of every vertex from source (UNREACHED where none)."""
+def _labels(g: Graph, call, *args) -> npt.NDArray[np.uint32]:
+    """Run a C API call that fills one uint32 per vertex."""
     out = np.empty(g.num_vertices, dtype=np.uint32)
     s = _stats()
-    check(LIB.mgraph_bfs(g._handle(), source, _u32(out), s))
+    check(call(g._handle(), *args, _u32(out), s))
     g._stats(s)
     return out
+
+
+def bfs(g: Graph, source: int) -> npt.NDArray[np.uint32]:
+    """Hop distance of every vertex from source (UNREACHED where none)."""
+    return _labels(g, LIB.mgraph_bfs, source)
 
 
 def single_source_shortest_path_length(g: Graph, source: int) -> npt.NDArray[np.uint32]:
@@ -49,11 +54,7 @@ def single_source_shortest_path_length(g: Graph, source: int) -> npt.NDArray[np.
 def sssp(g: Graph, source: int) -> npt.NDArray[np.uint32]:
     """Shortest-path distance of every vertex from source over the integer
     weights (UNREACHED where none); the graph must be weighted."""
-    out = np.empty(g.num_vertices, dtype=np.uint32)
-    s = _stats()
-    check(LIB.mgraph_sssp(g._handle(), source, _u32(out), s))
-    g._stats(s)
-    return out
+    return _labels(g, LIB.mgraph_sssp, source)
 
 
 def single_source_dijkstra_path_length(g: Graph, source: int) -> npt.NDArray[np.uint32]:
@@ -64,11 +65,7 @@ def single_source_dijkstra_path_length(g: Graph, source: int) -> npt.NDArray[np.
 def connected_components(g: Graph) -> npt.NDArray[np.uint32]:
     """Every vertex's component, named by the smallest vertex id in it
     (NetworkX yields sets of nodes instead); the graph must be undirected."""
-    out = np.empty(g.num_vertices, dtype=np.uint32)
-    s = _stats()
-    check(LIB.mgraph_cc(g._handle(), _u32(out), s))
-    g._stats(s)
-    return out
+    return _labels(g, LIB.mgraph_cc)
 
 
 def pagerank(g: Graph, alpha: float = 0.85, tol: float = 1e-4, max_iter: int = 20) -> npt.NDArray[np.float64]:
