@@ -4,8 +4,11 @@
 // sampler's (package sampler). It implements engine.Backend.
 //
 // It runs the uint32 min programs that implement engine.DeviceProgram
-// (BFS, SSSP, CC) and topology-driven PageRank (engine.DevicePageRank,
-// pagerank.go); other programs get a clear error.
+// (BFS, SSSP, CC-LP) through RunMin, connected components by hooking
+// (Components), PageRank and data-driven PageRank (engine.PageRankBackend,
+// pagerank.go) and betweenness (engine.BrandesBackend, brandes.go), each
+// from its initial state made on the device to its result in original ids
+// (resident.go); other programs get a clear error.
 // Without the cuda build tag, or without a visible GPU, New fails with an
 // error matching cuda.ErrNoCUDA or cuda.ErrNoDevice.
 package gpu
@@ -224,9 +227,9 @@ func (b *Backend) Uint32Runner(opts engine.RunOptions) (engine.Runner[uint32], e
 	return &runner{b: b, opts: opts}, nil
 }
 
-// Float64Runner returns a runner for the float64 programs that run whole
-// on the device: topology-driven PageRank (engine.DevicePageRank, kernel
-// "pr"). Others fail in Run.
+// Float64Runner returns the float64 runner, which refuses every program:
+// float64 apps run whole on the device through PageRank, PageRankDelta and
+// Brandes (see prRunner).
 func (b *Backend) Float64Runner(opts engine.RunOptions) (engine.Runner[float64], error) {
 	return &prRunner{b: b, opts: opts}, nil
 }
