@@ -34,6 +34,7 @@ import (
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/graph/format"
 	"github.com/mgraph-dev/mgraph/graph/gen"
+	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/preprocess"
 )
@@ -236,26 +237,74 @@ func (g *Graph) Backend() Backend {
 
 // run runs app under the graph's lock and returns its result copied into a
 // slice the caller owns.
-func run[V any](ctx context.Context, g *Graph, app string, sources []uint32, pr apps.PageRankOptions) ([]V, Stats, error) {
+func run[V uint32 | float64](ctx context.Context, g *Graph, app string, sources []uint32, pr apps.PageRankOptions) ([]V, Stats, error) {
+	values := make([]V, g.NumVertices())
+	st, err := runInto(ctx, g, app, sources, pr, values)
+	if err != nil {
+		return nil, st, err
+	}
+	return values, st, nil
+}
+
+// runInto runs app under the graph's lock and copies its result into dst
+// (one element per vertex) on all cores: the backend may reuse its own
+// buffer at the next run.
+func runInto[V uint32 | float64](ctx context.Context, g *Graph, app string, sources []uint32, pr apps.PageRankOptions, dst []V) (Stats, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.backend == nil {
-		return nil, Stats{}, fmt.Errorf("mgraph: %s on a closed graph", app)
+		return Stats{}, fmt.Errorf("mgraph: %s on a closed graph", app)
+	}
+	if len(dst) != g.NumVertices() {
+		return Stats{}, fmt.Errorf("mgraph: %s: a result buffer of %d elements for %d vertices", app, len(dst), g.NumVertices())
 	}
 	bwd, err := g.backward(ctx, app)
 	if err != nil {
-		return nil, Stats{}, fmt.Errorf("mgraph: %s: %w", app, err)
+		return Stats{}, fmt.Errorf("mgraph: %s: %w", app, err)
 	}
 	start := time.Now()
 	out, res, err := apps.Run(ctx, app, g.backend, bwd, sources, pr, engine.RunOptions{Mode: g.mode})
 	if err != nil {
-		return nil, Stats{}, fmt.Errorf("mgraph: %s: %w", app, err)
+		return Stats{}, fmt.Errorf("mgraph: %s: %w", app, err)
 	}
-	values := slices.Clone(out.([]V)) // the backend may reuse its buffer
+	src, ok := out.([]V)
+	if !ok {
+		return Stats{}, fmt.Errorf("mgraph: %s returns %T, not %T", app, out, dst)
+	}
+	par.For(len(dst), g.threads, 1<<16, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
 	trial := time.Since(start)
-	st := Stats{Trial: trial, Engine: secs(res.Seconds), Copy: secs(res.CopySeconds), Iterations: res.Iterations,
-		MTEPS: bench.TEPS(app, g.l.NumArcs, res.Iterations, len(sources), trial.Seconds()) / 1e6}
-	return values, st, nil
+	return Stats{Trial: trial, Engine: secs(res.Seconds), Copy: secs(res.CopySeconds), Iterations: res.Iterations,
+		MTEPS: bench.TEPS(app, g.l.NumArcs, res.Iterations, len(sources), trial.Seconds()) / 1e6}, nil
+}
+
+// Into runs app ("bfs", "sssp", "cc", "pr" or "bc"; sources as the methods
+// take them: bfs and sssp use sources[0], bc all; pr uses pr) and writes its
+// result into dst, one element per vertex: []uint32 for bfs, sssp and cc,
+// []float64 for pr and bc. It allocates nothing per call, for callers that
+// reuse their buffers (the Python package writes into NumPy arrays).
+func (g *Graph) Into(ctx context.Context, app string, sources []uint32, pr PageRankOptions, dst any) (Stats, error) {
+	switch app {
+	case "bfs", "sssp":
+		if len(sources) == 0 {
+			return Stats{}, fmt.Errorf("mgraph: %s needs a source", app)
+		}
+		sources = sources[:1]
+	case "bc":
+		if len(sources) == 0 {
+			return Stats{}, fmt.Errorf("mgraph: bc needs at least one source")
+		}
+	case "cc", "pr":
+		sources = nil
+	default:
+		return Stats{}, fmt.Errorf("mgraph: unknown app %q (want bfs, sssp, cc, pr or bc)", app)
+	}
+	switch d := dst.(type) {
+	case []uint32:
+		return runInto(ctx, g, app, sources, pr.options(), d)
+	case []float64:
+		return runInto(ctx, g, app, sources, pr.options(), d)
+	}
+	return Stats{}, fmt.Errorf("mgraph: %s: a result buffer of type %T (want []uint32 or []float64)", app, dst)
 }
 
 // backward returns the backend BC's backward pass runs on: the forward one,
@@ -317,17 +366,22 @@ type PageRankOptions struct {
 // PageRank returns every vertex's rank (they sum to 1; the rank of vertices
 // without out-arcs is spread over all vertices, as GAPBS and NetworkX do).
 func (g *Graph) PageRank(ctx context.Context, opts PageRankOptions) ([]float64, Stats, error) {
+	return run[float64](ctx, g, "pr", nil, opts.options())
+}
+
+// options fills in the defaults.
+func (o PageRankOptions) options() apps.PageRankOptions {
 	pr := apps.DefaultPageRankOptions()
-	if opts.Damping != 0 {
-		pr.Damping = opts.Damping
+	if o.Damping != 0 {
+		pr.Damping = o.Damping
 	}
-	if opts.Tolerance != 0 {
-		pr.Tolerance = opts.Tolerance
+	if o.Tolerance != 0 {
+		pr.Tolerance = o.Tolerance
 	}
-	if opts.MaxIterations != 0 {
-		pr.MaxIterations = opts.MaxIterations
+	if o.MaxIterations != 0 {
+		pr.MaxIterations = o.MaxIterations
 	}
-	return run[float64](ctx, g, "pr", nil, pr)
+	return pr
 }
 
 // BetweennessCentrality returns every vertex's betweenness (Brandes),

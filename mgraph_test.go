@@ -179,3 +179,27 @@ func TestDirectedBC(t *testing.T) {
 	// Paths: 0->2 via 1; 0->3 via 4 only (2 hops; 0-1-2-3 is 3); 1->3 via 2.
 	require.Equal(t, []float64{0, 1, 1, 0, 1}, bc)
 }
+
+// TestInto writes results into the caller's buffers and refuses wrong ones.
+func TestInto(t *testing.T) {
+	ctx := context.Background()
+	g, err := mgraph.Load(ctx, "grid:8", mgraph.Options{Backend: mgraph.CPU, Undirected: true})
+	require.NoError(t, err)
+	defer g.Close()
+	levels := make([]uint32, g.NumVertices())
+	_, err = g.Into(ctx, "bfs", []uint32{0}, mgraph.PageRankOptions{}, levels)
+	require.NoError(t, err)
+	want, _, err := g.BFS(ctx, 0)
+	require.NoError(t, err)
+	require.Equal(t, want, levels)
+	ranks := make([]float64, g.NumVertices())
+	_, err = g.Into(ctx, "pr", nil, mgraph.PageRankOptions{}, ranks)
+	require.NoError(t, err)
+	require.Positive(t, ranks[0])
+	_, err = g.Into(ctx, "bfs", []uint32{0}, mgraph.PageRankOptions{}, ranks)
+	require.ErrorContains(t, err, "returns []uint32")
+	_, err = g.Into(ctx, "bfs", []uint32{0}, mgraph.PageRankOptions{}, levels[:3])
+	require.ErrorContains(t, err, "3 elements for 64 vertices")
+	_, err = g.Into(ctx, "tc", nil, mgraph.PageRankOptions{}, levels)
+	require.ErrorContains(t, err, `unknown app "tc"`)
+}

@@ -144,14 +144,24 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-// finish copies values into out (n elements) and the stats into stats
-// (trial, engine and copy seconds).
-func finish[V any](values []V, st mgraph.Stats, err error, out unsafe.Pointer, stats *C.double) C.int {
+// into runs app through Graph.Into, writing the result straight into the
+// caller's array out (one element per vertex, of V) and the stats into
+// stats (trial, engine and copy seconds).
+func into[V uint32 | float64](h C.int64_t, app string, sources []uint32, pr mgraph.PageRankOptions, out unsafe.Pointer, stats *C.double) C.int {
+	g, err := get(h)
 	if err != nil {
 		fail(err)
 		return -1
 	}
-	copy(unsafe.Slice((*V)(out), len(values)), values)
+	if out == nil {
+		fail(fmt.Errorf("mgraph: %s: NULL result array", app))
+		return -1
+	}
+	st, err := g.Into(context.Background(), app, sources, pr, unsafe.Slice((*V)(out), g.NumVertices()))
+	if err != nil {
+		fail(err)
+		return -1
+	}
 	if stats != nil {
 		s := unsafe.Slice((*float64)(unsafe.Pointer(stats)), 3)
 		s[0], s[1], s[2] = st.Trial.Seconds(), st.Engine.Seconds(), st.Copy.Seconds()
@@ -161,63 +171,33 @@ func finish[V any](values []V, st mgraph.Stats, err error, out unsafe.Pointer, s
 
 //export mgraph_bfs
 func mgraph_bfs(h C.int64_t, source C.uint32_t, out *C.uint32_t, stats *C.double) C.int {
-	g, err := get(h)
-	if err != nil {
-		fail(err)
-		return -1
-	}
-	v, st, err := g.BFS(context.Background(), uint32(source))
-	return finish(v, st, err, unsafe.Pointer(out), stats)
+	return into[uint32](h, "bfs", []uint32{uint32(source)}, mgraph.PageRankOptions{}, unsafe.Pointer(out), stats)
 }
 
 //export mgraph_sssp
 func mgraph_sssp(h C.int64_t, source C.uint32_t, out *C.uint32_t, stats *C.double) C.int {
-	g, err := get(h)
-	if err != nil {
-		fail(err)
-		return -1
-	}
-	v, st, err := g.SSSP(context.Background(), uint32(source))
-	return finish(v, st, err, unsafe.Pointer(out), stats)
+	return into[uint32](h, "sssp", []uint32{uint32(source)}, mgraph.PageRankOptions{}, unsafe.Pointer(out), stats)
 }
 
 //export mgraph_cc
 func mgraph_cc(h C.int64_t, out *C.uint32_t, stats *C.double) C.int {
-	g, err := get(h)
-	if err != nil {
-		fail(err)
-		return -1
-	}
-	v, st, err := g.ConnectedComponents(context.Background())
-	return finish(v, st, err, unsafe.Pointer(out), stats)
+	return into[uint32](h, "cc", nil, mgraph.PageRankOptions{}, unsafe.Pointer(out), stats)
 }
 
 //export mgraph_pagerank
 func mgraph_pagerank(h C.int64_t, damping, tolerance C.double, maxIter C.int, out *C.double, stats *C.double) C.int {
-	g, err := get(h)
-	if err != nil {
-		fail(err)
-		return -1
-	}
-	v, st, err := g.PageRank(context.Background(), mgraph.PageRankOptions{Damping: float64(damping),
-		Tolerance: float64(tolerance), MaxIterations: int(maxIter)})
-	return finish(v, st, err, unsafe.Pointer(out), stats)
+	pr := mgraph.PageRankOptions{Damping: float64(damping), Tolerance: float64(tolerance), MaxIterations: int(maxIter)}
+	return into[float64](h, "pr", nil, pr, unsafe.Pointer(out), stats)
 }
 
 //export mgraph_bc
 func mgraph_bc(h C.int64_t, sources *C.uint32_t, k C.int64_t, out *C.double, stats *C.double) C.int {
-	g, err := get(h)
-	if err != nil {
-		fail(err)
-		return -1
-	}
 	if k <= 0 || sources == nil {
 		fail(fmt.Errorf("mgraph: bc needs at least one source"))
 		return -1
 	}
 	srcs := append([]uint32(nil), unsafe.Slice((*uint32)(unsafe.Pointer(sources)), int(k))...)
-	v, st, err := g.BetweennessCentrality(context.Background(), srcs)
-	return finish(v, st, err, unsafe.Pointer(out), stats)
+	return into[float64](h, "bc", srcs, mgraph.PageRankOptions{}, unsafe.Pointer(out), stats)
 }
 
 func main() {}
