@@ -25,6 +25,7 @@ import (
 // the cache is, how to compress, and the layout parameters.
 type layoutFlags struct {
 	cacheDir       string
+	cacheMax       string
 	noCache        bool
 	level          int
 	panelSize      uint32
@@ -40,6 +41,7 @@ func (f *layoutFlags) register(fs *pflag.FlagSet) {
 	d := layout.DefaultParams()
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "layout cache directory (default $"+cache.EnvDir+" or the user cache dir + /mgraph)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the layout cache")
+	fs.StringVar(&f.cacheMax, "cache-max", "", "the cache's size limit, least recently used layouts removed beyond it (e.g. 20GiB; off: none; default $"+cache.EnvMax+" or a tenth of the disk, 1-64 GiB)")
 	fs.IntVar(&f.level, "level", layout.DefaultLevel, "zstd level of layout files, 1 (fast) to 22 (small)")
 	fs.Uint32Var(&f.panelSize, "panel-size", d.PanelSize, "layout: vertices per row/column panel (P, at most 32767)")
 	fs.Uint64Var(&f.heavyThreshold, "heavy-threshold", d.HeavyThreshold, "layout: a dense block with more edges than this is heavy")
@@ -250,13 +252,41 @@ func loadLayoutDeferred(ctx context.Context, e *env, path string, in *inputFlags
 	}
 	d.store = func() {
 		start := time.Now()
-		if stored, err := c.Store(key, l, layout.SaveOptions{Level: lf.level, Workers: in.threads}); err != nil {
+		stored, err := c.Store(key, l, layout.SaveOptions{Level: lf.level, Workers: in.threads})
+		if err != nil {
 			fmt.Fprintf(e.stderr, "warning: could not cache the layout: %v\n", err)
-		} else {
-			fmt.Fprintf(e.stderr, "cached layout %s in %.2fs\n", stored, time.Since(start).Seconds())
+			return
 		}
+		fmt.Fprintf(e.stderr, "cached layout %s in %.2fs\n", stored, time.Since(start).Seconds())
+		evictCache(e, c, lf.cacheMax, key)
 	}
 	return d, nil
+}
+
+// evictCache keeps the cache under its size limit (--cache-max, else
+// $MGRAPH_CACHE_MAX, else cache.DefaultLimit) by removing the least
+// recently used layouts other than keep, and says what it removed.
+func evictCache(e *env, c *cache.Cache, flag, keep string) {
+	limit, err := cache.Limit(flag, c.Dir())
+	if err != nil {
+		fmt.Fprintf(e.stderr, "warning: cache limit: %v\n", err)
+		return
+	}
+	if limit <= 0 {
+		return
+	}
+	removed, err := c.Prune(limit, keep)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "warning: %v\n", err)
+	}
+	if len(removed) > 0 {
+		var b int64
+		for _, r := range removed {
+			b += r.Bytes
+		}
+		fmt.Fprintf(e.stderr, "cache: removed %d least recently used layout(s), %s, to stay under %s\n",
+			len(removed), progress.Quantity(float64(b), "B"), progress.Quantity(float64(limit), "B"))
+	}
 }
 
 // loadLayoutOrBuild returns path's layout as loadLayout does and, when it

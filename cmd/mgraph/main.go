@@ -44,6 +44,7 @@ func commands() []command {
 		benchCommand(),
 		reportCommand(),
 		preprocessCommand(),
+		cacheCommand(),
 		versionCommand(),
 		devicesCommand(),
 		probeCommand(),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mgraph-dev/mgraph/internal/progress"
 	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/layout/cache"
 	"github.com/spf13/pflag"
 )
 
@@ -71,9 +72,7 @@ Examples:
 					}
 				}
 				dest := out
-				var c interface {
-					Store(string, *layout.Layout, layout.SaveOptions) (string, error)
-				}
+				var c *cache.Cache
 				var key string
 				if out == "" {
 					cc, k, err := cacheFor(args[0], &in, &lf, p)
@@ -118,6 +117,9 @@ Examples:
 				}
 				fmt.Fprintf(e.stdout, "wrote %s: %s (%.2f× smaller than in memory) in %.2fs\n", dest,
 					progress.Quantity(float64(size), "B"), float64(l.Footprint())/float64(max(1, size)), time.Since(start).Seconds())
+				if c != nil {
+					evictCache(e, c, lf.cacheMax, key)
+				}
 				summary(l)
 				return nil
 			}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -101,3 +102,31 @@ func TestPreprocessUsageErrors(t *testing.T) {
 }
 
 func pflagSet() *pflag.FlagSet { return pflag.NewFlagSet("test", pflag.ContinueOnError) }
+
+// TestCacheCommandAndLimit: stores beyond --cache-max evict the least
+// recently used layouts; cache ls, du and prune see and manage them.
+func TestCacheCommandAndLimit(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := mgraph(t, "preprocess", "rmat:9:8", "--undirected", "--cache-dir", dir)
+	require.Equal(t, 0, code, errOut)
+	code, out, errOut := mgraph(t, "cache", "ls", "--cache-dir", dir)
+	require.Equal(t, 0, code, errOut)
+	require.Len(t, strings.Split(strings.TrimSpace(out), "\n"), 2, out) // header and one layout
+	// A second layout with a limit below the two: the first goes.
+	code, _, errOut = mgraph(t, "preprocess", "rmat:9:8", "--cache-dir", dir, "--cache-max", "1B")
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, errOut, "removed 1 least recently used layout")
+	code, out, _ = mgraph(t, "cache", "du", "--cache-dir", dir, "--max-size", "off")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "1 layouts")
+	require.Contains(t, out, "limit none")
+	code, out, errOut = mgraph(t, "cache", "prune", "--cache-dir", dir, "--max-size", "0")
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "after removing 1 layouts")
+	code, out, _ = mgraph(t, "cache", "ls", "--cache-dir", dir)
+	require.Equal(t, 0, code)
+	require.Equal(t, 1, len(strings.Split(strings.TrimSpace(out), "\n")), out)
+	code, _, errOut = mgraph(t, "cache", "prune", "--cache-dir", dir, "--max-size", "12 parsecs")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "--max-size")
+}

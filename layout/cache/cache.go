@@ -165,6 +165,7 @@ func (c *Cache) Lookup(key string, want layout.Params) (*layout.Layout, error) {
 		}
 		return nil, fmt.Errorf("%w %s: %v (removed)", ErrBad, path, err)
 	}
+	touch(path) // most recently used (Prune evicts the least)
 	return l, nil
 }
 
