@@ -32,18 +32,31 @@ def _stats() -> "ctypes.Array[ctypes.c_double]":
     return (ctypes.c_double * 3)()
 
 
-def _labels(g: Graph, call, *args) -> npt.NDArray[np.uint32]:
+def _result(g: Graph, out: Optional[np.ndarray], dtype: type) -> np.ndarray:
+    """The array a result goes into: out when given (checked: one element
+    per vertex, of dtype, C-contiguous and writable; reusing it across calls
+    saves allocating and first-touching a new array), else a new one."""
+    if out is None:
+        return np.empty(g.num_vertices, dtype=dtype)
+    if out.dtype != dtype or out.shape != (g.num_vertices,) or not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError(f"out must be a writable, contiguous {np.dtype(dtype).name} array of shape ({g.num_vertices},), "
+                         f"got {out.dtype} {out.shape}")
+    return out
+
+
+def _labels(g: Graph, call, *args, out: Optional[np.ndarray] = None) -> npt.NDArray[np.uint32]:
     """Run a C API call that fills one uint32 per vertex."""
-    out = np.empty(g.num_vertices, dtype=np.uint32)
+    out = _result(g, out, np.uint32)
     s = _stats()
     check(call(g._handle(), *args, _u32(out), s))
     g._stats(s)
     return out
 
 
-def bfs(g: Graph, source: int) -> npt.NDArray[np.uint32]:
-    """Hop distance of every vertex from source (UNREACHED where none)."""
-    return _labels(g, LIB.mgraph_bfs, source)
+def bfs(g: Graph, source: int, out: Optional[np.ndarray] = None) -> npt.NDArray[np.uint32]:
+    """Hop distance of every vertex from source (UNREACHED where none), into
+    out when given."""
+    return _labels(g, LIB.mgraph_bfs, source, out=out)
 
 
 def single_source_shortest_path_length(g: Graph, source: int) -> npt.NDArray[np.uint32]:
@@ -51,10 +64,11 @@ def single_source_shortest_path_length(g: Graph, source: int) -> npt.NDArray[np.
     return bfs(g, source)
 
 
-def sssp(g: Graph, source: int) -> npt.NDArray[np.uint32]:
+def sssp(g: Graph, source: int, out: Optional[np.ndarray] = None) -> npt.NDArray[np.uint32]:
     """Shortest-path distance of every vertex from source over the integer
-    weights (UNREACHED where none); the graph must be weighted."""
-    return _labels(g, LIB.mgraph_sssp, source)
+    weights (UNREACHED where none), into out when given; the graph must be
+    weighted."""
+    return _labels(g, LIB.mgraph_sssp, source, out=out)
 
 
 def single_source_dijkstra_path_length(g: Graph, source: int) -> npt.NDArray[np.uint32]:
@@ -62,29 +76,34 @@ def single_source_dijkstra_path_length(g: Graph, source: int) -> npt.NDArray[np.
     return sssp(g, source)
 
 
-def connected_components(g: Graph) -> npt.NDArray[np.uint32]:
+def connected_components(g: Graph, out: Optional[np.ndarray] = None) -> npt.NDArray[np.uint32]:
     """Every vertex's component, named by the smallest vertex id in it
-    (NetworkX yields sets of nodes instead); the graph must be undirected."""
-    return _labels(g, LIB.mgraph_cc)
+    (NetworkX yields sets of nodes instead), into out when given; the graph
+    must be undirected."""
+    return _labels(g, LIB.mgraph_cc, out=out)
 
 
-def pagerank(g: Graph, alpha: float = 0.85, tol: float = 1e-4, max_iter: int = 20) -> npt.NDArray[np.float64]:
+def pagerank(g: Graph, alpha: float = 0.85, tol: float = 1e-4, max_iter: int = 20,
+             out: Optional[np.ndarray] = None) -> npt.NDArray[np.float64]:
     """PageRank with damping alpha; ranks sum to 1. Stops once an
-    iteration changes the ranks by less than tol in L1, or after max_iter."""
-    out = np.empty(g.num_vertices, dtype=np.float64)
+    iteration changes the ranks by less than tol in L1, or after max_iter.
+    Into out when given."""
+    out = _result(g, out, np.float64)
     s = _stats()
     check(LIB.mgraph_pagerank(g._handle(), alpha, tol, max_iter, out.ctypes.data_as(_DBL), s))
     g._stats(s)
     return out
 
 
-def betweenness_centrality(g: Graph, sources: Optional[Iterable[int]] = None) -> npt.NDArray[np.float64]:
+def betweenness_centrality(g: Graph, sources: Optional[Iterable[int]] = None,
+                           out: Optional[np.ndarray] = None) -> npt.NDArray[np.float64]:
     """Brandes' betweenness summed over the paths from sources (all
     vertices when None), unnormalised; on an undirected graph each pair
-    counts once per direction (twice NetworkX's normalized=False value)."""
+    counts once per direction (twice NetworkX's normalized=False value).
+    Into out when given."""
     src = np.arange(g.num_vertices, dtype=np.uint32) if sources is None else np.ascontiguousarray(
         list(sources), dtype=np.uint32)
-    out = np.empty(g.num_vertices, dtype=np.float64)
+    out = _result(g, out, np.float64)
     s = _stats()
     check(LIB.mgraph_bc(g._handle(), _u32(src), src.size, out.ctypes.data_as(_DBL), s))
     g._stats(s)

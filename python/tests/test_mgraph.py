@@ -99,3 +99,17 @@ def test_load_generator_spec_and_errors(tmp_path) -> None:
     mg.close()
     with pytest.raises(mgraph.MgraphError, match="closed"):
         mgraph.bfs(mg, 0)
+
+
+def test_out_arrays_are_reused_and_checked() -> None:
+    with mgraph.Graph.load("grid:8", undirected=True, backend="cpu") as mg:
+        buf = np.zeros(mg.num_vertices, dtype=np.uint32)
+        got = mgraph.bfs(mg, 0, out=buf)
+        assert got is buf
+        np.testing.assert_array_equal(buf, mgraph.bfs(mg, 0))
+        ranks = np.empty(mg.num_vertices)
+        assert mgraph.pagerank(mg, out=ranks) is ranks
+        with pytest.raises(ValueError, match="uint32"):
+            mgraph.bfs(mg, 0, out=np.zeros(mg.num_vertices, dtype=np.int64))
+        with pytest.raises(ValueError, match="shape"):
+            mgraph.bfs(mg, 0, out=np.zeros(3, dtype=np.uint32))
