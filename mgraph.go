@@ -317,8 +317,7 @@ func (g *Graph) backward(ctx context.Context, app string) (engine.Backend, error
 		return g.backend, nil
 	}
 	if g.bwd == nil {
-		csr := apps.OriginalCSR(g.l, g.threads)
-		el := csr.EdgeList(g.threads)
+		el := apps.OriginalCSR(g.l, g.threads).IntoEdgeList(g.threads) // the CSR is not used again
 		el.Transpose()
 		lt, err := preprocess.Build(ctx, el, g.l.Params, preprocess.Options{Workers: g.threads})
 		if err != nil {

@@ -242,23 +242,7 @@ func (r *PRRun) Scheme() PRScheme { return r.scheme }
 // Close frees the state.
 func (r *PRRun) Close() error { return r.release() }
 
-// Load copies the initial ranks and shares (layout numbering) to the device.
-func (r *PRRun) Load(rank, share []float64) error {
-	if err := r.rank.CopyFromHost(rank); err != nil {
-		return err
-	}
-	return r.share.CopyFromHost(share)
-}
-
-// Store copies the ranks and shares back to the host.
-func (r *PRRun) Store(rank, share []float64) error {
-	if err := r.rank.CopyToHost(rank); err != nil {
-		return err
-	}
-	return r.share.CopyToHost(share)
-}
-
-// Start begins a run from the ranks and shares Load copied, whose dangling
+// Start begins a run from the ranks and shares Init made, whose dangling
 // rank (Σ over the vertices without out-arcs) is dangling.
 func (r *PRRun) Start(dangling float64) error {
 	r.last = PRSums{Dangling: dangling}

@@ -111,46 +111,50 @@ func (c *Collector) Reserve() error {
 	return c.ensureF64(true)
 }
 
-// pinned allocates a pinned buffer owned by c.
-func pinnedOwned[T any](c *Collector, n int) (*Pinned[T], error) {
+// ensureOut allocates, unless allocated, a value type's result buffers:
+// the device array the mapping writes (out) and the pinned host array it
+// is copied into (host), one element per vertex, owned by c.
+func ensureOut[T any](c *Collector, out **Buffer[T], host **Pinned[T]) error {
+	if *out != nil {
+		return nil
+	}
+	n := int(c.dl.desc.n)
+	b, err := allocOwned[T](&c.owned, c.dl.dev, n)
+	if err != nil {
+		return err
+	}
+	*out = b
 	h, err := AllocPinned[T](c.dl.dev, n)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c.frees = append(c.frees, h.Free)
-	return h, nil
+	*host = h
+	return nil
 }
 
+// ensureU32 allocates the uint32 result buffers, and with components the
+// component minima's scratch.
 func (c *Collector) ensureU32(components bool) error {
-	n := int(c.dl.desc.n)
-	var err error
-	if c.outU32 == nil {
-		if c.outU32, err = allocOwned[uint32](&c.owned, c.dl.dev, n); err != nil {
-			return err
-		}
-		if c.hostU32, err = pinnedOwned[uint32](c, n); err != nil {
-			return err
-		}
+	if err := ensureOut(c, &c.outU32, &c.hostU32); err != nil {
+		return err
 	}
 	if components && c.smallest == nil {
-		if c.smallest, err = allocOwned[uint32](&c.owned, c.dl.dev, n); err != nil {
+		var err error
+		if c.smallest, err = allocOwned[uint32](&c.owned, c.dl.dev, int(c.dl.desc.n)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// ensureF64 allocates the float64 result buffers, and when normalise the
+// sum's reduction scratch.
 func (c *Collector) ensureF64(normalise bool) error {
-	n := int(c.dl.desc.n)
-	var err error
-	if c.outF64 == nil {
-		if c.outF64, err = allocOwned[float64](&c.owned, c.dl.dev, n); err != nil {
-			return err
-		}
-		if c.hostF64, err = pinnedOwned[float64](c, n); err != nil {
-			return err
-		}
+	if err := ensureOut(c, &c.outF64, &c.hostF64); err != nil {
+		return err
 	}
+	var err error
 	if normalise && c.sum == nil {
 		if c.scratch, err = allocOwned[uint64](&c.owned, c.dl.dev, reduceScratchElems); err != nil {
 			return err
@@ -317,7 +321,7 @@ func (r *PRRun) Collect(c *Collector) ([]float64, float32, error) {
 
 // InitPRDelta sets pr-delta's initial state on the device: x = 1,
 // residual = 0, the pushes damping/outdeg as the values, every vertex
-// active. It replaces Load and LoadPRDelta.
+// active.
 func (r *SumRun) InitPRDelta(damping float64) error {
 	if err := ensure(r, &r.x, int(r.n)); err != nil {
 		return err

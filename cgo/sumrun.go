@@ -66,18 +66,6 @@ func NewSumRun(dl *DeviceLayout) (*SumRun, error) {
 // Close frees the state.
 func (r *SumRun) Close() error { return r.release() }
 
-// Load copies the initial values and frontier (a list, or flags when list
-// is nil) to the device.
-func (r *SumRun) Load(values []float64, list []uint32, flags []uint8) error {
-	if err := r.values.CopyFromHost(values); err != nil {
-		return err
-	}
-	return r.loadFrontier(list, flags)
-}
-
-// Store copies the values back to the host.
-func (r *SumRun) Store(values []float64) error { return r.values.CopyToHost(values) }
-
 // ensure allocates *b with n elements if it is not allocated yet.
 func ensure[T any](r *SumRun, b **Buffer[T], n int) error {
 	if *b != nil {
@@ -89,31 +77,6 @@ func ensure[T any](r *SumRun, b **Buffer[T], n int) error {
 	}
 	*b = nb
 	return nil
-}
-
-// LoadPRDelta copies pr-delta's absorbed mass x and residuals to the device.
-func (r *SumRun) LoadPRDelta(x, residual []float64) error {
-	if err := ensure(r, &r.x, int(r.n)); err != nil {
-		return err
-	}
-	if err := ensure(r, &r.residual, int(r.n)); err != nil {
-		return err
-	}
-	if err := r.x.CopyFromHost(x); err != nil {
-		return err
-	}
-	return r.residual.CopyFromHost(residual)
-}
-
-// StorePRDelta copies x and the residuals back to the host.
-func (r *SumRun) StorePRDelta(x, residual []float64) error {
-	if r.x == nil || r.residual == nil {
-		return invalidf("StorePRDelta", "no pr-delta state was loaded")
-	}
-	if err := r.x.CopyToHost(x); err != nil {
-		return err
-	}
-	return r.residual.CopyToHost(residual)
 }
 
 // params builds the C parameters of p over r's arrays.
@@ -239,12 +202,4 @@ func (r *SumRun) BCBackward(sizes []uint32) (float32, error) {
 // BCAccumulate adds δ of every vertex but s to the BC sums.
 func (r *SumRun) BCAccumulate(s uint32) error {
 	return backendBCAccumulate(r.dl.dev.ordinal, r.delta.h.p, r.bc.h.p, r.n, s)
-}
-
-// BCStore copies the BC sums to the host.
-func (r *SumRun) BCStore(bc []float64) error {
-	if r.bc == nil {
-		return invalidf("BCStore", "BCReset was not called")
-	}
-	return r.bc.CopyToHost(bc)
 }

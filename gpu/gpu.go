@@ -273,7 +273,7 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 	if err != nil {
 		return res, err
 	}
-	isList, err := loadFrontier(b, f, func(list []uint32, flags []uint8) error { return run.Load(values, list, flags) })
+	isList, err := loadFrontier(b, run, values, f)
 	if err != nil {
 		return res, err
 	}
@@ -354,15 +354,15 @@ func (b *Backend) iterateMin(ctx context.Context, run *cuda.MinRun, p engine.Pro
 	return res, err
 }
 
-// loadFrontier uploads the values and the initial frontier f with load, as
-// a list if f holds one, else as flags, and returns which (iterate's
-// isList: f.Len may add a list to f afterwards).
-func loadFrontier(b *Backend, f *engine.Frontier, load func(list []uint32, flags []uint8) error) (isList bool, err error) {
+// loadFrontier uploads values and the initial frontier f into run, as a
+// list if f holds one, else as flags, and returns which (iterate's isList:
+// f.Len may add a list to f afterwards).
+func loadFrontier(b *Backend, run *cuda.MinRun, values []uint32, f *engine.Frontier) (isList bool, err error) {
 	isList = f.IsList()
 	if isList {
-		err = load(f.List(b.workers), nil)
+		err = run.Load(values, f.List(b.workers), nil)
 	} else {
-		err = load(nil, f.Flags(b.workers))
+		err = run.Load(values, nil, f.Flags(b.workers))
 	}
 	if err != nil {
 		return isList, fmt.Errorf("cuda backend: %w", err)

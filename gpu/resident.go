@@ -14,20 +14,6 @@ var (
 	_ engine.PageRankBackend   = (*Backend)(nil)
 )
 
-// collector returns the backend's result collector (the permutation on the
-// device, the pinned result buffers), creating it on first use. The caller
-// holds b.mu.
-func (b *Backend) collector() (*cuda.Collector, error) {
-	if b.col == nil {
-		c, err := cuda.NewCollector(b.dl)
-		if err != nil {
-			return nil, fmt.Errorf("cuda backend: %w", err)
-		}
-		b.col = c
-	}
-	return b.col, nil
-}
-
 // RunMin runs min program p on the device from init (made there by one
 // kernel) and returns its result in the original numbering, mapped on the
 // device and copied once into pinned host memory that the backend reuses:
@@ -67,15 +53,14 @@ func (b *Backend) RunMin(ctx context.Context, p engine.Program[uint32], init eng
 }
 
 // collect runs a collection (mapping and copy) through the backend's
-// collector and records its wall time in res.CopySeconds. The caller holds
-// b.mu.
+// collector (made with it, by New) and records its wall time in
+// res.CopySeconds. The caller holds b.mu.
 func collect[V any](b *Backend, res *engine.Result, f func(c *cuda.Collector) ([]V, float32, error)) ([]V, engine.Result, error) {
-	c, err := b.collector()
-	if err != nil {
-		return nil, *res, err
+	if b.col == nil {
+		return nil, *res, fmt.Errorf("cuda backend: closed")
 	}
 	start := time.Now()
-	out, _, err := f(c)
+	out, _, err := f(b.col)
 	if err != nil {
 		return nil, *res, fmt.Errorf("cuda backend: %w", err)
 	}

@@ -345,12 +345,11 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	bestRes := doc.Trials[slices.Index(times, best)].Result
 	slices.Sort(times)
 	median := times[len(times)/2]
-	fmt.Fprintf(e.stdout, "%s on %s (%d vertices, %d arcs), %s×%d, %s: trial best %s, median %s (best trial: engine %s, copy %s), %.1f MTEPS (best)\n",
-		app, graphPath, l.NumVertices, l.NumArcs, fwd.Name(), fwd.Workers(), mode,
-		fmtSeconds(best), fmtSeconds(median), fmtSeconds(bestRes.Seconds), fmtSeconds(bestRes.CopySeconds),
-		teps(app, l, bestRes, len(lastSources), best)/1e6)
 	sum.BestSeconds, sum.MedianSeconds, sum.BestEngine, sum.BestCopy = best, median, bestRes.Seconds, bestRes.CopySeconds
 	sum.BestMTEPS = teps(app, l, bestRes, len(lastSources), best) / 1e6
+	fmt.Fprintf(e.stdout, "%s on %s (%d vertices, %d arcs), %s×%d, %s: trial best %s, median %s (best trial: engine %s, copy %s), %.1f MTEPS (best)\n",
+		app, graphPath, l.NumVertices, l.NumArcs, fwd.Name(), fwd.Workers(), mode,
+		fmtSeconds(best), fmtSeconds(median), fmtSeconds(bestRes.Seconds), fmtSeconds(bestRes.CopySeconds), sum.BestMTEPS)
 	printSummary := func() error {
 		if js == nil {
 			return nil
