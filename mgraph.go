@@ -74,7 +74,8 @@ type Options struct {
 	// Seed is a generator spec's seed (0 is taken as 1, the CLI's default).
 	Seed uint64
 	// Mode is how the engines run iterations: "hybrid" (default: chosen per
-	// iteration by sampling), "dense" or "sparse".
+	// iteration by sampling), "dense", "sparse", or "async" (BFS, SSSP and
+	// label-propagation CC without iterations, over a shared worklist).
 	Mode string
 	// Params are the layout's parameters (nil: the paper's defaults).
 	Params *layout.Params

@@ -23,6 +23,9 @@ func (bfsProgram) ApplyAll() bool            { return false }
 
 // DeviceKernel names the GPU functor (engine.DeviceProgram).
 func (bfsProgram) DeviceKernel() string { return "bfs" }
+
+// Monotone marks the program as safe to run asynchronously (engine.Monotone).
+func (bfsProgram) Monotone() {}
 func (bfsProgram) Apply(v uint32, acc uint32, level []uint32) bool {
 	if acc < level[v] {
 		level[v] = acc

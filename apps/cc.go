@@ -28,6 +28,12 @@ func (ccProgram) ApplyAll() bool            { return false }
 
 // DeviceKernel names the GPU functor (engine.DeviceProgram).
 func (ccProgram) DeviceKernel() string { return "cc" }
+
+// Monotone marks the program as safe to run asynchronously (engine.Monotone).
+func (ccProgram) Monotone() {}
+
+// JumpsLabels lets asynchronous runs follow labels (engine.LabelJumper).
+func (ccProgram) JumpsLabels() {}
 func (ccProgram) Apply(v uint32, acc uint32, label []uint32) bool {
 	old := atomic.LoadUint32(&label[v])
 	if acc >= old {

@@ -106,6 +106,9 @@ func (o PageRankOptions) params() engine.PageRankParams {
 // the result (which may then be a buffer it reuses); on others the
 // program below runs through the engines.
 func PageRank(ctx context.Context, b engine.Backend, pr PageRankOptions, opts engine.RunOptions) ([]float64, engine.Result, error) {
+	if err := refuseAsync("pr", opts); err != nil {
+		return nil, engine.Result{}, err
+	}
 	if err := pr.validate(); err != nil {
 		return nil, engine.Result{}, err
 	}
@@ -183,6 +186,9 @@ func (p *prDeltaProgram) Apply(v uint32, acc float64, push []float64) bool {
 // with its functor PRDeltaOp (Apply's rule), and the result may then be a
 // buffer it reuses.
 func PageRankDelta(ctx context.Context, b engine.Backend, pr PageRankOptions, opts engine.RunOptions) ([]float64, engine.Result, error) {
+	if err := refuseAsync("pr-delta", opts); err != nil {
+		return nil, engine.Result{}, err
+	}
 	if err := pr.validate(); err != nil {
 		return nil, engine.Result{}, err
 	}

@@ -51,3 +51,13 @@ func wrap[T any](values []T, res engine.Result, err error) (any, engine.Result, 
 	}
 	return values, res, nil
 }
+
+// refuseAsync returns the error of an app that has no Async mode (the sum
+// programs: their contributions add up, so they cannot be applied in any
+// order as they come).
+func refuseAsync(app string, opts engine.RunOptions) error {
+	if opts.Mode == engine.Async {
+		return fmt.Errorf("%s: %w", app, engine.ErrNotMonotone)
+	}
+	return nil
+}

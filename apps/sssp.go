@@ -17,6 +17,9 @@ func (ssspProgram) ApplyAll() bool            { return false }
 
 // DeviceKernel names the GPU functor (engine.DeviceProgram).
 func (ssspProgram) DeviceKernel() string { return "sssp" }
+
+// Monotone marks the program as safe to run asynchronously (engine.Monotone).
+func (ssspProgram) Monotone() {}
 func (ssspProgram) Apply(v uint32, acc uint32, dist []uint32) bool {
 	if acc < dist[v] {
 		dist[v] = acc

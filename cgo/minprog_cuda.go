@@ -31,6 +31,8 @@ var (
 	_ [unsafe.Sizeof(loopState{}) - C.sizeof_mg_loop_state]struct{}
 	_ [C.sizeof_mg_loop_state - unsafe.Sizeof(loopState{})]struct{}
 	_ [LoopRecords - C.MG_LOOP_RECORDS]struct{}
+	_ [unsafe.Sizeof(asyncState{}) - C.sizeof_mg_async_state]struct{}
+	_ [C.sizeof_mg_async_state - unsafe.Sizeof(asyncState{})]struct{}
 	_ [C.MG_LOOP_RECORDS - LoopRecords]struct{}
 )
 
@@ -133,5 +135,14 @@ func backendPRStep(dev int, desc unsafe.Pointer, base, damping float64, rank, sh
 		return C.mg_pr_step(C.int(dev), (*C.mg_dlayout)(desc), C.double(base), C.double(damping), (*C.double)(rank),
 			(*C.double)(share), (*C.double)(stream), (*C.double)(partials), (*C.mg_pr_sums)(sums), nil,
 			(*C.mg_event)(ev), e, n)
+	})
+}
+
+func backendMinAsync(dev, prog int, desc, values, frontier unsafe.Pointer, count uint32, ring unsafe.Pointer, ringLog2 uint32, queued unsafe.Pointer, delta uint32, far0, far1, inFar, state unsafe.Pointer, blocksPerSM uint32, ev unsafe.Pointer) error {
+	return call("async run", func(e *C.char, n C.size_t) C.int {
+		return C.mg_min_async(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.uint32_t)(values),
+			(*C.uint32_t)(frontier), C.uint32_t(count), (*C.uint64_t)(ring), C.uint32_t(ringLog2), (*C.uint32_t)(queued), C.uint32_t(delta),
+			(*C.uint32_t)(far0), (*C.uint32_t)(far1), (*C.uint32_t)(inFar), (*C.mg_async_state)(state),
+			C.uint32_t(blocksPerSM), nil, (*C.mg_event)(ev), e, n)
 	})
 }

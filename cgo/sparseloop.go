@@ -107,15 +107,8 @@ func (r *MinRun) SparseLoop(prog int, count uint32, maxIters int, blocksPerSM ui
 	}
 	var far0, far1, inFar, farState unsafe.Pointer
 	if rule.Delta > 0 {
-		if r.inFar == nil {
-			n := int(r.n)
-			if err := allocEach(&r.owned, r.dl.dev, bufSpec[uint32]{&r.far[0], n}, bufSpec[uint32]{&r.far[1], n},
-				bufSpec[uint32]{&r.inFar, n}, bufSpec[uint32]{&r.farState, 4}); err != nil {
-				return Loop{}, err
-			}
-			if err := r.inFar.Memset(0); err != nil {
-				return Loop{}, err
-			}
+		if err := r.ensureFar(); err != nil {
+			return Loop{}, err
 		}
 		far0, far1, inFar, farState = r.far[0].h.p, r.far[1].h.p, r.inFar.h.p, r.farState.h.p
 	}

@@ -52,6 +52,14 @@ func (b *Backend) Float64Runner(opts engine.RunOptions) (engine.Runner[float64],
 }
 
 func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runner[V], error) {
+	if opts.Mode == engine.Async {
+		var zero V
+		if _, ok := any(zero).(uint32); !ok {
+			return nil, fmt.Errorf("cpu backend: %w", engine.ErrNotMonotone)
+		}
+		r := &asyncRunner{l: b.l, workers: b.workers, delta: engine.DefaultNearFarDelta(b.l.SparseWeights), opts: opts}
+		return any(r).(engine.Runner[V]), nil
+	}
 	d, err := dense.New[V](b.l, b.workers)
 	if err != nil {
 		return nil, fmt.Errorf("cpu backend: %w", err)

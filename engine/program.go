@@ -10,6 +10,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"math"
 )
 
@@ -142,6 +143,30 @@ func Combine[V Value](c CombineOp, a, b V) V {
 	}
 	return min(a, b)
 }
+
+// Monotone is implemented by min programs whose fixed point any order of
+// relaxations reaches: Apply(v, acc) lowers values[v] to at most acc when
+// acc is smaller and then activates v, and does nothing otherwise. Such a
+// program may run asynchronously (Mode Async), where each relaxation is an
+// atomic min on the destination's value and reads whatever values are
+// current.
+type Monotone interface {
+	Monotone()
+}
+
+// LabelJumper is implemented by Monotone programs whose values are labels:
+// vertex ids (layout numbering) whose own values are never larger, as CC's
+// component labels. An asynchronous relaxation may then replace a
+// contribution c by values[c] while that is smaller (pointer jumping), which
+// reaches the same fixed point in far fewer relaxations.
+type LabelJumper interface {
+	Monotone
+	JumpsLabels()
+}
+
+// ErrNotMonotone is returned (wrapped) for a program that cannot run in
+// Mode Async.
+var ErrNotMonotone = errors.New("mode async runs monotone min programs only (bfs, sssp, cc-lp)")
 
 // DeviceProgram is implemented by programs that have a GPU implementation:
 // DeviceKernel names the functor the CUDA kernels are instantiated with

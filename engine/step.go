@@ -17,6 +17,11 @@ const (
 	Dense
 	// Sparse forces MultiGraphS for every iteration.
 	Sparse
+	// Async runs without iterations (SEP-Graph's Async + Push +
+	// data-driven mode): a vertex a relaxation lowers is processed as soon
+	// as a worker takes it from a shared worklist, reading whatever values
+	// are current. For Monotone programs only.
+	Async
 )
 
 // String names the mode as the CLI spells it.
@@ -26,11 +31,13 @@ func (m Mode) String() string {
 		return "dense"
 	case Sparse:
 		return "sparse"
+	case Async:
+		return "async"
 	}
 	return "hybrid"
 }
 
-// ParseMode reads "hybrid", "dense" or "sparse".
+// ParseMode reads "hybrid", "dense", "sparse" or "async".
 func ParseMode(s string) (Mode, error) {
 	switch s {
 	case "hybrid":
@@ -39,8 +46,10 @@ func ParseMode(s string) (Mode, error) {
 		return Dense, nil
 	case "sparse":
 		return Sparse, nil
+	case "async":
+		return Async, nil
 	}
-	return Hybrid, fmt.Errorf("unknown mode %q (want hybrid, dense or sparse)", s)
+	return Hybrid, fmt.Errorf("unknown mode %q (want hybrid, dense, sparse or async)", s)
 }
 
 // Phase is the time one phase of an iteration took.
@@ -149,6 +158,16 @@ type IterationTrace struct {
 	Switched       bool    `json:"switched,omitempty"`
 	Phases         []Phase `json:"phases"`
 	Seconds        float64 `json:"seconds"`
+	// Async describes a whole Async run (its only record).
+	Async *AsyncTrace `json:"async,omitempty"`
+}
+
+// AsyncTrace is what an Async run did.
+type AsyncTrace struct {
+	Items   uint64 `json:"items"`           // vertices processed (a vertex lowered twice counts twice)
+	Shared  uint64 `json:"shared"`          // of them, handed between workers through the shared worklist
+	Buckets int    `json:"buckets"`         // near-far bucket changes
+	Delta   uint32 `json:"delta,omitempty"` // near-far bucket width (0: none)
 }
 
 // Result summarises one run of a program.

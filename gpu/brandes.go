@@ -30,6 +30,9 @@ var _ engine.BrandesBackend = (*Backend)(nil)
 // trace entry of mode "backward".
 func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var total engine.Result
+	if opts.Mode == engine.Async {
+		return nil, total, fmt.Errorf("cuda backend: bc: %w", engine.ErrNotMonotone)
+	}
 	n := b.l.NumVertices
 	for _, s := range sources {
 		if uint64(s) >= n {

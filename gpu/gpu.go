@@ -53,6 +53,7 @@ type Backend struct {
 	fixedSamples   map[int]int     // host sparse steps fixed is the shortest of
 	noLoop         bool            // WithoutDeviceLoop
 	loopBlocks     uint32          // WithLoopBlocksPerSM
+	asyncBlocks    uint32          // WithAsyncBlocksPerSM
 	delta          uint32          // SSSP's near-far bucket width in device loops (0: off; WithNearFarDelta)
 	prScheme       cuda.PRScheme   // WithPRScheme
 }
@@ -63,12 +64,13 @@ var _ engine.Backend = (*Backend)(nil)
 type Option func(*options)
 
 type options struct {
-	built      *cuda.BuiltLayout
-	split      cuda.WorkSplit
-	noLoop     bool
-	loopBlocks uint32
-	nearFar    int64
-	prScheme   cuda.PRScheme
+	built       *cuda.BuiltLayout
+	split       cuda.WorkSplit
+	noLoop      bool
+	loopBlocks  uint32
+	asyncBlocks uint32
+	nearFar     int64
+	prScheme    cuda.PRScheme
 }
 
 // WithWorkSplit changes the dense kernels' work split (cuda.WorkSplit): tiny
@@ -100,6 +102,12 @@ func WithLoopBlocksPerSM(n uint32) Option {
 	return func(o *options) { o.loopBlocks = n }
 }
 
+// WithAsyncBlocksPerSM fixes the thread blocks per SM of async runs' grid
+// (at most what fits); 0, the default, takes MG_ASYNC_BLOCKS_PER_SM.
+func WithAsyncBlocksPerSM(n uint32) Option {
+	return func(o *options) { o.asyncBlocks = n }
+}
+
 // WithNearFarDelta sets the bucket width of SSSP's near-far iterations in
 // device loops (cuda.MinRun.SparseLoop): a width, 0 for the default
 // (NearFarWeights times the mean arc weight), or a negative number for
@@ -116,11 +124,8 @@ func WithPRScheme(s cuda.PRScheme) Option {
 }
 
 // NearFarWeights is the default near-far bucket width of SSSP in mean arc
-// weights. On the 2048 grid with weights in [1, 64] (mean 32) the engine
-// time falls with the width from 274 ms at 8 to 48 ms at 1024 and 2048
-// (115 ms plain): wide buckets keep the frontier to a band of the wavefront
-// without the many iterations of narrow ones.
-const NearFarWeights = 32
+// weights (engine.NearFarWeights).
+const NearFarWeights = engine.NearFarWeights
 
 // New uploads l to device 0. workers is the number of host goroutines apps
 // use for their host-side work (0 = all cores).
@@ -173,7 +178,7 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	return &Backend{l: l, dl: dl, col: col, workers: workers, sms: max(props.Multiprocessors, 1),
 		edp: map[int]time.Duration{}, fixed: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
 		loopFixed: map[int]float64{}, fixedSamples: map[int]int{},
-		noLoop: o.noLoop, loopBlocks: o.loopBlocks, delta: nearFarDelta(weights, o.nearFar), prScheme: o.prScheme}, nil
+		noLoop: o.noLoop, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(weights, o.nearFar), prScheme: o.prScheme}, nil
 }
 
 // Close frees the device memory of the layout and of the run state.
@@ -345,6 +350,9 @@ func (b *Backend) minRun() (*cuda.MinRun, error) {
 // mode on an undirected layout may take pull steps (direction optimisation,
 // with the CPU sampler's switching rule, sampler.Alpha and sampler.Beta).
 func (b *Backend) iterateMin(ctx context.Context, run *cuda.MinRun, p engine.Program[uint32], prog int, opts engine.RunOptions, count, edges uint64, isList bool) (engine.Result, error) {
+	if opts.Mode == engine.Async {
+		return b.iterateAsync(run, p, prog, opts, count, isList)
+	}
 	opts = withSampleRate(opts)
 	_, ee := p.(engine.EarlyExit[uint32])
 	canPull := ee && prog == cuda.ProgBFS && !b.l.Directed && !opts.NoPull && opts.Mode == engine.Hybrid
@@ -854,8 +862,8 @@ func sum(t []float32) float32 {
 func msDuration(ms float32) time.Duration { return time.Duration(float64(ms) * 1e6) }
 
 // nearFarSample is the number of arc weights whose mean sets the default
-// near-far bucket width.
-const nearFarSample = 1 << 16
+// near-far bucket width (engine.NearFarSample).
+const nearFarSample = engine.NearFarSample
 
 // nearFarDelta returns SSSP's near-far bucket width for the option value
 // opt (see WithNearFarDelta), from a sample of the arc weights (weights:
@@ -868,12 +876,5 @@ func nearFarDelta(weights []uint32, opt int64) uint32 {
 	case opt > 0:
 		return uint32(min(opt, math.MaxUint32>>1))
 	}
-	// The mean of an evenly spaced sample of the weights.
-	stride := max(len(weights)/nearFarSample, 1)
-	var sum, k uint64
-	for i := 0; i < len(weights); i += stride {
-		sum += uint64(weights[i])
-		k++
-	}
-	return uint32(max(NearFarWeights*sum/k, 1))
+	return engine.DefaultNearFarDelta(weights)
 }

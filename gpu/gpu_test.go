@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var modes = []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse}
+var modes = []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse, engine.Async}
 
 func needGPU(t *testing.T) {
 	t.Helper()

@@ -49,6 +49,9 @@ func (b *Backend) prRun() (*cuda.PRRun, error) {
 // the iterations below p.MaxIterations.
 func (b *Backend) PageRank(ctx context.Context, p engine.PageRankParams, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var res engine.Result
+	if opts.Mode == engine.Async {
+		return nil, res, fmt.Errorf("cuda backend: pagerank: %w", engine.ErrNotMonotone)
+	}
 	l := b.l
 	n := l.NumVertices
 	maxIter := p.MaxIterations
@@ -107,6 +110,9 @@ func (b *Backend) PageRank(ctx context.Context, p engine.PageRankParams, opts en
 // tolerance·(1−damping); opts.MaxIterations caps the iterations.
 func (b *Backend) PageRankDelta(ctx context.Context, p engine.PageRankParams, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var res engine.Result
+	if opts.Mode == engine.Async {
+		return nil, res, fmt.Errorf("cuda backend: pr-delta: %w", engine.ErrNotMonotone)
+	}
 	l := b.l
 	opts = withSampleRate(opts)
 	b.mu.Lock()

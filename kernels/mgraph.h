@@ -348,6 +348,25 @@ typedef struct {
     uint32_t reserved;
     uint64_t start_ns;
 } mg_loop_state;
+/* Async data-driven runs of the min programs (mg_min_async, async.cu):
+ * threads per block, items a block keeps for its own next round, blocks
+ * per SM by default, and the free ring slot. */
+#define MG_ASYNC_BLOCK 256
+#define MG_ASYNC_KEEP 128
+#define MG_ASYNC_BLOCKS_PER_SM 2
+#define MG_ASYNC_EMPTY 0xffffffffffffffffull
+/* What an async run leaves on the device (mg_min_async). */
+typedef struct {
+    uint64_t work;         /* items queued, held or being processed */
+    uint32_t head, tail;   /* ring tickets taken by consumers, by producers */
+    uint32_t far_count[2]; /* near-far: sizes of the two far piles */
+    uint32_t far_min;      /* near-far: the smallest piled value (scratch) */
+    uint32_t overflow;     /* nonzero: the ring filled up; the values are void */
+    uint64_t items;        /* items processed */
+    uint64_t shared;       /* items that went through the ring */
+    uint32_t buckets;      /* near-far bucket changes */
+    uint32_t reserved;
+} mg_async_state;
 /* MultiGraphS iterations from list0[0..count) without returning to the
  * host: one cooperative kernel runs the advance, hubs (when there are any)
  * and apply of an iteration with grid-wide barriers between them, and goes
@@ -370,6 +389,22 @@ int mg_min_sparse_loop(int dev, int prog, const mg_dlayout *l, uint32_t *values,
                        uint32_t *far_state, uint32_t *acc, uint32_t *touched, mg_step_counters *ctr,
                        mg_loop_state *state, mg_loop_record *records, mg_stream s, mg_event *ev,
                        char *err, size_t errlen);
+/* An async (SEP-Graph Async + Push + DD) run of min program prog from
+ * frontier[0..count) (every vertex 0..count when frontier is NULL): one
+ * persistent cooperative kernel relaxes arcs with the program's atomic min
+ * and processes each lowered vertex as soon as a block takes it, with no
+ * iteration barrier, until no work is left (async.cu). ring: 2^ring_log2
+ * slots (at least count and 2n), every one MG_ASYNC_EMPTY; queued: n flags
+ * (a vertex is in the ring at most once), all 0. A run leaves both so
+ * unless state->overflow is set, when the caller must reset them and in_far
+ * and treat the values as void. delta > 0: near-far priority (far0,
+ * far1: n entries each; in_far: n flags, all 0, left so). The grid has
+ * blocks_per_sm blocks per SM (0: MG_ASYNC_BLOCKS_PER_SM), fewer if fewer
+ * fit. ev: 2 events or NULL. Asynchronous on stream s. */
+int mg_min_async(int dev, int prog, const mg_dlayout *l, uint32_t *values, const uint32_t *frontier,
+                 uint32_t count, uint64_t *ring, uint32_t ring_log2, uint32_t *queued, uint32_t delta,
+                 uint32_t *far0, uint32_t *far1, uint32_t *in_far, mg_async_state *state, uint32_t blocks_per_sm,
+                 mg_stream s, mg_event *ev, char *err, size_t errlen);
 /* One pull (bottom-up) iteration of BFS (prog must be MG_PROG_BFS) over an
  * undirected layout: every vertex whose value is the identity scans its row
  * until the first u with active[u] != 0 and applies u's contribution; next[v]

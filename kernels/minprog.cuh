@@ -18,6 +18,9 @@
 //       __device__ bool apply(uint32_t v, T acc, T *values) const;         // true: v is active next
 //   };
 //
+// The min programs also say whether their values are labels an async run
+// may follow (static constexpr bool jumps; async.cu).
+//
 // A contribution c that useful() rejects, or that equals the identity, is
 // dropped by the sparse advance: apply(v, combine(acc, c)) must then do the
 // same as apply(v, acc).
@@ -48,6 +51,9 @@ struct MinBase {
     static __device__ __forceinline__ T combine(T a, T b) { return min(a, b); }
     static __device__ __forceinline__ T atomic(T *p, T x) { return atomicMin(p, x); }
     static __device__ __forceinline__ bool useful(uint32_t d, T c, const T *values) { return c < values[d]; }
+    // jumps: the values are labels (vertex ids whose own values are never
+    // larger), which an async run follows before sending (CCOp).
+    static constexpr bool jumps = false;
     // at_loop_iteration makes a copy of the launched functor the one of a
     // device loop's iteration it (sparseloop.cu); the min programs have no
     // per-iteration state.
@@ -85,6 +91,7 @@ struct SSSPOp : MinBase {
 // (the same benign race as the CPU's atomic loads; apps/cc.go).
 struct CCOp : MinBase {
     static constexpr bool weighted = false;
+    static constexpr bool jumps = true;
     static __device__ __forceinline__ uint32_t edge(uint32_t s, uint32_t) { return s; }
     static __device__ __forceinline__ bool apply(uint32_t v, uint32_t acc, uint32_t *values) {
         volatile uint32_t *lab = values;

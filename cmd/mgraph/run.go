@@ -47,6 +47,7 @@ type runFlags struct {
 	maxIter    int
 	gpuSplit   string
 	gpuNoLoop  bool
+	gpuAsyncBl uint32
 	gpuStream  bool
 	cpuProfile string
 	gpuLoopBl  uint32
@@ -88,7 +89,7 @@ Examples:
   mgraph run bc coauthors.mtx.zst --sources 4 --out bc.tsv`,
 		flags: func(fs *pflag.FlagSet) func(context.Context, *env, []string) error {
 			f := &runFlags{}
-			fs.StringVar(&f.mode, "mode", "hybrid", "hybrid (sampling picks per iteration), dense or sparse")
+			fs.StringVar(&f.mode, "mode", "hybrid", "hybrid (sampling picks per iteration), dense, sparse, or async (bfs, sssp, cc-lp: no iterations, a shared worklist)")
 			fs.StringVar(&f.backend, "backend", "auto", "cpu, cuda, or auto (cuda when a GPU engine is available)")
 			fs.Int64Var(&f.source, "source", -1, "source vertex, original id (-1: random, seeded, with out-degree > 0)")
 			fs.IntVar(&f.sources, "sources", 0, "number of random sources: bfs/sssp use one per trial (default: trials), bc uses all (default 1)")
@@ -103,6 +104,7 @@ Examples:
 			fs.Float64Var(&f.damping, "damping", 0.85, "pr: damping factor")
 			fs.Float64Var(&f.tolerance, "tolerance", 1e-4, "pr: stop when the L1 change of the ranks falls below this")
 			fs.StringVar(&f.gpuSplit, "gpu-split", "", "cuda: the dense kernels' work split ROWS,EDGES,SLOTS (rows per heavy row chunk, light edges per chunk, slots per phase 2 chunk; 0 or empty: the default)")
+			fs.Uint32Var(&f.gpuAsyncBl, "gpu-async-blocks", 0, "cuda: thread blocks per SM of --mode async runs (0: the default; at most what fits)")
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
 			fs.BoolVar(&f.gpuStream, "gpu-pr-stream", false, "cuda, pr: the paper's stream buffer for the light edges instead of reading them row panel by row panel (for comparing the two)")
 			fs.Uint32Var(&f.gpuLoopBl, "gpu-loop-blocks", 0, "cuda: thread blocks per SM of the device loops (0: sized by the frontier)")
@@ -229,7 +231,8 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	}
 	var fwd engine.Backend
 	if f.backend == "cuda" {
-		gopts := []gpu.Option{gpu.WithWorkSplit(split), gpu.WithLoopBlocksPerSM(f.gpuLoopBl), gpu.WithNearFarDelta(f.gpuDelta)}
+		gopts := []gpu.Option{gpu.WithWorkSplit(split), gpu.WithLoopBlocksPerSM(f.gpuLoopBl), gpu.WithNearFarDelta(f.gpuDelta),
+			gpu.WithAsyncBlocksPerSM(f.gpuAsyncBl)}
 		if f.gpuNoLoop {
 			gopts = append(gopts, gpu.WithoutDeviceLoop())
 		}

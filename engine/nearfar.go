@@ -1,0 +1,29 @@
+package engine
+
+// NearFarWeights is the default near-far bucket width of SSSP in mean arc
+// weights. On the 2048 grid with weights in [1, 64] (mean 32) the GPU
+// engine time falls with the width from 274 ms at 8 to 48 ms at 1024 and
+// 2048 (115 ms plain): wide buckets keep the frontier to a band of the
+// wavefront without the many iterations of narrow ones.
+const NearFarWeights = 32
+
+// NearFarSample is the number of arc weights whose mean sets the default
+// near-far bucket width.
+const NearFarSample = 1 << 16
+
+// DefaultNearFarDelta returns the default near-far bucket width over arcs
+// of the given weights (all of them or a sample): NearFarWeights times the
+// mean of an evenly spaced sample of at most about NearFarSample of them,
+// at least 1; 0 when there are none.
+func DefaultNearFarDelta(weights []uint32) uint32 {
+	if len(weights) == 0 {
+		return 0
+	}
+	stride := max(len(weights)/NearFarSample, 1)
+	var sum, k uint64
+	for i := 0; i < len(weights); i += stride {
+		sum += uint64(weights[i])
+		k++
+	}
+	return uint32(min(max(NearFarWeights*sum/k, 1), 1<<31))
+}
