@@ -110,10 +110,13 @@ __device__ __forceinline__ bool take_tickets(Ring r, mg_async_state *st, uint32_
 }
 
 // block_exclusive_scan returns the sum of x over the block's threads before
-// this one; *total gets the block's sum. Every thread must call it.
-__device__ __forceinline__ uint64_t block_exclusive_scan(uint64_t x, uint64_t *total) {
+// this one; *total gets the block's sum. Every thread must call it, with
+// parity alternating between calls (the warp sums are double-buffered, so
+// one barrier suffices: a call's sums are not overwritten before every
+// thread has passed the next call's barrier).
+__device__ __forceinline__ uint64_t block_exclusive_scan(uint64_t x, uint32_t parity, uint64_t *total) {
     constexpr int kWarps = kAsyncBlock / 32;
-    __shared__ uint64_t warp_sum[kWarps];
+    __shared__ uint64_t warp_sum[2][kWarps];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     uint64_t incl = x;
 #pragma unroll
@@ -121,16 +124,15 @@ __device__ __forceinline__ uint64_t block_exclusive_scan(uint64_t x, uint64_t *t
         const uint64_t y = __shfl_up_sync(0xffffffffu, incl, d);
         if (lane >= d) incl += y;
     }
-    if (lane == 31) warp_sum[warp] = incl;
+    if (lane == 31) warp_sum[parity][warp] = incl;
     __syncthreads();
     uint64_t before = 0, all = 0;
 #pragma unroll
     for (int w = 0; w < kWarps; w++) {
-        const uint64_t s = warp_sum[w];
+        const uint64_t s = warp_sum[parity][w];
         before += w < warp ? s : 0;
         all += s;
     }
-    __syncthreads();  // warp_sum is reused by the next call
     *total = all;
     return before + incl - x;
 }
@@ -191,20 +193,22 @@ __global__ void __launch_bounds__(kAsyncBlock) async_kernel(Op op, mg_dlayout L,
                                                             uint32_t *queued, uint32_t delta, uint32_t *far0,
                                                             uint32_t *far1, uint32_t *in_far, mg_async_state *st) {
     cg::grid_group grid = cg::this_grid();
-    __shared__ uint32_t s_items[kAsyncBatch], s_item_val[kAsyncBatch], s_val[kAsyncBatch];
-    __shared__ uint32_t s_next[kAsyncNext], s_next_val[kAsyncNext], s_spill[kAsyncNext];
+    // A round expands s_items[p][0..k) and appends to s_items[1 - p]: the
+    // next round's items are the first ones it keeps (no copy). s_ival is
+    // the value each item was queued with (0 for items from the ring).
+    __shared__ uint32_t s_items[2][kAsyncNext], s_ival[2][kAsyncNext], s_spill[kAsyncNext];
+    __shared__ uint32_t s_val[kAsyncBatch];
     __shared__ uint64_t s_beg[kAsyncBatch], s_pre[kAsyncBatch + 1];
-    __shared__ uint32_t s_nitems, s_nnext, s_nspill, s_base;
+    __shared__ uint32_t s_count[2], s_claimed, s_nspill, s_base;
     __shared__ int s_state;
     const uint32_t tid = threadIdx.x;
     uint32_t split = delta > 0 ? delta : mg::kMinIdentity;  // values below the split are near
     uint32_t cur = 0;
     uint32_t *pile[2] = {far0, far1};
     uint64_t processed = 0, shared = 0, held = 0;  // thread 0's
-    if (tid == 0) s_nitems = 0;
-    __syncthreads();
+    uint32_t p = 0, k = 0;  // the same in every thread
     for (;;) {
-        if (s_nitems == 0) {  // nothing of its own: claim from the ring
+        if (k == 0) {  // nothing of its own: claim from the ring
             if (tid == 0) {
                 volatile mg_async_state *vs = st;
                 uint32_t got = 0, h = 0;
@@ -217,9 +221,9 @@ __global__ void __launch_bounds__(kAsyncBlock) async_kernel(Op op, mg_dlayout L,
                     h = vs->head;
                     const uint32_t avail = vs->tail - h;
                     if ((int32_t)avail > 0) {
-                        const uint32_t k = min(min(avail, kAsyncBatch), max(avail / gridDim.x, kAsyncClaimMin));
-                        if (atomicCAS(&st->head, h, h + k) == h) {
-                            got = k;
+                        const uint32_t want = min(min(avail, kAsyncBatch), max(avail / gridDim.x, kAsyncClaimMin));
+                        if (atomicCAS(&st->head, h, h + want) == h) {
+                            got = want;
                             break;
                         }
                         continue;
@@ -230,7 +234,7 @@ __global__ void __launch_bounds__(kAsyncBlock) async_kernel(Op op, mg_dlayout L,
                     }
                     __nanosleep(kAsyncIdleNs);
                 }
-                s_nitems = got;
+                s_claimed = got;  // not s_count[p]: others may still read last round's
                 s_base = h;
                 s_state = state;
                 held = got;  // the producers counted them
@@ -240,14 +244,16 @@ __global__ void __launch_bounds__(kAsyncBlock) async_kernel(Op op, mg_dlayout L,
             if (s_state == kDone) break;
             if (s_state == kBucket) {
                 if (!next_bucket<Op>(grid, ring, values, queued, delta, pile, in_far, st, split, cur)) break;
+                __syncthreads();  // s_state is written again by the next claim
                 continue;
             }
-            if (tid < s_nitems) {
+            k = s_claimed;
+            if (tid < k) {
                 const uint32_t v = ring_read(ring, s_base + tid, st);
                 atomicExch(&queued[v], 0u);  // a later lowering queues it again ...
                 __threadfence();              // ... once this run has read its value
-                s_items[tid] = v;
-                s_item_val[tid] = 0;  // no value to compare: never stale
+                s_items[p][tid] = v;
+                s_ival[p][tid] = 0;  // no value to compare: never stale
             }
             __syncthreads();
             if (tid == 0) s_state = *(volatile uint32_t *)&st->overflow ? kDone : kClaimed;
@@ -257,13 +263,14 @@ __global__ void __launch_bounds__(kAsyncBlock) async_kernel(Op op, mg_dlayout L,
         // One round over the block's k items. An item kept from the last
         // round whose value has fallen below the one it was queued with is
         // stale: the lowering queued the vertex again.
-        const uint32_t k = s_nitems;
+        const uint32_t *items = s_items[p];
+        uint32_t *next = s_items[1 - p], *next_val = s_ival[1 - p];
         uint64_t deg = 0;
         if (tid < k) {
-            const uint32_t v = s_items[tid];
+            const uint32_t v = items[tid];
             const uint64_t b = L.sparse_offsets[v], e = L.sparse_offsets[v + 1];
             uint32_t c = *(volatile uint32_t *)&values[v];
-            if (c >= s_item_val[tid]) {
+            if (c >= s_ival[p][tid]) {
                 deg = e - b;
                 if (Op::jumps) {  // follow the label to the end of its chain
                     for (;;) {
@@ -276,15 +283,14 @@ __global__ void __launch_bounds__(kAsyncBlock) async_kernel(Op op, mg_dlayout L,
             s_beg[tid] = b;
             s_val[tid] = c;
         }
-        uint64_t total;
-        const uint64_t before = block_exclusive_scan(deg, &total);
-        if (tid < k) s_pre[tid] = before;
         if (tid == 0) {
-            s_pre[k] = total;
-            s_nnext = 0;
-            s_nspill = 0;
+            s_count[1 - p] = 0;
             processed += k;
         }
+        uint64_t total;
+        const uint64_t before = block_exclusive_scan(deg, p, &total);
+        if (tid < k) s_pre[tid] = before;
+        if (tid == 0) s_pre[k] = total;
         __syncthreads();
         for (uint64_t e = tid; e < total; e += kAsyncBlock) {
             const uint32_t i = (uint32_t)mg::lower_bound(s_pre + 1, k, e + 1);
@@ -297,10 +303,10 @@ __global__ void __launch_bounds__(kAsyncBlock) async_kernel(Op op, mg_dlayout L,
                 if (atomicExch(&in_far[u], 1u) == 0) pile[cur][atomicAdd(&st->far_count[cur], 1u)] = u;
                 continue;
             }
-            const uint32_t j = atomicAdd(&s_nnext, 1u);
+            const uint32_t j = atomicAdd(&s_count[1 - p], 1u);
             if (j < kAsyncNext) {
-                s_next[j] = u;
-                s_next_val[j] = c;
+                next[j] = u;
+                next_val[j] = c;
             } else if (atomicExch(&queued[u], 1u) == 0) {  // the local list is full: share it at once
                 atomicAdd(reinterpret_cast<unsigned long long *>(&st->work), 1ull);
                 uint32_t t;
@@ -310,36 +316,33 @@ __global__ void __launch_bounds__(kAsyncBlock) async_kernel(Op op, mg_dlayout L,
         __syncthreads();
         // Keep the first kAsyncKeep; offer the rest to the ring, each vertex
         // at most once there (queued).
-        const uint32_t made = min(s_nnext, kAsyncNext);
+        const uint32_t made = min(s_count[1 - p], kAsyncNext);
         const uint32_t keep = min(made, kAsyncKeep);
-        for (uint32_t i = keep + tid; i < made; i += kAsyncBlock) {
-            const uint32_t u = s_next[i];
-            if (atomicExch(&queued[u], 1u) == 0) s_spill[atomicAdd(&s_nspill, 1u)] = u;
-        }
-        __syncthreads();
-        const uint32_t spill = s_nspill;
-        if (tid == 0) {
-            s_state = kClaimed;
-            if (spill > 0) {  // counted (and the count performed) before any is visible
+        if (made > keep) {  // the same in every thread
+            if (tid == 0) s_nspill = 0;
+            __syncthreads();
+            for (uint32_t i = keep + tid; i < made; i += kAsyncBlock) {
+                const uint32_t u = next[i];
+                if (atomicExch(&queued[u], 1u) == 0) s_spill[atomicAdd(&s_nspill, 1u)] = u;
+            }
+            __syncthreads();
+            const uint32_t spill = s_nspill;
+            if (tid == 0 && spill > 0) {  // counted (and the count performed) before any is visible
                 atomicAdd(reinterpret_cast<unsigned long long *>(&st->work), (unsigned long long)spill);
                 uint32_t base;
-                if (!take_tickets(ring, st, spill, &base)) s_state = kDone;
+                s_state = take_tickets(ring, st, spill, &base) ? kClaimed : kDone;
                 s_base = base;
             }
-            if (keep == 0 && held > 0) {  // idle: give back what the block held
-                add64(&st->work, -(long long)held);
-                held = 0;
-            }
+            __syncthreads();
+            if (spill > 0 && s_state == kDone) break;
+            for (uint32_t i = tid; i < spill; i += kAsyncBlock) ring_write(ring, s_base + i, s_spill[i], st);
         }
-        __syncthreads();
-        if (s_state == kDone) break;
-        for (uint32_t i = tid; i < spill; i += kAsyncBlock) ring_write(ring, s_base + i, s_spill[i], st);
-        if (tid < keep) {
-            s_items[tid] = s_next[tid];
-            s_item_val[tid] = s_next_val[tid];
+        if (tid == 0 && keep == 0 && held > 0) {  // idle: give back what the block held
+            add64(&st->work, -(long long)held);
+            held = 0;
         }
-        if (tid == 0) s_nitems = keep;
-        __syncthreads();
+        p = 1 - p;
+        k = keep;
     }
     if (tid == 0) {
         add64(&st->items, (long long)processed);
