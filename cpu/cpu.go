@@ -57,7 +57,7 @@ func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runne
 		if _, ok := any(zero).(uint32); !ok {
 			return nil, fmt.Errorf("cpu backend: %w", engine.ErrNotMonotone)
 		}
-		r := &asyncRunner{l: b.l, workers: b.workers, delta: engine.DefaultNearFarDelta(b.l.SparseWeights), opts: opts}
+		r := &asyncRunner{l: b.l, workers: b.workers, delta: engine.NearFarDelta(b.l.SparseWeights, engine.AsyncNearFarWeights), opts: opts}
 		return any(r).(engine.Runner[V]), nil
 	}
 	d, err := dense.New[V](b.l, b.workers)

@@ -28,7 +28,7 @@ func (b *Backend) iterateAsync(run *cuda.MinRun, p engine.Program[uint32], prog 
 	}
 	var delta uint32
 	if prog == cuda.ProgSSSP {
-		delta = b.delta
+		delta = b.asyncDelta
 	}
 	start := time.Now()
 	st, err := run.Async(prog, uint32(count), !isList, delta, b.asyncBlocks)

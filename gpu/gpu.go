@@ -54,6 +54,7 @@ type Backend struct {
 	noLoop         bool            // WithoutDeviceLoop
 	loopBlocks     uint32          // WithLoopBlocksPerSM
 	asyncBlocks    uint32          // WithAsyncBlocksPerSM
+	asyncDelta     uint32          // SSSP's near-far bucket width in async runs
 	delta          uint32          // SSSP's near-far bucket width in device loops (0: off; WithNearFarDelta)
 	prScheme       cuda.PRScheme   // WithPRScheme
 }
@@ -109,9 +110,10 @@ func WithAsyncBlocksPerSM(n uint32) Option {
 }
 
 // WithNearFarDelta sets the bucket width of SSSP's near-far iterations in
-// device loops (cuda.MinRun.SparseLoop): a width, 0 for the default
-// (NearFarWeights times the mean arc weight), or a negative number for
-// plain iterations.
+// device loops (cuda.MinRun.SparseLoop) and async runs: a width, 0 for the
+// default (NearFarWeights times the mean arc weight in loops,
+// engine.AsyncNearFarWeights times it in async runs), or a negative number
+// for none.
 func WithNearFarDelta(delta int64) Option {
 	return func(o *options) { o.nearFar = delta }
 }
@@ -178,7 +180,8 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	return &Backend{l: l, dl: dl, col: col, workers: workers, sms: max(props.Multiprocessors, 1),
 		edp: map[int]time.Duration{}, fixed: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
 		loopFixed: map[int]float64{}, fixedSamples: map[int]int{},
-		noLoop: o.noLoop, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(weights, o.nearFar), prScheme: o.prScheme}, nil
+		noLoop: o.noLoop, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(weights, o.nearFar),
+		asyncDelta: nearFarDeltaTimes(weights, o.nearFar, engine.AsyncNearFarWeights), prScheme: o.prScheme}, nil
 }
 
 // Close frees the device memory of the layout and of the run state.
@@ -870,11 +873,17 @@ const nearFarSample = engine.NearFarSample
 // the layout's, or a sample of them; nil without weights): 0 without
 // weights or when off.
 func nearFarDelta(weights []uint32, opt int64) uint32 {
+	return nearFarDeltaTimes(weights, opt, engine.NearFarWeights)
+}
+
+// nearFarDeltaTimes is nearFarDelta with factor mean weights as the
+// default (async runs take engine.AsyncNearFarWeights).
+func nearFarDeltaTimes(weights []uint32, opt int64, factor uint64) uint32 {
 	switch {
 	case opt < 0 || len(weights) == 0:
 		return 0
 	case opt > 0:
 		return uint32(min(opt, math.MaxUint32>>1))
 	}
-	return engine.DefaultNearFarDelta(weights)
+	return engine.NearFarDelta(weights, factor)
 }

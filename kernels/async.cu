@@ -50,7 +50,9 @@ namespace cg = cooperative_groups;
 
 constexpr int kAsyncBlock = MG_ASYNC_BLOCK;      // threads per block
 constexpr uint32_t kAsyncBatch = kAsyncBlock;    // items one round expands (one per thread)
-constexpr uint32_t kAsyncNext = 4 * kAsyncBatch; // the round's local next list, in shared memory
+constexpr uint32_t kAsyncNext = 2 * kAsyncBatch; // the round's local next list, in shared memory
+constexpr uint32_t kAsyncPrefetchArcs = 8 * kAsyncBlock;  // rounds this small read each push's arc range
+constexpr uint32_t kNoRange = 0xffffffffu;      // an item whose arc range is not known yet
 constexpr uint32_t kAsyncKeep = MG_ASYNC_KEEP;   // items a block keeps for its own next round
 constexpr uint32_t kAsyncClaimMin = 32;          // fewest items one claim takes when more wait
 constexpr uint32_t kAsyncIdleNs = 256;           // back-off of a block that found no work
@@ -195,9 +197,13 @@ __global__ void __launch_bounds__(kAsyncBlock) async_kernel(Op op, mg_dlayout L,
     cg::grid_group grid = cg::this_grid();
     // A round expands s_items[p][0..k) and appends to s_items[1 - p]: the
     // next round's items are the first ones it keeps (no copy). s_ival is
-    // the value each item was queued with (0 for items from the ring).
-    __shared__ uint32_t s_items[2][kAsyncNext], s_ival[2][kAsyncNext], s_spill[kAsyncNext];
-    __shared__ uint32_t s_val[kAsyncBatch];
+    // the value each item was queued with (0 for items from the ring: read
+    // it), s_ibeg and s_ideg its arc range when the round that queued it
+    // read it (small rounds do, with the relaxation: one dependent access
+    // less per round), else s_ideg is kNoRange.
+    __shared__ uint32_t s_items[2][kAsyncNext], s_ival[2][kAsyncNext], s_ideg[2][kAsyncNext];
+    __shared__ uint64_t s_ibeg[2][kAsyncNext];
+    __shared__ uint32_t s_spill[kAsyncNext], s_val[kAsyncBatch];
     __shared__ uint64_t s_beg[kAsyncBatch], s_pre[kAsyncBatch + 1];
     __shared__ uint32_t s_count[2], s_claimed, s_nspill, s_base;
     __shared__ int s_state;
@@ -253,31 +259,42 @@ __global__ void __launch_bounds__(kAsyncBlock) async_kernel(Op op, mg_dlayout L,
                 atomicExch(&queued[v], 0u);  // a later lowering queues it again ...
                 __threadfence();              // ... once this run has read its value
                 s_items[p][tid] = v;
-                s_ival[p][tid] = 0;  // no value to compare: never stale
+                s_ival[p][tid] = 0;
+                s_ideg[p][tid] = kNoRange;
             }
             __syncthreads();
             if (tid == 0) s_state = *(volatile uint32_t *)&st->overflow ? kDone : kClaimed;
             __syncthreads();
             if (s_state == kDone) break;
         }
-        // One round over the block's k items. An item kept from the last
-        // round whose value has fallen below the one it was queued with is
-        // stale: the lowering queued the vertex again.
+        // One round over the block's k items, with the value each was
+        // queued with, or the current one. An item whose value has fallen
+        // since was queued again by the lowering: processing it with the
+        // older value only relaxes in vain, so weighted programs (where
+        // that is common) check and skip it, and the others save the read.
         const uint32_t *items = s_items[p];
-        uint32_t *next = s_items[1 - p], *next_val = s_ival[1 - p];
+        uint32_t *next = s_items[1 - p], *next_val = s_ival[1 - p], *next_deg = s_ideg[1 - p];
+        uint64_t *next_beg = s_ibeg[1 - p];
         uint64_t deg = 0;
         if (tid < k) {
             const uint32_t v = items[tid];
-            const uint64_t b = L.sparse_offsets[v], e = L.sparse_offsets[v + 1];
-            uint32_t c = *(volatile uint32_t *)&values[v];
-            if (c >= s_ival[p][tid]) {
-                deg = e - b;
-                if (Op::jumps) {  // follow the label to the end of its chain
-                    for (;;) {
-                        const uint32_t nx = *(volatile uint32_t *)&values[c];
-                        if (nx >= c) break;
-                        c = nx;
-                    }
+            uint64_t b = s_ibeg[p][tid];
+            deg = s_ideg[p][tid];
+            if (deg == kNoRange) {
+                b = L.sparse_offsets[v];
+                deg = L.sparse_offsets[v + 1] - b;
+            }
+            uint32_t c = s_ival[p][tid];
+            if (c == 0 || Op::jumps) {
+                c = *(volatile uint32_t *)&values[v];
+            } else if (Op::weighted && *(volatile uint32_t *)&values[v] < c) {
+                deg = 0;  // stale: the lowering queued it again (weighted runs lower a vertex often)
+            }
+            if (Op::jumps) {  // follow the label to the end of its chain
+                for (;;) {
+                    const uint32_t nx = *(volatile uint32_t *)&values[c];
+                    if (nx >= c) break;
+                    c = nx;
                 }
             }
             s_beg[tid] = b;
@@ -292,12 +309,18 @@ __global__ void __launch_bounds__(kAsyncBlock) async_kernel(Op op, mg_dlayout L,
         if (tid < k) s_pre[tid] = before;
         if (tid == 0) s_pre[k] = total;
         __syncthreads();
+        const bool prefetch = total <= kAsyncPrefetchArcs;  // the same in every thread
         for (uint64_t e = tid; e < total; e += kAsyncBlock) {
             const uint32_t i = (uint32_t)mg::lower_bound(s_pre + 1, k, e + 1);
             const uint64_t arc = s_beg[i] + (e - s_pre[i]);
             const uint32_t u = L.sparse_dst[arc];
             const uint32_t c = op.edge(s_val[i], Op::weighted ? L.sparse_weights[arc] : 0u);
             if (c == mg::kMinIdentity) continue;
+            uint64_t ub = 0, ue = 0;
+            if (prefetch) {  // issued with the atomic, not after it
+                ub = L.sparse_offsets[u];
+                ue = L.sparse_offsets[u + 1];
+            }
             if (c >= Op::atomic(&values[u], c)) continue;
             if (c >= split) {  // near-far: wait in the pile
                 if (atomicExch(&in_far[u], 1u) == 0) pile[cur][atomicAdd(&st->far_count[cur], 1u)] = u;
@@ -307,6 +330,8 @@ __global__ void __launch_bounds__(kAsyncBlock) async_kernel(Op op, mg_dlayout L,
             if (j < kAsyncNext) {
                 next[j] = u;
                 next_val[j] = c;
+                next_beg[j] = ub;
+                next_deg[j] = prefetch && ue - ub < kNoRange ? (uint32_t)(ue - ub) : kNoRange;
             } else if (atomicExch(&queued[u], 1u) == 0) {  // the local list is full: share it at once
                 atomicAdd(reinterpret_cast<unsigned long long *>(&st->work), 1ull);
                 uint32_t t;

@@ -108,7 +108,7 @@ Examples:
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
 			fs.BoolVar(&f.gpuStream, "gpu-pr-stream", false, "cuda, pr: the paper's stream buffer for the light edges instead of reading them row panel by row panel (for comparing the two)")
 			fs.Uint32Var(&f.gpuLoopBl, "gpu-loop-blocks", 0, "cuda: thread blocks per SM of the device loops (0: sized by the frontier)")
-			fs.Int64Var(&f.gpuDelta, "gpu-near-far", 0, "cuda, sssp: bucket width of the near-far iterations in device loops (0: the mean arc weight, negative: off)")
+			fs.Int64Var(&f.gpuDelta, "gpu-near-far", 0, "cuda, sssp: bucket width of the near-far iterations in device loops and async runs (0: 32 (async: 128) times the mean arc weight, negative: off)")
 			fs.StringVar(&f.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the trials to FILE ('go tool pprof' reads it)")
 			fs.IntVar(&f.maxIter, "max-iterations", -1, "iteration cap (-1: the app's default: 20 for pr, none otherwise)")
 			f.in.register(fs)
