@@ -66,10 +66,10 @@ func (p *bcBackward) Apply(v uint32, acc float64, _ []float64) bool {
 // (engine.BrandesBackend, the GPU), which needs no bwd. Results are in
 // original numbering.
 func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts engine.RunOptions) ([]float64, engine.Result, error) {
-	if err := refuseAsync("bc", opts); err != nil {
-		return nil, engine.Result{}, err
-	}
 	var total engine.Result
+	if _, ok := fwd.(engine.BrandesBackend); !ok && opts.Mode == engine.Async {
+		return nil, total, fmt.Errorf("bc: mode async runs on the cuda backend only: %w", engine.ErrNotMonotone)
+	}
 	lf, lb := fwd.Layout(), bwd.Layout()
 	n := lf.NumVertices
 	if lb.NumVertices != n || lb.NumArcs != lf.NumArcs {

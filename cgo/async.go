@@ -39,7 +39,7 @@ func (r *MinRun) Async(prog int, count uint32, all bool, delta, blocksPerSM uint
 	if all {
 		count = uint32(r.n)
 	}
-	if err := r.ensureAsync(); err != nil {
+	if err := r.async.ensure(&r.owned, r.dl.dev, r.n); err != nil {
 		return AsyncStats{}, err
 	}
 	var far0, far1, inFar unsafe.Pointer
@@ -55,36 +55,18 @@ func (r *MinRun) Async(prog int, count uint32, all bool, delta, blocksPerSM uint
 	}
 	desc, ev := r.cargs()
 	if err := backendMinAsync(r.dl.dev.ordinal, prog, unsafe.Pointer(desc), r.values.h.p, frontier, count,
-		r.ring.h.p, r.ringLog2, r.queued.h.p, delta, far0, far1, inFar, r.asyncState.h.p, blocksPerSM, unsafe.Pointer(&ev[0])); err != nil {
+		r.async.ring.h.p, r.async.ringLog2, r.async.queued.h.p, delta, far0, far1, inFar, r.async.state.h.p, blocksPerSM, unsafe.Pointer(&ev[0])); err != nil {
 		return AsyncStats{}, err
 	}
-	st := make([]asyncState, 1)
-	if err := r.asyncState.CopyToHost(st); err != nil { // waits for the run
+	st, err := r.async.finish(r.inFar)
+	if err != nil {
 		return AsyncStats{}, err
-	}
-	if st[0].overflow != 0 {
-		// Leave the ring and the far flags as a run expects them.
-		if err := r.ring.Memset(0xff); err != nil {
-			return AsyncStats{}, err
-		}
-		if err := r.queued.Memset(0); err != nil {
-			return AsyncStats{}, err
-		}
-		if r.inFar != nil {
-			if err := r.inFar.Memset(0); err != nil {
-				return AsyncStats{}, err
-			}
-		}
-		return AsyncStats{}, fmt.Errorf("%w (%d slots)", ErrAsyncOverflow, uint64(1)<<r.ringLog2)
-	}
-	if st[0].work != 0 {
-		return AsyncStats{}, fmt.Errorf("async run: the device stopped with %d items of work left", st[0].work)
 	}
 	t, err := r.times(1)
 	if err != nil {
 		return AsyncStats{}, err
 	}
-	return AsyncStats{Items: st[0].items, Shared: st[0].shared, Buckets: int(st[0].buckets), Millis: t[0]}, nil
+	return AsyncStats{Items: st.items, Shared: st.shared, Buckets: int(st.buckets), Millis: t[0]}, nil
 }
 
 // AsyncRingSlots returns the size of the device worklist of an Async run
@@ -94,34 +76,74 @@ func AsyncRingSlots(n uint64) uint64 {
 	return min(uint64(1)<<bits.Len64(want-1), 1<<31)
 }
 
-// ensureAsync allocates the worklist (every slot free), the queued flags
-// (all 0) and the state on first use.
-func (r *MinRun) ensureAsync() error {
-	if r.asyncState != nil {
+// asyncBufs is the device worklist of async runs: the ring (2^ringLog2
+// slots, every one free between runs), the queued flags (all 0 between
+// runs) and the state. MinRun and SumRun each have one, allocated on their
+// first async run.
+type asyncBufs struct {
+	ring     *Buffer[uint64]
+	queued   *Buffer[uint32]
+	state    *Buffer[asyncState]
+	ringLog2 uint32
+}
+
+// ensure allocates the buffers for n vertices on dev, owned by o, unless
+// they exist.
+func (a *asyncBufs) ensure(o *owned, dev Device, n uint64) error {
+	if a.state != nil {
 		return nil
 	}
-	queued, err := allocOwned[uint32](&r.owned, r.dl.dev, int(r.n))
+	slots := AsyncRingSlots(n)
+	ring, err := allocOwned[uint64](o, dev, int(slots))
 	if err != nil {
 		return err
 	}
-	if err := queued.Memset(0); err != nil {
-		return err
-	}
-	r.queued = queued
-	slots := AsyncRingSlots(r.n)
-	ring, err := allocOwned[uint64](&r.owned, r.dl.dev, int(slots))
+	queued, err := allocOwned[uint32](o, dev, int(n))
 	if err != nil {
 		return err
 	}
+	st, err := allocOwned[asyncState](o, dev, 1)
+	if err != nil {
+		return err
+	}
+	if err := a.clear(ring, queued); err != nil {
+		return err
+	}
+	a.ring, a.queued, a.state, a.ringLog2 = ring, queued, st, uint32(bits.Len64(slots)-1)
+	return nil
+}
+
+// clear frees every ring slot and clears every queued flag.
+func (a *asyncBufs) clear(ring *Buffer[uint64], queued *Buffer[uint32]) error {
 	if err := ring.Memset(0xff); err != nil {
 		return err
 	}
-	st, err := allocOwned[asyncState](&r.owned, r.dl.dev, 1)
-	if err != nil {
-		return err
+	return queued.Memset(0)
+}
+
+// finish reads the state a run left (waiting for it): an overflow resets
+// the ring and flags (and inFar, when given) and is returned as
+// ErrAsyncOverflow; work left over is an error too.
+func (a *asyncBufs) finish(inFar *Buffer[uint32]) (asyncState, error) {
+	st := make([]asyncState, 1)
+	if err := a.state.CopyToHost(st); err != nil { // waits for the run
+		return asyncState{}, err
 	}
-	r.ring, r.ringLog2, r.asyncState = ring, uint32(bits.Len64(slots)-1), st
-	return nil
+	if st[0].overflow != 0 {
+		if err := a.clear(a.ring, a.queued); err != nil {
+			return asyncState{}, err
+		}
+		if inFar != nil {
+			if err := inFar.Memset(0); err != nil {
+				return asyncState{}, err
+			}
+		}
+		return asyncState{}, fmt.Errorf("%w (%d slots)", ErrAsyncOverflow, uint64(1)<<a.ringLog2)
+	}
+	if st[0].work != 0 {
+		return asyncState{}, fmt.Errorf("async run: the device stopped with %d items of work left", st[0].work)
+	}
+	return st[0], nil
 }
 
 // ensureFar allocates near-far's piles, flags (all 0) and scratch on first
@@ -136,4 +158,41 @@ func (r *MinRun) ensureFar() error {
 		return err
 	}
 	return r.inFar.Memset(0)
+}
+
+// BCAsync runs both passes of Brandes from source s (layout numbering)
+// without levels (mg_bc_async: an undirected layout), from the levels of an
+// async BFS from s that bfs holds, leaving the dependencies for
+// BCAccumulate, and returns the passes' kernel time in milliseconds
+// (waiting for them). BCReset must have been called.
+func (r *SumRun) BCAsync(s uint32, bfs *MinRun, blocksPerSM uint32) (float32, error) {
+	if r.depth == nil {
+		return 0, invalidf("BCAsync", "BCReset was not called")
+	}
+	if bfs.n != r.n {
+		return 0, invalidf("BCAsync", "the BFS has %d vertices, the run %d", bfs.n, r.n)
+	}
+	if err := r.async.ensure(&r.owned, r.dl.dev, r.n); err != nil {
+		return 0, err
+	}
+	if err := ensure(r, &r.predLeft, int(r.n)); err != nil {
+		return 0, err
+	}
+	if err := ensure(r, &r.succLeft, int(r.n)); err != nil {
+		return 0, err
+	}
+	desc, ev := r.cargs()
+	if err := backendBCAsync(r.dl.dev.ordinal, unsafe.Pointer(desc), bfs.values.h.p, s, r.depth.h.p, r.values.h.p,
+		r.delta.h.p, r.predLeft.h.p, r.succLeft.h.p, r.async.ring.h.p, r.async.ringLog2, r.async.queued.h.p,
+		r.async.state.h.p, blocksPerSM, unsafe.Pointer(&ev[0])); err != nil {
+		return 0, err
+	}
+	if _, err := r.async.finish(nil); err != nil {
+		return 0, err
+	}
+	t, err := r.times(1)
+	if err != nil {
+		return 0, err
+	}
+	return t[0], nil
 }

@@ -23,12 +23,7 @@ type MinRun struct {
 	// on the first loop that uses them.
 	far             [2]*Buffer[uint32]
 	inFar, farState *Buffer[uint32]
-	// Async's worklist (2^ringLog2 slots), queued flags and state,
-	// allocated on its first run.
-	ring       *Buffer[uint64]
-	queued     *Buffer[uint32]
-	ringLog2   uint32
-	asyncState *Buffer[asyncState]
+	async           asyncBufs // Async's worklist
 }
 
 // NewMinRun allocates the run state over dl.

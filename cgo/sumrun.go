@@ -39,6 +39,9 @@ type SumRun struct {
 	depth              *Buffer[int32]
 	delta, bc          *Buffer[float64]
 	order, cursor      *Buffer[uint32]
+	// BCAsync's counters and worklist, allocated on its first use.
+	predLeft, succLeft *Buffer[uint32]
+	async              asyncBufs
 }
 
 // NewSumRun allocates the run state over dl (the programs' arrays come

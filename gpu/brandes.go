@@ -3,6 +3,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	cuda "github.com/mgraph-dev/mgraph/cgo"
@@ -27,11 +28,12 @@ var _ engine.BrandesBackend = (*Backend)(nil)
 // device. One copy at the end. Result.Seconds covers both passes;
 // Result.Edges counts the forward pass's frontier arcs plus the arcs the
 // backward pass scans. With opts.Trace, each source's backward pass is one
-// trace entry of mode "backward".
+// trace entry of mode "backward". In engine.Async mode (undirected graphs
+// only) each source runs without levels instead: see brandesAsync.
 func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var total engine.Result
-	if opts.Mode == engine.Async {
-		return nil, total, fmt.Errorf("cuda backend: bc: %w", engine.ErrNotMonotone)
+	if opts.Mode == engine.Async && b.l.Directed {
+		return nil, total, fmt.Errorf("cuda backend: bc: mode async needs an undirected graph (its backward pass follows in-arcs as out-arcs); use hybrid for a directed one")
 	}
 	n := b.l.NumVertices
 	for _, s := range sources {
@@ -51,6 +53,9 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 	}
 	if err := run.BCReset(); err != nil {
 		return nil, total, fmt.Errorf("cuda backend: %w", err)
+	}
+	if opts.Mode == engine.Async {
+		return b.brandesAsync(ctx, run, sources, opts)
 	}
 	prog := &cuda.SumProgram{ID: cuda.SumProgBCForward}
 	st := sumSteps{SumRun: run, p: prog, bcDepth: true}
@@ -94,6 +99,49 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 		}
 		res.Edges += back
 		res.Seconds = time.Since(start).Seconds()
+		total.Add(res)
+	}
+	return collect(b, &total, run.CollectBC)
+}
+
+// brandesAsync is Brandes in engine.Async mode (undirected layouts): per
+// source an async BFS gives the depths, then both passes run as dataflow
+// over the device worklist (cuda.SumRun.BCAsync), with no barrier per
+// level. Each source is one iteration; with opts.Trace, one entry of mode
+// "async" (the BFS and both passes). The caller holds b.mu and has reset
+// the sums.
+func (b *Backend) brandesAsync(ctx context.Context, run *cuda.SumRun, sources []uint32, opts engine.RunOptions) ([]float64, engine.Result, error) {
+	var total engine.Result
+	bfs, err := b.minRun()
+	if err != nil {
+		return nil, total, err
+	}
+	for _, s := range sources {
+		if err := ctx.Err(); err != nil {
+			return nil, total, err
+		}
+		start := time.Now()
+		if err := bfs.Init(math.MaxUint32, false, true, s, 0); err != nil {
+			return nil, total, fmt.Errorf("cuda backend: %w", err)
+		}
+		st, err := bfs.Async(cuda.ProgBFS, 1, false, 0, b.asyncBlocks)
+		if err != nil {
+			return nil, total, fmt.Errorf("cuda backend: bc: %w", err)
+		}
+		ms, err := run.BCAsync(s, bfs, b.asyncBlocks)
+		if err == nil {
+			err = run.BCAccumulate(s)
+		}
+		if err != nil {
+			return nil, total, fmt.Errorf("cuda backend: bc: %w", err)
+		}
+		res := engine.Result{Iterations: 1, Seconds: time.Since(start).Seconds()}
+		if opts.Trace {
+			res.Trace = append(res.Trace, engine.IterationTrace{Mode: engine.Async.String(), FrontierVertices: st.Items,
+				Phases: []engine.Phase{{Name: "bfs", Seconds: float64(st.Millis) / 1e3},
+					{Name: "bc-passes", Seconds: float64(ms) / 1e3}},
+				Seconds: res.Seconds, Async: &engine.AsyncTrace{Items: st.Items, Shared: st.Shared}})
+		}
 		total.Add(res)
 	}
 	return collect(b, &total, run.CollectBC)

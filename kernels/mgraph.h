@@ -546,6 +546,18 @@ int mg_bc_order(int dev, const int32_t *depth, uint64_t n, uint32_t levels, uint
 int mg_bc_backward(int dev, const mg_dlayout *l, const int32_t *depth, const double *sigma,
                    double *delta, const uint32_t *level, uint32_t count, int32_t d,
                    mg_stream s, mg_event *ev, char *err, size_t errlen);
+/* Both passes of Brandes from source without levels (bcasync.cu), on an
+ * undirected layout: depth from levels (an async BFS's result; 0xffffffff:
+ * unreached → −1), then sigma by a dataflow pass over the async worklist
+ * (a vertex is processed once all its arcs from depth − 1 have added to
+ * it) and delta by one over the leaves up (once all its arcs to depth + 1
+ * have). pred_left, succ_left: n counters each (scratch). ring, queued,
+ * state: as mg_min_async's (left so unless state->overflow is set). ev: 2
+ * events or NULL. Asynchronous on stream s. */
+int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t source, int32_t *depth,
+                double *sigma, double *delta, uint32_t *pred_left, uint32_t *succ_left, uint64_t *ring,
+                uint32_t ring_log2, uint32_t *queued, mg_async_state *state, uint32_t blocks_per_sm,
+                mg_stream s, mg_event *ev, char *err, size_t errlen);
 /* bc[v] += delta[v] for every v except source. */
 int mg_bc_accumulate(int dev, const double *delta, double *bc, uint64_t n, uint32_t source,
                      mg_stream s, char *err, size_t errlen);

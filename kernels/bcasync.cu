@@ -1,0 +1,208 @@
+// bcasync.cu — Brandes' betweenness centrality from one source without
+// levels: the shortest-path DAG is known from an async BFS (its depths), and
+// both passes are dataflow over the device worklist of worklist.cuh, with no
+// barrier per level.
+//
+// Forward: a vertex's path count σ is final once every predecessor (an
+// arc from depth d − 1) has added its own; each vertex counts its
+// predecessors still to come (pred_left), and the one whose addition brings
+// it to zero queues it. Backward (undirected graphs: a vertex's in-arcs are
+// its out-arcs): a vertex's dependency δ is final once every successor (an
+// arc to depth d + 1) has added σ[v] / σ[w] · (1 + δ[w]); the leaves of the
+// DAG start. Each vertex is processed once per pass, so every addition is an
+// atomic add whose fence orders it before the count that releases the
+// vertex. The sums are those of the level-synchronous passes (bc.cu), up to
+// the order of the floating-point additions.
+#include "minprog.cuh"
+#include "worklist.cuh"
+
+namespace {
+
+using namespace mg::worklist;
+
+// kPrepBlock: threads per block of the preparation kernels (a warp per
+// vertex); kPrepBlocksPerSM: their blocks per SM.
+constexpr int kPrepBlock = 256;
+constexpr int kPrepBlocksPerSM = 8;
+
+// Step is what a pass reads once per vertex: its value and depth.
+struct Step {
+    double x;
+    int32_t d;
+};
+
+// Forward: x = σ[v]; σ[u] += σ[v] along arcs to depth d + 1.
+struct ForwardPolicy {
+    using V = Step;
+    const int32_t *depth;
+    double *sigma;
+    uint32_t *pred_left;
+
+    __device__ bool has_buckets() const { return false; }
+    __device__ bool next_bucket(cg::grid_group &, Ring, uint32_t *, mg_async_state *) { return false; }
+
+    __device__ __forceinline__ bool load(uint32_t v, uint32_t, Step &out) const {
+        out.x = *(volatile double *)&sigma[v];
+        out.d = depth[v];
+        return true;
+    }
+    __device__ __forceinline__ bool relax(const Step &s, const mg_dlayout &, uint64_t, uint32_t u,
+                                          uint32_t &ival) const {
+        if (depth[u] != s.d + 1) return false;
+        atomicAdd(&sigma[u], s.x);
+        __threadfence();  // the addition before the count that releases u
+        ival = 0;
+        return atomicSub(&pred_left[u], 1u) == 1u;
+    }
+};
+
+// Backward (undirected): x = (1 + δ[w]) / σ[w]; δ[v] += σ[v] · x along arcs
+// to depth d − 1.
+struct BackwardPolicy {
+    using V = Step;
+    const int32_t *depth;
+    const double *sigma;
+    double *delta;
+    uint32_t *succ_left;
+
+    __device__ bool has_buckets() const { return false; }
+    __device__ bool next_bucket(cg::grid_group &, Ring, uint32_t *, mg_async_state *) { return false; }
+
+    __device__ __forceinline__ bool load(uint32_t w, uint32_t, Step &out) const {
+        out.x = (1.0 + *(volatile double *)&delta[w]) / sigma[w];
+        out.d = depth[w];
+        return true;
+    }
+    __device__ __forceinline__ bool relax(const Step &s, const mg_dlayout &, uint64_t, uint32_t v,
+                                          uint32_t &ival) const {
+        if (depth[v] != s.d - 1) return false;
+        atomicAdd(&delta[v], sigma[v] * s.x);
+        __threadfence();  // the addition before the count that releases v
+        ival = 0;
+        return atomicSub(&succ_left[v], 1u) == 1u;
+    }
+};
+
+// prep_depth_kernel: depth from the BFS levels (−1 where unreached), σ 1 at
+// the source and 0 elsewhere, δ 0.
+__global__ void prep_depth_kernel(const uint32_t *levels, uint64_t n, uint32_t source, int32_t *depth, double *sigma,
+                                  double *delta) {
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += step) {
+        const uint32_t lv = levels[v];
+        depth[v] = lv == mg::kMinIdentity ? -1 : (int32_t)lv;
+        sigma[v] = v == source ? 1.0 : 0.0;
+        delta[v] = 0.0;
+    }
+}
+
+// seed_source_kernel (one thread) resets the state and queues the source
+// alone under ticket 0.
+__global__ void seed_source_kernel(Ring ring, uint32_t *queued, uint32_t source, mg_async_state *st) {
+    mg_async_state s = {};
+    s.work = 1;
+    s.tail = 1;
+    *st = s;
+    queued[source] = 1;
+    ring.slot[0] = source;  // ticket 0
+}
+
+// reset_state_kernel (one thread) resets the state to nothing queued,
+// keeping an overflow flag (the next run then stops at once).
+__global__ void reset_state_kernel(mg_async_state *st) {
+    const uint32_t overflow = st->overflow;
+    *st = mg_async_state{};
+    st->overflow = overflow;
+}
+
+// prep_count_kernel: for every reached vertex (a warp each), its arcs from
+// depth d − 1 (pred_left) and to depth d + 1 (succ_left).
+__global__ void prep_count_kernel(mg_dlayout L, const int32_t *depth, uint32_t *pred_left, uint32_t *succ_left) {
+    const uint32_t lane = threadIdx.x & 31;
+    const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / 32;
+    for (uint64_t v = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; v < L.n; v += warps) {
+        const int32_t d = depth[v];
+        uint32_t pred = 0, succ = 0;
+        if (d >= 0) {
+            for (uint64_t a = L.sparse_offsets[v] + lane; a < L.sparse_offsets[v + 1]; a += 32) {
+                const int32_t du = depth[L.sparse_dst[a]];
+                pred += du == d - 1;
+                succ += du == d + 1;
+            }
+        }
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) {
+            pred += __shfl_down_sync(0xffffffffu, pred, off);
+            succ += __shfl_down_sync(0xffffffffu, succ, off);
+        }
+        if (lane == 0) {
+            pred_left[v] = pred;
+            succ_left[v] = d >= 0 ? succ : 1;  // unreached: never a leaf
+        }
+    }
+}
+
+// seed_leaves_kernel queues every reached vertex without successors (the
+// DAG's leaves) for the backward pass.
+__global__ void seed_leaves_kernel(Ring ring, uint32_t *queued, const uint32_t *succ_left, uint64_t n,
+                                   mg_async_state *st) {
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t bound = (n + 31) / 32 * 32;  // whole warps loop alike (the ballot)
+    for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < bound; v += step) {
+        const bool leaf = v < n && succ_left[v] == 0;
+        const uint32_t m = __ballot_sync(0xffffffffu, leaf);
+        const int lane = threadIdx.x & 31;
+        uint32_t base = 0;
+        if (lane == 0 && m != 0) {
+            atomicAdd(reinterpret_cast<unsigned long long *>(&st->work), (unsigned long long)__popc(m));
+            base = atomicAdd(&st->tail, (uint32_t)__popc(m));
+        }
+        base = __shfl_sync(0xffffffffu, base, 0);
+        if (leaf) {
+            const uint32_t t = base + __popc(m & ((1u << lane) - 1u));
+            queued[v] = 1;
+            ring.slot[t & ring.mask] = ((unsigned long long)t << 32) | (uint32_t)v;
+        }
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t source, int32_t *depth, double *sigma,
+                double *delta, uint32_t *pred_left, uint32_t *succ_left, uint64_t *ring, uint32_t ring_log2,
+                uint32_t *queued, mg_async_state *state, uint32_t blocks_per_sm, mg_stream s, mg_event *ev,
+                char *err, size_t errlen) {
+    if (l == NULL || levels == NULL || depth == NULL || sigma == NULL || delta == NULL || pred_left == NULL ||
+        succ_left == NULL || ring == NULL || queued == NULL || state == NULL)
+        return mg::invalid("mg_bc_async: NULL pointer", err, errlen);
+    if (source >= l->n) return mg::invalid("mg_bc_async: source out of range", err, errlen);
+    MG_SET_DEVICE(dev);
+    cudaStream_t st = (cudaStream_t)s;
+    const unsigned grid = (unsigned)mg::multiprocessors(dev) * kPrepBlocksPerSM;
+    Ring r{reinterpret_cast<unsigned long long *>(ring), (uint32_t)(((uint64_t)1 << ring_log2) - 1)};
+    if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[0], st));
+    prep_depth_kernel<<<grid, kPrepBlock, 0, st>>>(levels, l->n, source, depth, sigma, delta);
+    MG_CHECK_LAUNCH("bc async prep_depth_kernel");
+    prep_count_kernel<<<grid, kPrepBlock, 0, st>>>(*l, depth, pred_left, succ_left);
+    MG_CHECK_LAUNCH("bc async prep_count_kernel");
+    seed_source_kernel<<<1, 1, 0, st>>>(r, queued, source, state);
+    MG_CHECK_LAUNCH("bc async seed_source_kernel");
+    int rc = run(ForwardPolicy{depth, sigma, pred_left}, dev, l, NULL, 0, true, r.slot, ring_log2, queued, state,
+                 blocks_per_sm, s, NULL, err, errlen);
+    if (rc != MG_OK) return rc;
+    // The forward pass leaves nothing queued; the DAG's leaves are the
+    // backward pass's first items.
+    reset_state_kernel<<<1, 1, 0, st>>>(state);
+    MG_CHECK_LAUNCH("bc async reset_state_kernel");
+    seed_leaves_kernel<<<grid, kPrepBlock, 0, st>>>(r, queued, succ_left, l->n, state);
+    MG_CHECK_LAUNCH("bc async seed_leaves_kernel");
+    rc = run(BackwardPolicy{depth, sigma, delta, succ_left}, dev, l, NULL, 0, true, r.slot, ring_log2, queued, state,
+             blocks_per_sm, s, NULL, err, errlen);
+    if (rc != MG_OK) return rc;
+    if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[1], st));
+    return MG_OK;
+}
+
+}  // extern "C"
