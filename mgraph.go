@@ -74,8 +74,10 @@ type Options struct {
 	// Seed is a generator spec's seed (0 is taken as 1, the CLI's default).
 	Seed uint64
 	// Mode is how the engines run iterations: "hybrid" (default: chosen per
-	// iteration by sampling), "dense", "sparse", or "async" (BFS, SSSP and
-	// label-propagation CC without iterations, over a shared worklist).
+	// iteration by sampling), "dense", "sparse", "async" (BFS, SSSP,
+	// label-propagation CC and, on the GPU, BC without iterations, over a
+	// shared worklist) or "auto" (hybrid, handing a long run with a small
+	// frontier over to async).
 	Mode string
 	// Params are the layout's parameters (nil: the paper's defaults).
 	Params *layout.Params

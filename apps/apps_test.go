@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var modes = []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse, engine.Async}
+var modes = []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse, engine.Async, engine.Auto}
 
 // backends builds the forward backend and, for directed graphs, the
 // backend over the transpose; withWeights adds weights first.

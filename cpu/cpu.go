@@ -57,8 +57,7 @@ func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runne
 		if _, ok := any(zero).(uint32); !ok {
 			return nil, fmt.Errorf("cpu backend: %w", engine.ErrNotMonotone)
 		}
-		r := &asyncRunner{l: b.l, workers: b.workers, delta: engine.NearFarDelta(b.l.SparseWeights, engine.AsyncNearFarWeights), opts: opts}
-		return any(r).(engine.Runner[V]), nil
+		return any(b.asyncRunner(opts)).(engine.Runner[V]), nil
 	}
 	d, err := dense.New[V](b.l, b.workers)
 	if err != nil {
@@ -68,7 +67,13 @@ func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runne
 	if err != nil {
 		return nil, fmt.Errorf("cpu backend: %w", err)
 	}
+	auto := opts.Mode == engine.Auto
+	opts.Mode = opts.Mode.Sync()
 	r := sampler.New[V](b.l, d, s, b.workers, opts)
+	var zero V
+	if _, ok := any(zero).(uint32); ok && auto {
+		r.WithAsync(any(b.asyncRunner(opts)).(engine.Runner[V]))
+	}
 	if !b.l.Directed && !opts.NoPull {
 		pe, err := pull.New[V](b.l, b.workers)
 		if err != nil {
@@ -77,4 +82,11 @@ func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runne
 		r.WithPull(pe)
 	}
 	return r, nil
+}
+
+// asyncRunner returns the runner of engine.Async mode (and of Auto's
+// hand-over), with SSSP's async near-far bucket width.
+func (b *Backend) asyncRunner(opts engine.RunOptions) *asyncRunner {
+	return &asyncRunner{l: b.l, workers: b.workers, opts: opts,
+		delta: engine.NearFarDelta(b.l.SparseWeights, engine.AsyncNearFarWeights)}
 }

@@ -22,7 +22,30 @@ const (
 	// as a worker takes it from a shared worklist, reading whatever values
 	// are current. For Monotone programs only.
 	Async
+	// Auto is Hybrid that, for a Monotone program, hands a long run over
+	// to Async: once a run has taken AutoAsyncIterations iterations and
+	// the hybrid would go on with a small sparse frontier (a graph of high
+	// diameter: every further iteration would pay a barrier for little
+	// work), the rest runs asynchronously from that frontier. Other
+	// programs run as in Hybrid.
+	Auto
 )
+
+// AutoAsyncIterations is how many iterations Auto runs synchronously
+// before it may hand the run over to Async. Low-diameter graphs (R-MAT,
+// Kronecker: a BFS takes 5 to 10 iterations) never reach it, so there Auto
+// is Hybrid; on a grid or road network (thousands of iterations) it costs
+// a few dozen microseconds before the hand-over.
+const AutoAsyncIterations = 16
+
+// Sync returns the mode the synchronous engines run for m: Hybrid for
+// Auto, m itself otherwise.
+func (m Mode) Sync() Mode {
+	if m == Auto {
+		return Hybrid
+	}
+	return m
+}
 
 // String names the mode as the CLI spells it.
 func (m Mode) String() string {
@@ -33,11 +56,13 @@ func (m Mode) String() string {
 		return "sparse"
 	case Async:
 		return "async"
+	case Auto:
+		return "auto"
 	}
 	return "hybrid"
 }
 
-// ParseMode reads "hybrid", "dense", "sparse" or "async".
+// ParseMode reads "hybrid", "dense", "sparse", "async" or "auto".
 func ParseMode(s string) (Mode, error) {
 	switch s {
 	case "hybrid":
@@ -48,8 +73,10 @@ func ParseMode(s string) (Mode, error) {
 		return Sparse, nil
 	case "async":
 		return Async, nil
+	case "auto":
+		return Auto, nil
 	}
-	return Hybrid, fmt.Errorf("unknown mode %q (want hybrid, dense, sparse or async)", s)
+	return Hybrid, fmt.Errorf("unknown mode %q (want hybrid, dense, sparse, async or auto)", s)
 }
 
 // Phase is the time one phase of an iteration took.

@@ -74,7 +74,7 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 				}
 				sizes = append(sizes, uint32(next))
 				lastEdges = edges
-			})
+			}, nil)
 		if err != nil {
 			return nil, total, err
 		}

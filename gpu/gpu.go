@@ -326,8 +326,10 @@ func minProgramID(p engine.Program[uint32], weighted bool) (int, error) {
 }
 
 // withSampleRate returns opts with the hybrid's default sample rate when
-// its own is out of (0, 1].
+// its own is out of (0, 1], and the synchronous mode of its mode (Auto runs
+// the hybrid; iterateMin hands over to async itself).
 func withSampleRate(opts engine.RunOptions) engine.RunOptions {
+	opts.Mode = opts.Mode.Sync()
 	if opts.SampleRate <= 0 || opts.SampleRate > 1 {
 		opts.SampleRate = sampler.DefaultSampleRate
 	}
@@ -356,11 +358,17 @@ func (b *Backend) iterateMin(ctx context.Context, run *cuda.MinRun, p engine.Pro
 	if opts.Mode == engine.Async {
 		return b.iterateAsync(run, p, prog, opts, count, isList)
 	}
+	var handoff func(count uint64) (engine.Result, error)
+	if _, ok := p.(engine.Monotone); ok && opts.Mode == engine.Auto {
+		handoff = func(count uint64) (engine.Result, error) {
+			return b.iterateAsync(run, p, prog, opts, count, true)
+		}
+	}
 	opts = withSampleRate(opts)
 	_, ee := p.(engine.EarlyExit[uint32])
 	canPull := ee && prog == cuda.ProgBFS && !b.l.Directed && !opts.NoPull && opts.Mode == engine.Hybrid
 	start := time.Now()
-	res, err := b.iterate(ctx, minSteps{run, prog}, prog, opts, canPull, count, edges, isList, nil)
+	res, err := b.iterate(ctx, minSteps{run, prog}, prog, opts, canPull, count, edges, isList, nil, handoff)
 	res.Seconds = time.Since(start).Seconds()
 	return res, err
 }
@@ -454,7 +462,7 @@ func sumKey(id int) int { return 16 + id }
 // the device when st can loop (loopSteps): one device loop runs them until
 // the host's rules, which it applies itself, would choose otherwise; their
 // bookkeeping and traces are replayed from the loop's records.
-func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.RunOptions, canPull bool, count, edges uint64, isList bool, onStep func(next, edges uint64)) (engine.Result, error) {
+func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.RunOptions, canPull bool, count, edges uint64, isList bool, onStep func(next, edges uint64), handoff func(count uint64) (engine.Result, error)) (engine.Result, error) {
 	var res engine.Result
 	l := b.l
 	n := l.NumVertices
@@ -523,9 +531,26 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 		prev = mode
 		tr.Mode = modeName(mode)
 		if ls, ok := b.loopable(st, key, opts, mode, edges); ok {
+			if handoff != nil && i >= engine.AutoAsyncIterations && opts.MaxIterations == 0 {
+				// Auto: a long run with a small frontier goes on asynchronously.
+				if err := toList(st, &hasList, &hasFlags, &tr); err != nil {
+					return res, fmt.Errorf("cuda backend: %w", err)
+				}
+				ar, err := handoff(count)
+				if err != nil {
+					return res, err
+				}
+				res.Switches++
+				res.Iterations += ar.Iterations
+				res.Trace = append(res.Trace, ar.Trace...)
+				break
+			}
 			maxIters := cuda.LoopRecords
 			if opts.MaxIterations > 0 {
 				maxIters = min(maxIters, opts.MaxIterations-i)
+			}
+			if handoff != nil && i < engine.AutoAsyncIterations {
+				maxIters = min(maxIters, engine.AutoAsyncIterations-i) // then hand over
 			}
 			rule := b.loopRule(key, opts, canPull, unsettled)
 			lp, err := b.loop(ls, st, count, maxIters, rule, &hasList, &hasFlags, &tr)

@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var modes = []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse, engine.Async}
+var modes = []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse, engine.Async, engine.Auto}
 
 func needGPU(t *testing.T) {
 	t.Helper()
@@ -84,7 +84,7 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Opt
 				}
 				require.Len(t, res.Trace, res.Iterations, tag)
 				for _, tr := range res.Trace {
-					if mode != engine.Hybrid && j.app != "cc" { // cc hooks whatever the mode
+					if mode != engine.Hybrid && mode != engine.Auto && j.app != "cc" { // cc hooks whatever the mode
 						require.Equal(t, mode.String(), tr.Mode, tag)
 					}
 					require.NotEmpty(t, tr.Phases, tag)

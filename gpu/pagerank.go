@@ -126,7 +126,7 @@ func (b *Backend) PageRankDelta(ctx context.Context, p engine.PageRankParams, op
 	}
 	prog := &cuda.SumProgram{ID: cuda.SumProgPRDelta, Damping: p.Damping, Eps: p.Tolerance * (1 - p.Damping)}
 	start := time.Now()
-	res, err = b.iterate(ctx, sumSteps{SumRun: run, p: prog}, sumKey(prog.ID), opts, false, l.NumVertices, l.NumArcs, false, nil)
+	res, err = b.iterate(ctx, sumSteps{SumRun: run, p: prog}, sumKey(prog.ID), opts, false, l.NumVertices, l.NumArcs, false, nil, nil)
 	if err != nil {
 		return nil, res, err
 	}

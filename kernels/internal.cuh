@@ -174,6 +174,32 @@ __device__ __forceinline__ bool last_arrival(uint32_t *ticket, uint32_t count) {
     return s_last;
 }
 
+// coop_grid sets *grid to the blocks of a cooperative launch of kernel
+// with block threads a block on dev: blocks_per_sm per SM, or as many as
+// fit when that is 0 or more (every block must be resident at once). what
+// names the caller in the errors. Used inside functions that have err and
+// errlen.
+template <typename K>
+int coop_grid(K kernel, int block, uint32_t blocks_per_sm, int dev, const char *what, unsigned *grid, char *err,
+              size_t errlen) {
+    char msg[128];
+    int coop = 0;
+    MG_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+    if (!coop) {
+        snprintf(msg, sizeof msg, "%s: the device has no cooperative launch", what);
+        return invalid(msg, err, errlen);
+    }
+    int per_sm = 0;
+    MG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
+    if (per_sm < 1) {
+        snprintf(msg, sizeof msg, "%s: the kernel does not fit on an SM", what);
+        return invalid(msg, err, errlen);
+    }
+    if (blocks_per_sm > 0 && blocks_per_sm < (uint32_t)per_sm) per_sm = (int)blocks_per_sm;
+    *grid = (unsigned)multiprocessors(dev) * (unsigned)per_sm;
+    return MG_OK;
+}
+
 // shared_as returns the block's dynamic shared memory as an array of T
 // (kernels over different value types share one extern declaration).
 template <typename T>

@@ -169,14 +169,10 @@ int sparse_loop(Op op, int dev, const mg_dlayout *l, typename Op::T *values, uin
     if (max_iters < 1 || max_iters > MG_LOOP_RECORDS)
         return mg::invalid("sparse loop: max_iters must be 1..MG_LOOP_RECORDS", err, errlen);
     MG_SET_DEVICE(dev);
-    int coop = 0;
-    MG_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-    if (!coop) return mg::invalid("sparse loop: the device has no cooperative launch", err, errlen);
-    int per_sm = 0;
-    MG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sparse_loop_kernel<Op>, kSparseBlock, 0));
-    if (per_sm < 1) return mg::invalid("sparse loop: the kernel does not fit on an SM", err, errlen);
-    if (blocks_per_sm > 0 && blocks_per_sm < (uint32_t)per_sm) per_sm = (int)blocks_per_sm;
-    const unsigned grid = (unsigned)mg::multiprocessors(dev) * (unsigned)per_sm;
+    unsigned grid = 0;
+    const int rc = mg::coop_grid(sparse_loop_kernel<Op>, kSparseBlock, blocks_per_sm, dev, "sparse loop", &grid, err,
+                                 errlen);
+    if (rc != MG_OK) return rc;
     cudaStream_t st = (cudaStream_t)s;
     void *hc = NULL;
     MG_CHECK(cudaGetSymbolAddress(&hc, g_hub_count));

@@ -343,15 +343,11 @@ int run(Policy pol, int dev, const mg_dlayout *l, const uint32_t *frontier, uint
     if (ring_log2 > 31 || ((uint64_t)1 << ring_log2) < count || ((uint64_t)1 << ring_log2) < l->n)
         return mg::invalid("async run: the ring is smaller than the first items or the vertices", err, errlen);
     MG_SET_DEVICE(dev);
-    int coop = 0;
-    MG_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-    if (!coop) return mg::invalid("async run: the device has no cooperative launch", err, errlen);
-    int per_sm = 0;
-    MG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, worklist_kernel<Policy>, kAsyncBlock, 0));
-    if (per_sm < 1) return mg::invalid("async run: the kernel does not fit on an SM", err, errlen);
-    const uint32_t want = blocks_per_sm > 0 ? blocks_per_sm : MG_ASYNC_BLOCKS_PER_SM;
-    if (want < (uint32_t)per_sm) per_sm = (int)want;
-    const unsigned grid = (unsigned)mg::multiprocessors(dev) * (unsigned)per_sm;
+    unsigned grid = 0;
+    const int rc = mg::coop_grid(worklist_kernel<Policy>, kAsyncBlock,
+                                 blocks_per_sm > 0 ? blocks_per_sm : MG_ASYNC_BLOCKS_PER_SM, dev, "async run", &grid,
+                                 err, errlen);
+    if (rc != MG_OK) return rc;
     cudaStream_t st = (cudaStream_t)s;
     Ring r{ring, (uint32_t)(((uint64_t)1 << ring_log2) - 1)};
     MG_RECORD(0);

@@ -79,6 +79,7 @@ type Runner[V engine.Value] struct {
 	dense   engine.DenseStepper[V]
 	sparse  engine.SparseStepper[V]
 	pull    engine.PullStepper[V] // nil: no pull steps
+	async   engine.Runner[V]      // nil: no hand-over to async (engine.Auto)
 	workers int
 	opts    engine.RunOptions
 	rng     *rand.Rand
@@ -109,6 +110,15 @@ func New[V engine.Value](l *layout.Layout, d engine.DenseStepper[V], s engine.Sp
 // every program runs as before.
 func (r *Runner[V]) WithPull(pull engine.PullStepper[V]) *Runner[V] {
 	r.pull = pull
+	return r
+}
+
+// WithAsync gives the runner an async runner to hand a long run of an
+// engine.Monotone program over to (engine.Auto: see
+// engine.AutoAsyncIterations); the runner itself runs the hybrid. It
+// returns r.
+func (r *Runner[V]) WithAsync(async engine.Runner[V]) *Runner[V] {
+	r.async = async
 	return r
 }
 
@@ -188,6 +198,18 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 			if mode, err = r.decide(ctx, p, values, f, count, &tr); err != nil {
 				return res, err
 			}
+		}
+		if _, ok := p.(engine.Monotone); ok && r.async != nil && mode == engine.Sparse &&
+			i >= engine.AutoAsyncIterations && r.opts.MaxIterations == 0 {
+			// Auto: a long run with a small frontier goes on asynchronously.
+			ar, err := r.async.Run(ctx, p, values, f)
+			if err != nil {
+				return res, err
+			}
+			res.Switches++
+			res.Iterations += ar.Iterations
+			res.Trace = append(res.Trace, ar.Trace...)
+			break
 		}
 		if i > 0 && mode != prev {
 			res.Switches++

@@ -28,7 +28,7 @@ Options:
   --trials N          trials per app for both tools (default: bfs 16, sssp 8,
                       cc 16, pr 8, bc 8 as in the anchors README; --quick: 3)
   --backend B         mgraph backend: cuda (default) or cpu
-  --mode M            mgraph mode: hybrid (default), dense, sparse or async
+  --mode M            mgraph mode: hybrid (default), dense, sparse, async or auto
   --graphs LIST       comma-separated generator specs, each optionally SPEC@SOURCE
                       (default rmat:21:16,grid:2048:0.1,kron:24:16)
   --apps LIST         comma-separated, from bfs,sssp,cc,pr,bc (default: all five)
@@ -109,7 +109,7 @@ done
 [ -x "$mgraph" ] || die "$mgraph is not an executable file"
 [ -d "$gapbs" ] || die "$gapbs is not a directory"
 case $backend in cuda | cpu) ;; *) die "--backend: want cuda or cpu, got '$backend'" ;; esac
-case $mode in hybrid | dense | sparse | async) ;; *) die "--mode: want hybrid, dense, sparse or async, got '$mode'" ;; esac
+case $mode in hybrid | dense | sparse | async | auto) ;; *) die "--mode: want hybrid, dense, sparse, async or auto, got '$mode'" ;; esac
 [ -n "$threads" ] || threads=$(nproc)
 is_uint() { case $1 in '' | *[!0-9]*) return 1 ;; esac; }
 { is_uint "$threads" && [ "$threads" -ge 1 ]; } || die "--threads: want a positive integer, got '$threads'"

@@ -1,0 +1,55 @@
+package cpu_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/internal/testgraphs"
+	"github.com/mgraph-dev/mgraph/preprocess"
+	"github.com/stretchr/testify/require"
+)
+
+// TestAsyncMatchesHybrid runs the async and auto modes with several
+// worker counts (one worker: the bucket change and the end with nobody to
+// share with) against the hybrid, on a grid (long runs: auto hands over)
+// with weights (near-far buckets).
+func TestAsyncMatchesHybrid(t *testing.T) {
+	ctx := context.Background()
+	el := testgraphs.Generated(t, "grid:40", 1)
+	el.Symmetrize(2)
+	el.SetRandomWeights(5, 1, 64, 2)
+	l, err := preprocess.Build(ctx, el, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
+	require.NoError(t, err)
+	for _, workers := range []int{1, 2, 5} {
+		b, err := cpu.New(l, workers)
+		require.NoError(t, err)
+		for _, app := range []string{"bfs", "sssp", "cc-lp"} {
+			want, _, err := apps.Run(ctx, app, b, b, []uint32{7}, apps.PageRankOptions{}, engine.RunOptions{})
+			require.NoError(t, err)
+			want = append([]uint32(nil), want.([]uint32)...)
+			for _, mode := range []engine.Mode{engine.Async, engine.Auto} {
+				got, res, err := apps.Run(ctx, app, b, b, []uint32{7}, apps.PageRankOptions{}, engine.RunOptions{Mode: mode, Trace: true})
+				require.NoError(t, err, "%s %s", app, mode)
+				require.Equal(t, want, got, "%s %s, %d workers", app, mode, workers)
+				require.Len(t, res.Trace, res.Iterations)
+			}
+		}
+	}
+}
+
+// TestAsyncCancel: a cancelled context ends an async run with its error.
+func TestAsyncCancel(t *testing.T) {
+	el := testgraphs.Generated(t, "grid:200", 1)
+	el.Symmetrize(2)
+	l, err := preprocess.Build(context.Background(), el, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
+	require.NoError(t, err)
+	b, err := cpu.New(l, 2)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err = apps.BFS(ctx, b, 0, engine.RunOptions{Mode: engine.Async})
+	require.ErrorIs(t, err, context.Canceled)
+}
