@@ -540,9 +540,8 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 				if err != nil {
 					return res, err
 				}
+				res.Add(ar) // its time is counted by the caller's clock
 				res.Switches++
-				res.Iterations += ar.Iterations
-				res.Trace = append(res.Trace, ar.Trace...)
 				break
 			}
 			maxIters := cuda.LoopRecords

@@ -206,9 +206,8 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 			if err != nil {
 				return res, err
 			}
+			res.Add(ar) // Seconds is set from the run's clock below
 			res.Switches++
-			res.Iterations += ar.Iterations
-			res.Trace = append(res.Trace, ar.Trace...)
 			break
 		}
 		if i > 0 && mode != prev {
