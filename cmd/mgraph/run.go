@@ -471,7 +471,7 @@ func modeCounts(res engine.Result) string {
 		counts[it.Mode]++
 	}
 	out := ""
-	for _, m := range []string{"sparse", "dense", "pull"} {
+	for _, m := range []string{"sparse", "dense", "pull", "async"} {
 		if counts[m] > 0 {
 			if out != "" {
 				out += ", "
