@@ -181,9 +181,12 @@ func (r *SumRun) BCAsync(s uint32, bfs *MinRun, blocksPerSM uint32) (float32, er
 	if err := ensure(r, &r.succLeft, int(r.n)); err != nil {
 		return 0, err
 	}
+	if err := ensure(r, &r.dag, int(max(r.dl.l.NumArcs, 1))); err != nil {
+		return 0, err
+	}
 	desc, ev := r.cargs()
 	if err := backendBCAsync(r.dl.dev.ordinal, unsafe.Pointer(desc), bfs.values.h.p, s, r.depth.h.p, r.values.h.p,
-		r.delta.h.p, r.predLeft.h.p, r.succLeft.h.p, r.async.ring.h.p, r.async.ringLog2, r.async.queued.h.p,
+		r.delta.h.p, r.predLeft.h.p, r.succLeft.h.p, r.dag.h.p, r.async.ring.h.p, r.async.ringLog2, r.async.queued.h.p,
 		r.async.state.h.p, blocksPerSM, unsafe.Pointer(&ev[0])); err != nil {
 		return 0, err
 	}

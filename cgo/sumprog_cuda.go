@@ -82,11 +82,11 @@ func backendBCAccumulate(dev int, delta, bc unsafe.Pointer, nv uint64, source ui
 	})
 }
 
-func backendBCAsync(dev int, desc, levels unsafe.Pointer, source uint32, depth, sigma, delta, predLeft, succLeft, ring unsafe.Pointer, ringLog2 uint32, queued, state unsafe.Pointer, blocksPerSM uint32, ev unsafe.Pointer) error {
+func backendBCAsync(dev int, desc, levels unsafe.Pointer, source uint32, depth, sigma, delta, predLeft, succLeft, dag, ring unsafe.Pointer, ringLog2 uint32, queued, state unsafe.Pointer, blocksPerSM uint32, ev unsafe.Pointer) error {
 	return call("bc async", func(e *C.char, n C.size_t) C.int {
 		return C.mg_bc_async(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(levels), C.uint32_t(source),
 			(*C.int32_t)(depth), (*C.double)(sigma), (*C.double)(delta), (*C.uint32_t)(predLeft),
-			(*C.uint32_t)(succLeft), (*C.uint64_t)(ring), C.uint32_t(ringLog2), (*C.uint32_t)(queued),
+			(*C.uint32_t)(succLeft), (*C.uint8_t)(dag), (*C.uint64_t)(ring), C.uint32_t(ringLog2), (*C.uint32_t)(queued),
 			(*C.mg_async_state)(state), C.uint32_t(blocksPerSM), nil, (*C.mg_event)(ev), e, n)
 	})
 }

@@ -41,6 +41,7 @@ type SumRun struct {
 	order, cursor      *Buffer[uint32]
 	// BCAsync's counters and worklist, allocated on its first use.
 	predLeft, succLeft *Buffer[uint32]
+	dag                *Buffer[uint8] // an arc's place in the shortest-path DAG
 	async              asyncBufs
 }
 

@@ -25,6 +25,12 @@ using namespace mg::worklist;
 constexpr int kPrepBlock = 256;
 constexpr int kPrepBlocksPerSM = 8;
 
+// An arc's place in the shortest-path DAG (prep_count_kernel writes one
+// byte per arc, so a relaxation needs no load that waits for the arc's
+// destination): down to depth d + 1, up to depth d − 1, or neither (0).
+constexpr uint8_t kDagDown = 1;
+constexpr uint8_t kDagUp = 2;
+
 // Step is what a pass reads once per vertex: its value and depth.
 struct Step {
     double x;
@@ -35,6 +41,7 @@ struct Step {
 struct ForwardPolicy {
     using V = Step;
     const int32_t *depth;
+    const uint8_t *dag;  // per arc: kDagDown, kDagUp or 0
     double *sigma;
     uint32_t *pred_left;
 
@@ -46,9 +53,9 @@ struct ForwardPolicy {
         out.d = depth[v];
         return true;
     }
-    __device__ __forceinline__ bool relax(const Step &s, const mg_dlayout &, uint64_t, uint32_t u,
+    __device__ __forceinline__ bool relax(const Step &s, const mg_dlayout &, uint64_t arc, uint32_t u,
                                           uint32_t &ival) const {
-        if (depth[u] != s.d + 1) return false;
+        if (dag[arc] != kDagDown) return false;
         atomicAdd(&sigma[u], s.x);
         __threadfence();  // the addition before the count that releases u
         ival = 0;
@@ -61,6 +68,7 @@ struct ForwardPolicy {
 struct BackwardPolicy {
     using V = Step;
     const int32_t *depth;
+    const uint8_t *dag;
     const double *sigma;
     double *delta;
     uint32_t *succ_left;
@@ -73,9 +81,9 @@ struct BackwardPolicy {
         out.d = depth[w];
         return true;
     }
-    __device__ __forceinline__ bool relax(const Step &s, const mg_dlayout &, uint64_t, uint32_t v,
+    __device__ __forceinline__ bool relax(const Step &s, const mg_dlayout &, uint64_t arc, uint32_t v,
                                           uint32_t &ival) const {
-        if (depth[v] != s.d - 1) return false;
+        if (dag[arc] != kDagUp) return false;
         atomicAdd(&delta[v], sigma[v] * s.x);
         __threadfence();  // the addition before the count that releases v
         ival = 0;
@@ -116,18 +124,23 @@ __global__ void reset_state_kernel(mg_async_state *st) {
 }
 
 // prep_count_kernel: for every reached vertex (a warp each), its arcs from
-// depth d − 1 (pred_left) and to depth d + 1 (succ_left).
-__global__ void prep_count_kernel(mg_dlayout L, const int32_t *depth, uint32_t *pred_left, uint32_t *succ_left) {
+// depth d − 1 (pred_left) and to depth d + 1 (succ_left), and every arc's
+// place in the DAG (dag).
+__global__ void prep_count_kernel(mg_dlayout L, const int32_t *depth, uint32_t *pred_left, uint32_t *succ_left,
+                                  uint8_t *dag) {
     const uint32_t lane = threadIdx.x & 31;
     const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / 32;
     for (uint64_t v = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; v < L.n; v += warps) {
         const int32_t d = depth[v];
         uint32_t pred = 0, succ = 0;
-        if (d >= 0) {
+        if (d < 0) {
+            for (uint64_t a = L.sparse_offsets[v] + lane; a < L.sparse_offsets[v + 1]; a += 32) dag[a] = 0;
+        } else {
             for (uint64_t a = L.sparse_offsets[v] + lane; a < L.sparse_offsets[v + 1]; a += 32) {
                 const int32_t du = depth[L.sparse_dst[a]];
                 pred += du == d - 1;
                 succ += du == d + 1;
+                dag[a] = du == d + 1 ? kDagDown : du == d - 1 ? kDagUp : 0;
             }
         }
 #pragma unroll
@@ -171,11 +184,11 @@ __global__ void seed_leaves_kernel(Ring ring, uint32_t *queued, const uint32_t *
 extern "C" {
 
 int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t source, int32_t *depth, double *sigma,
-                double *delta, uint32_t *pred_left, uint32_t *succ_left, uint64_t *ring, uint32_t ring_log2,
+                double *delta, uint32_t *pred_left, uint32_t *succ_left, uint8_t *dag, uint64_t *ring, uint32_t ring_log2,
                 uint32_t *queued, mg_async_state *state, uint32_t blocks_per_sm, mg_stream s, mg_event *ev,
                 char *err, size_t errlen) {
     if (l == NULL || levels == NULL || depth == NULL || sigma == NULL || delta == NULL || pred_left == NULL ||
-        succ_left == NULL || ring == NULL || queued == NULL || state == NULL)
+        succ_left == NULL || (dag == NULL && l->m > 0) || ring == NULL || queued == NULL || state == NULL)
         return mg::invalid("mg_bc_async: NULL pointer", err, errlen);
     if (source >= l->n) return mg::invalid("mg_bc_async: source out of range", err, errlen);
     MG_SET_DEVICE(dev);
@@ -185,11 +198,11 @@ int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t s
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[0], st));
     prep_depth_kernel<<<grid, kPrepBlock, 0, st>>>(levels, l->n, source, depth, sigma, delta);
     MG_CHECK_LAUNCH("bc async prep_depth_kernel");
-    prep_count_kernel<<<grid, kPrepBlock, 0, st>>>(*l, depth, pred_left, succ_left);
+    prep_count_kernel<<<grid, kPrepBlock, 0, st>>>(*l, depth, pred_left, succ_left, dag);
     MG_CHECK_LAUNCH("bc async prep_count_kernel");
     seed_source_kernel<<<1, 1, 0, st>>>(r, queued, source, state);
     MG_CHECK_LAUNCH("bc async seed_source_kernel");
-    int rc = run(ForwardPolicy{depth, sigma, pred_left}, dev, l, NULL, 0, true, r.slot, ring_log2, queued, state,
+    int rc = run(ForwardPolicy{depth, dag, sigma, pred_left}, dev, l, NULL, 0, true, r.slot, ring_log2, queued, state,
                  blocks_per_sm, s, NULL, err, errlen);
     if (rc != MG_OK) return rc;
     // The forward pass leaves nothing queued; the DAG's leaves are the
@@ -198,7 +211,7 @@ int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t s
     MG_CHECK_LAUNCH("bc async reset_state_kernel");
     seed_leaves_kernel<<<grid, kPrepBlock, 0, st>>>(r, queued, succ_left, l->n, state);
     MG_CHECK_LAUNCH("bc async seed_leaves_kernel");
-    rc = run(BackwardPolicy{depth, sigma, delta, succ_left}, dev, l, NULL, 0, true, r.slot, ring_log2, queued, state,
+    rc = run(BackwardPolicy{depth, dag, sigma, delta, succ_left}, dev, l, NULL, 0, true, r.slot, ring_log2, queued, state,
              blocks_per_sm, s, NULL, err, errlen);
     if (rc != MG_OK) return rc;
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[1], st));

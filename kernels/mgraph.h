@@ -551,11 +551,11 @@ int mg_bc_backward(int dev, const mg_dlayout *l, const int32_t *depth, const dou
  * unreached → −1), then sigma by a dataflow pass over the async worklist
  * (a vertex is processed once all its arcs from depth − 1 have added to
  * it) and delta by one over the leaves up (once all its arcs to depth + 1
- * have). pred_left, succ_left: n counters each (scratch). ring, queued,
+ * have). pred_left, succ_left: n counters each, dag: m bytes (scratch). ring, queued,
  * state: as mg_min_async's (left so unless state->overflow is set). ev: 2
  * events or NULL. Asynchronous on stream s. */
 int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t source, int32_t *depth,
-                double *sigma, double *delta, uint32_t *pred_left, uint32_t *succ_left, uint64_t *ring,
+                double *sigma, double *delta, uint32_t *pred_left, uint32_t *succ_left, uint8_t *dag, uint64_t *ring,
                 uint32_t ring_log2, uint32_t *queued, mg_async_state *state, uint32_t blocks_per_sm,
                 mg_stream s, mg_event *ev, char *err, size_t errlen);
 /* bc[v] += delta[v] for every v except source. */
