@@ -75,8 +75,8 @@ type Options struct {
 	Seed uint64
 	// Mode is how the engines run iterations: "hybrid" (default: chosen per
 	// iteration by sampling), "dense", "sparse", "async" (BFS, SSSP,
-	// label-propagation CC and, on the GPU, BC without iterations, over a
-	// shared worklist) or "auto" (hybrid, handing a long run with a small
+	// label-propagation CC, data-driven PageRank and, on the GPU, BC without
+	// iterations, over a shared worklist) or "auto" (hybrid, handing a long run with a small
 	// frontier over to async).
 	Mode string
 	// Params are the layout's parameters (nil: the paper's defaults).

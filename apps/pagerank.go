@@ -186,11 +186,11 @@ func (p *prDeltaProgram) Apply(v uint32, acc float64, push []float64) bool {
 // with its functor PRDeltaOp (Apply's rule), and the result may then be a
 // buffer it reuses.
 func PageRankDelta(ctx context.Context, b engine.Backend, pr PageRankOptions, opts engine.RunOptions) ([]float64, engine.Result, error) {
-	if err := refuseAsync("pr-delta", opts); err != nil {
-		return nil, engine.Result{}, err
-	}
 	if err := pr.validate(); err != nil {
 		return nil, engine.Result{}, err
+	}
+	if ab, ok := b.(asyncPRDelta); ok && opts.Mode == engine.Async && b.Layout().NumVertices > 0 {
+		return ab.PageRankDeltaAsync(ctx, pr.params(), opts)
 	}
 	l := b.Layout()
 	n := l.NumVertices
@@ -230,6 +230,12 @@ func PageRankDelta(ctx context.Context, b engine.Backend, pr PageRankOptions, op
 	})
 	res.CopySeconds = time.Since(start).Seconds()
 	return rank, res, nil
+}
+
+// asyncPRDelta is a backend that runs pr-delta in engine.Async mode on its
+// own (the CPU; the GPU does it in its PageRankBackend.PageRankDelta).
+type asyncPRDelta interface {
+	PageRankDeltaAsync(ctx context.Context, p engine.PageRankParams, opts engine.RunOptions) ([]float64, engine.Result, error)
 }
 
 // sum adds xs in a fixed chunk order, so the result does not depend on

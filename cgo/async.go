@@ -199,3 +199,33 @@ func (r *SumRun) BCAsync(s uint32, bfs *MinRun, blocksPerSM uint32) (float32, er
 	}
 	return t[0], nil
 }
+
+// PRDeltaAsync runs data-driven PageRank asynchronously (mg_prdelta_async)
+// into the pr-delta state that CollectPRDelta reads, and returns the run's
+// statistics (waiting for it).
+func (r *SumRun) PRDeltaAsync(damping, eps float64, blocksPerSM uint32) (AsyncStats, error) {
+	if err := ensure(r, &r.x, int(r.n)); err != nil {
+		return AsyncStats{}, err
+	}
+	if err := ensure(r, &r.residual, int(r.n)); err != nil {
+		return AsyncStats{}, err
+	}
+	if err := r.async.ensure(&r.owned, r.dl.dev, r.n); err != nil {
+		return AsyncStats{}, err
+	}
+	desc, ev := r.cargs()
+	if err := backendPRDeltaAsync(r.dl.dev.ordinal, unsafe.Pointer(desc), damping, eps, r.x.h.p, r.residual.h.p,
+		r.async.ring.h.p, r.async.ringLog2, r.async.queued.h.p, r.async.state.h.p, blocksPerSM,
+		unsafe.Pointer(&ev[0])); err != nil {
+		return AsyncStats{}, err
+	}
+	st, err := r.async.finish(nil)
+	if err != nil {
+		return AsyncStats{}, err
+	}
+	t, err := r.times(1)
+	if err != nil {
+		return AsyncStats{}, err
+	}
+	return AsyncStats{Items: st.items, Shared: st.shared, Millis: t[0]}, nil
+}

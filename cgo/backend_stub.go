@@ -61,6 +61,9 @@ func backendMinAsync(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, u
 func backendBCAsync(int, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
+func backendPRDeltaAsync(int, unsafe.Pointer, float64, float64, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
 func backendMinPull(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }

@@ -90,3 +90,11 @@ func backendBCAsync(dev int, desc, levels unsafe.Pointer, source uint32, depth, 
 			(*C.mg_async_state)(state), C.uint32_t(blocksPerSM), nil, (*C.mg_event)(ev), e, n)
 	})
 }
+
+func backendPRDeltaAsync(dev int, desc unsafe.Pointer, damping, eps float64, x, residual, ring unsafe.Pointer, ringLog2 uint32, queued, state unsafe.Pointer, blocksPerSM uint32, ev unsafe.Pointer) error {
+	return call("pr-delta async", func(e *C.char, n C.size_t) C.int {
+		return C.mg_prdelta_async(C.int(dev), (*C.mg_dlayout)(desc), C.double(damping), C.double(eps),
+			(*C.double)(x), (*C.double)(residual), (*C.uint64_t)(ring), C.uint32_t(ringLog2), (*C.uint32_t)(queued),
+			(*C.mg_async_state)(state), C.uint32_t(blocksPerSM), nil, (*C.mg_event)(ev), e, n)
+	})
+}

@@ -61,22 +61,11 @@ func (r *asyncRunner) Run(ctx context.Context, p engine.Program[uint32], values 
 	}
 	start := time.Now()
 	pool := newAsyncPool(r.workers, values, delta, f.List(r.workers))
-	var wg sync.WaitGroup
-	errs := make([]error, r.workers)
-	for w := range r.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[w] = pool.work(ctx, w, l, op, jump, values)
-		}()
+	if err := pool.run(ctx, minVisit(pool, l, op, jump, values)); err != nil {
+		res.Seconds = time.Since(start).Seconds()
+		return res, err
 	}
-	wg.Wait()
 	res.Seconds = time.Since(start).Seconds()
-	for _, err := range errs {
-		if err != nil {
-			return res, err
-		}
-	}
 	res.Iterations = 1
 	if opts := r.opts; opts.Trace {
 		items := pool.items.Load()
@@ -226,10 +215,34 @@ func (p *asyncPool) failure() error {
 	return p.err
 }
 
+// visitFunc processes vertex v for worker w (with near-far's current
+// split) and returns q with the vertices it queues appended.
+type visitFunc func(w int, v, split uint32, q []uint32) []uint32
+
+// run runs visit on every worker until the run is over, and returns the
+// first error.
+func (p *asyncPool) run(ctx context.Context, visit visitFunc) error {
+	var wg sync.WaitGroup
+	errs := make([]error, p.workers)
+	for w := range p.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[w] = p.work(ctx, w, visit)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // work is worker w's loop: take a chunk when its own queue is empty, and
-// process its queue in order.
-func (p *asyncPool) work(ctx context.Context, w int, l *layout.Layout, op engine.EdgeOp, jump bool, values []uint32) error {
-	off, dst, wts := l.SparseOffsets, l.SparseDst, l.SparseWeights
+// visit its queue in order.
+func (p *asyncPool) work(ctx context.Context, w int, visit visitFunc) error {
 	var q []uint32 // q[head:] waits
 	head := 0
 	split := uint32(math.MaxUint32)
@@ -252,6 +265,24 @@ func (p *asyncPool) work(ctx context.Context, w int, l *layout.Layout, op engine
 				return err
 			}
 		}
+		q = visit(w, v, split, q)
+		if len(q)-head > 2*asyncChunk && p.waiting.Load() > 0 {
+			k := len(q) - asyncChunk
+			p.give(append([]uint32(nil), q[k:]...))
+			q = q[:k]
+		}
+		if head >= asyncCheckEvery && head > len(q)/2 { // reuse the consumed front
+			q, head = q[:copy(q, q[head:])], 0
+		}
+	}
+}
+
+// minVisit relaxes v's out-arcs with an atomic min on each destination
+// (program p's edge operation op) and queues the destinations it lowered,
+// or piles them when at or above the split.
+func minVisit(p *asyncPool, l *layout.Layout, op engine.EdgeOp, jump bool, values []uint32) visitFunc {
+	off, dst, wts := l.SparseOffsets, l.SparseDst, l.SparseWeights
+	return func(w int, v, split uint32, q []uint32) []uint32 {
 		dv := atomic.LoadUint32(&values[v])
 		if jump {
 			dv = follow(values, dv)
@@ -276,14 +307,7 @@ func (p *asyncPool) work(ctx context.Context, w int, l *layout.Layout, op engine
 			}
 			q = append(q, u)
 		}
-		if len(q)-head > 2*asyncChunk && p.waiting.Load() > 0 {
-			k := len(q) - asyncChunk
-			p.give(append([]uint32(nil), q[k:]...))
-			q = q[:k]
-		}
-		if head >= asyncCheckEvery && head > len(q)/2 { // reuse the consumed front
-			q, head = q[:copy(q, q[head:])], 0
-		}
+		return q
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestAsyncOnce runs every async kernel a few times on two small graphs (a
+// TestAsyncOnce runs every async kernel (min programs, pr-delta, BC) a few times on two small graphs (a
 // grid: long chains of small rounds and near-far buckets; an R-MAT: hubs,
 // spills through the ring), against the CPU backend: the target of the
 // sanitizer runs. The ring is tiny relative to the work only in count of
@@ -41,6 +41,11 @@ func TestAsyncOnce(t *testing.T) {
 			require.NotNil(t, res.Trace[0].Async, spec+" "+app)
 			require.Positive(t, res.Trace[0].Async.Items, spec+" "+app)
 		}
+		prd := apps.DefaultPageRankOptions()
+		prd.MaxIterations = 0
+		ranks, _, err := apps.PageRankDelta(ctx, gb, prd, ro)
+		require.NoError(t, err, spec+" pr-delta")
+		require.NoError(t, apps.ValidatePageRankDelta(g, prd, ranks), spec+" pr-delta")
 		bc, _, err := apps.BC(ctx, gb, gb, []uint32{3, 5}, ro)
 		require.NoError(t, err, spec+" bc")
 		require.NoError(t, apps.ValidateBC(g, []uint32{3, 5}, bc), spec+" bc")

@@ -110,17 +110,17 @@ func (b *Backend) PageRank(ctx context.Context, p engine.PageRankParams, opts en
 // tolerance·(1−damping); opts.MaxIterations caps the iterations.
 func (b *Backend) PageRankDelta(ctx context.Context, p engine.PageRankParams, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var res engine.Result
-	if opts.Mode == engine.Async {
-		return nil, res, fmt.Errorf("cuda backend: pr-delta: %w", engine.ErrNotMonotone)
-	}
 	l := b.l
-	opts = withSampleRate(opts)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	run, err := b.sumRun()
 	if err != nil {
 		return nil, res, err
 	}
+	if opts.Mode == engine.Async {
+		return b.pageRankDeltaAsync(run, p, opts)
+	}
+	opts = withSampleRate(opts)
 	if err := run.InitPRDelta(p.Damping); err != nil {
 		return nil, res, fmt.Errorf("cuda backend: %w", err)
 	}
@@ -145,4 +145,24 @@ func (b *Backend) sumRun() (*cuda.SumRun, error) {
 		b.sum = run
 	}
 	return b.sum, nil
+}
+
+// pageRankDeltaAsync is PageRankDelta in engine.Async mode: one run over
+// the device worklist (cuda.SumRun.PRDeltaAsync), counted as one
+// iteration; opts.MaxIterations does not apply. The caller holds b.mu.
+func (b *Backend) pageRankDeltaAsync(run *cuda.SumRun, p engine.PageRankParams, opts engine.RunOptions) ([]float64, engine.Result, error) {
+	var res engine.Result
+	start := time.Now()
+	st, err := run.PRDeltaAsync(p.Damping, p.Tolerance*(1-p.Damping), b.asyncBlocks)
+	if err != nil {
+		return nil, res, fmt.Errorf("cuda backend: pr-delta: %w", err)
+	}
+	res.Seconds = time.Since(start).Seconds()
+	res.Iterations = 1
+	if opts.Trace {
+		res.Trace = append(res.Trace, engine.IterationTrace{Mode: engine.Async.String(), FrontierVertices: st.Items,
+			Phases:  []engine.Phase{{Name: "async", Seconds: float64(st.Millis) / 1e3}},
+			Seconds: res.Seconds, Async: &engine.AsyncTrace{Items: st.Items, Shared: st.Shared}})
+	}
+	return collect(b, &res, run.CollectPRDelta)
 }

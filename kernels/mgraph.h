@@ -558,6 +558,14 @@ int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t s
                 double *sigma, double *delta, uint32_t *pred_left, uint32_t *succ_left, uint8_t *dag, uint64_t *ring,
                 uint32_t ring_log2, uint32_t *queued, mg_async_state *state, uint32_t blocks_per_sm,
                 mg_stream s, mg_event *ev, char *err, size_t errlen);
+/* Data-driven PageRank in async mode (prasync.cu): x = 0 and residual = 1
+ * everywhere, then every vertex on the async worklist absorbs its residual
+ * into x and pushes damping·r/outdeg along its out-arcs; a push that lifts a
+ * residual above eps queues its vertex. x / Σx is the rank. ring, queued,
+ * state: as mg_min_async's. ev: 2 events or NULL. Asynchronous on s. */
+int mg_prdelta_async(int dev, const mg_dlayout *l, double damping, double eps, double *x, double *residual,
+                     uint64_t *ring, uint32_t ring_log2, uint32_t *queued, mg_async_state *state,
+                     uint32_t blocks_per_sm, mg_stream s, mg_event *ev, char *err, size_t errlen);
 /* bc[v] += delta[v] for every v except source. */
 int mg_bc_accumulate(int dev, const double *delta, double *bc, uint64_t n, uint32_t source,
                      mg_stream s, char *err, size_t errlen);
