@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"unsafe"
@@ -26,7 +27,7 @@ type AsyncStats struct {
 
 // ErrAsyncOverflow is returned (wrapped) by Async when the device worklist
 // filled up; the values are then void.
-var ErrAsyncOverflow = fmt.Errorf("async run: the device worklist overflowed")
+var ErrAsyncOverflow = errors.New("async run: the device worklist overflowed")
 
 // Async runs min program prog asynchronously on the device (mg_min_async:
 // SEP-Graph's Async + Push + data-driven mode, one persistent kernel with no

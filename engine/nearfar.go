@@ -11,8 +11,8 @@ const NearFarWeights = 32
 // Mode Async, in mean arc weights: wider than the iterations' because a
 // bucket change is a barrier of every worker, the one an async run pays. On
 // the 2048 grid with weights in [1, 64] (mean 32), from the middle vertex,
-// the H100's async run takes 11.6 ms at 64, 13.2 at 128, 16.1 at 256 and
-// 39.8 without buckets.
+// the H100's async run takes 11.6 ms at 64, 13.2 at 128 and 16.1 at 256
+// (an earlier build: 39.8 without buckets).
 const AsyncNearFarWeights = 64
 
 // NearFarSample is the number of arc weights whose mean sets the default

@@ -20,7 +20,9 @@ const (
 	// Async runs without iterations (SEP-Graph's Async + Push +
 	// data-driven mode): a vertex a relaxation lowers is processed as soon
 	// as a worker takes it from a shared worklist, reading whatever values
-	// are current. For Monotone programs only.
+	// are current. For Monotone min programs, data-driven PageRank and (on
+	// the GPU, undirected graphs) Brandes' BC; others refuse it
+	// (ErrNotMonotone).
 	Async
 	// Auto is Hybrid that, for a Monotone program, hands a long run over
 	// to Async: once a run has taken AutoAsyncIterations iterations and
