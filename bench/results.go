@@ -228,11 +228,13 @@ func WriteTable(w io.Writer, r *Results) error {
 		}
 	}
 	for _, o := range r.Oracles {
-		fmt.Fprintf(w, "\noracle %s on %s (source %d, %d iterations): sparse only %s, dense only %s, best possible %s; "+
-			"hybrid's choices %s (regret %s, %+.1f%%), hybrid's measured iterations %s\n",
+		fmt.Fprintf(w, "\noracle %s on %s (source %d, %d iterations): sparse only %s, dense only %s, best per iteration %s; "+
+			"hybrid's choices %s (regret %s, %+.1f%%), hybrid's measured iterations %s; whole runs: async %s, hybrid %s (%+.1f%%), "+
+			"auto %s (%+.1f%%) against the best possible %s\n",
 			o.App, o.Graph, o.Source, len(o.Iterations), FormatSeconds(o.TotalSparse), FormatSeconds(o.TotalDense),
 			FormatSeconds(o.TotalBest), FormatSeconds(o.TotalChosen), FormatSeconds(o.Regret), o.RegretPercent,
-			FormatSeconds(o.HybridIterationSecs))
+			FormatSeconds(o.HybridIterationSecs), FormatSeconds(o.AsyncRunSeconds), FormatSeconds(o.HybridRunSeconds),
+			o.HybridRunRegretPercent, FormatSeconds(o.AutoRunSeconds), o.AutoRunRegretPercent, FormatSeconds(o.BestPossible))
 	}
 	return nil
 }

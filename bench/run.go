@@ -401,9 +401,11 @@ func (r *runner) oracle(ctx context.Context, g *graphRun, app string) error {
 			r.res.Notes = append(r.res.Notes, fmt.Sprintf("oracle %s on %s: the modes disagreed in %d iterations", app, g.src.name, o.Mismatches))
 		}
 		r.res.Oracles = append(r.res.Oracles, *o)
-		fmt.Fprintf(r.log, "  %d iterations: sparse only %s, dense only %s, best %s, hybrid's choices %s (regret %+.1f%%)\n",
+		fmt.Fprintf(r.log, "  %d iterations: sparse only %s, dense only %s, best %s, hybrid's choices %s (regret %+.1f%%); "+
+			"async run %s, auto run %s (%+.1f%% of the best possible %s)\n",
 			len(o.Iterations), FormatSeconds(o.TotalSparse), FormatSeconds(o.TotalDense), FormatSeconds(o.TotalBest),
-			FormatSeconds(o.TotalChosen), o.RegretPercent)
+			FormatSeconds(o.TotalChosen), o.RegretPercent, FormatSeconds(o.AsyncRunSeconds), FormatSeconds(o.AutoRunSeconds),
+			o.AutoRunRegretPercent, FormatSeconds(o.BestPossible))
 	}
 	return nil
 }
