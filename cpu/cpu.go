@@ -6,6 +6,7 @@ package cpu
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/mgraph-dev/mgraph/dense"
 	"github.com/mgraph-dev/mgraph/engine"
@@ -20,6 +21,18 @@ import (
 type Backend struct {
 	l       *layout.Layout
 	workers int
+	// Idle runners of min programs for RunMin: their engines' buffers and
+	// dense estimates are reused by the next run instead of allocated and
+	// measured again (concurrent runs each take their own).
+	mu   sync.Mutex
+	idle []*minRunner
+}
+
+// minRunner is a pooled runner of uint32 programs and its pull engine
+// (nil on directed layouts), attached per run as the options ask.
+type minRunner struct {
+	r    *sampler.Runner[uint32]
+	pull *pull.Engine[uint32]
 }
 
 // New returns a CPU backend for l using workers goroutines (0 = all cores).
@@ -89,4 +102,48 @@ func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runne
 func (b *Backend) asyncRunner(opts engine.RunOptions) *asyncRunner {
 	return &asyncRunner{l: b.l, workers: b.workers, opts: opts,
 		delta: engine.NearFarDelta(b.l.SparseWeights, engine.AsyncNearFarWeights)}
+}
+
+// takeMinRunner returns an idle min-program runner set up for opts
+// (synchronous modes: Hybrid, Dense, Sparse, and Auto's hybrid part), or a
+// new one; putMinRunner gives it back after the run.
+func (b *Backend) takeMinRunner(opts engine.RunOptions) (*minRunner, error) {
+	b.mu.Lock()
+	var m *minRunner
+	if k := len(b.idle); k > 0 {
+		m, b.idle = b.idle[k-1], b.idle[:k-1]
+	}
+	b.mu.Unlock()
+	if m == nil {
+		d, err := dense.New[uint32](b.l, b.workers)
+		if err != nil {
+			return nil, fmt.Errorf("cpu backend: %w", err)
+		}
+		s, err := sparse.New[uint32](b.l, b.workers)
+		if err != nil {
+			return nil, fmt.Errorf("cpu backend: %w", err)
+		}
+		m = &minRunner{r: sampler.New[uint32](b.l, d, s, b.workers, opts)}
+		if !b.l.Directed {
+			if m.pull, err = pull.New[uint32](b.l, b.workers); err != nil {
+				return nil, fmt.Errorf("cpu backend: %w", err)
+			}
+		}
+	}
+	auto := opts.Mode == engine.Auto
+	opts.Mode = opts.Mode.Sync()
+	m.r.Reset(opts).WithAsync(nil).WithPull(nil)
+	if auto {
+		m.r.WithAsync(b.asyncRunner(opts))
+	}
+	if m.pull != nil && !opts.NoPull {
+		m.r.WithPull(m.pull)
+	}
+	return m, nil
+}
+
+func (b *Backend) putMinRunner(m *minRunner) {
+	b.mu.Lock()
+	b.idle = append(b.idle, m)
+	b.mu.Unlock()
 }

@@ -10,17 +10,24 @@ import (
 
 // RunMin runs p from init and returns its result in the original numbering
 // (engine.Backend): the initial values, the run and the mapping all in
-// parallel. The result is a new slice.
+// parallel. The result is a new slice. The run's engines come from the
+// backend's idle runners (their buffers and dense estimates reused).
 func (b *Backend) RunMin(ctx context.Context, p engine.Program[uint32], init engine.Init, out engine.Output, opts engine.RunOptions) ([]uint32, engine.Result, error) {
 	values, f, err := init.Values(b.l.NumVertices, b.workers)
 	if err != nil {
 		return nil, engine.Result{}, fmt.Errorf("cpu backend: %w", err)
 	}
-	run, err := b.Uint32Runner(opts)
-	if err != nil {
-		return nil, engine.Result{}, err
+	var res engine.Result
+	if opts.Mode == engine.Async {
+		res, err = b.asyncRunner(opts).Run(ctx, p, values, f)
+	} else {
+		var m *minRunner
+		if m, err = b.takeMinRunner(opts); err != nil {
+			return nil, res, err
+		}
+		res, err = m.r.Run(ctx, p, values, f)
+		b.putMinRunner(m)
 	}
-	res, err := run.Run(ctx, p, values, f)
 	if err != nil {
 		return nil, res, err
 	}

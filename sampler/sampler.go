@@ -104,6 +104,19 @@ func New[V engine.Value](l *layout.Layout, d engine.DenseStepper[V], s engine.Sp
 	}
 }
 
+// Reset makes r run with opts from now on (its mode, sample rate, seed,
+// tracing: the sample generator restarts from the seed), keeping its
+// engines and the dense estimates it has measured, so that a backend can
+// reuse one runner across runs. It returns r.
+func (r *Runner[V]) Reset(opts engine.RunOptions) *Runner[V] {
+	if opts.SampleRate <= 0 || opts.SampleRate > 1 {
+		opts.SampleRate = DefaultSampleRate
+	}
+	r.opts = opts
+	r.rng = rand.New(rand.NewPCG(opts.Seed, 0x73616d706c65))
+	return r
+}
+
 // WithPull gives the runner a pull engine for the hybrid's pull steps of
 // engine.EarlyExit programs; pull must run over an undirected layout (the
 // same as the runner's). It returns r. Without one, or with a forced mode,
