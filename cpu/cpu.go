@@ -25,14 +25,7 @@ type Backend struct {
 	// dense estimates are reused by the next run instead of allocated and
 	// measured again (concurrent runs each take their own).
 	mu   sync.Mutex
-	idle []*minRunner
-}
-
-// minRunner is a pooled runner of uint32 programs and its pull engine
-// (nil on directed layouts), attached per run as the options ask.
-type minRunner struct {
-	r    *sampler.Runner[uint32]
-	pull *pull.Engine[uint32]
+	idle []*engines[uint32]
 }
 
 // New returns a CPU backend for l using workers goroutines (0 = all cores).
@@ -72,6 +65,24 @@ func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runne
 		}
 		return any(b.asyncRunner(opts)).(engine.Runner[V]), nil
 	}
+	e, err := newEngines[V](b, !opts.NoPull)
+	if err != nil {
+		return nil, err
+	}
+	return e.configure(b, opts), nil
+}
+
+// engines is a sampler runner over a layout's dense and sparse engines,
+// and a pull engine (nil on directed layouts, or when not wanted) that
+// configure attaches when a run's options allow it.
+type engines[V engine.Value] struct {
+	r    *sampler.Runner[V]
+	pull *pull.Engine[V]
+}
+
+// newEngines allocates the engines over b's layout (the pull engine only
+// when withPull and the layout is undirected).
+func newEngines[V engine.Value](b *Backend, withPull bool) (*engines[V], error) {
 	d, err := dense.New[V](b.l, b.workers)
 	if err != nil {
 		return nil, fmt.Errorf("cpu backend: %w", err)
@@ -80,21 +91,30 @@ func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runne
 	if err != nil {
 		return nil, fmt.Errorf("cpu backend: %w", err)
 	}
-	auto := opts.Mode == engine.Auto
-	opts.Mode = opts.Mode.Sync()
-	r := sampler.New[V](b.l, d, s, b.workers, opts)
-	var zero V
-	if _, ok := any(zero).(uint32); ok && auto {
-		r.WithAsync(any(b.asyncRunner(opts)).(engine.Runner[V]))
-	}
-	if !b.l.Directed && !opts.NoPull {
-		pe, err := pull.New[V](b.l, b.workers)
-		if err != nil {
+	e := &engines[V]{r: sampler.New[V](b.l, d, s, b.workers, engine.RunOptions{})}
+	if withPull && !b.l.Directed {
+		if e.pull, err = pull.New[V](b.l, b.workers); err != nil {
 			return nil, fmt.Errorf("cpu backend: %w", err)
 		}
-		r.WithPull(pe)
 	}
-	return r, nil
+	return e, nil
+}
+
+// configure sets the runner up for a run with opts (a synchronous mode, or
+// Auto: the hybrid with the hand-over to an async runner for uint32
+// programs) and returns it.
+func (e *engines[V]) configure(b *Backend, opts engine.RunOptions) *sampler.Runner[V] {
+	auto := opts.Mode == engine.Auto
+	opts.Mode = opts.Mode.Sync()
+	e.r.Reset(opts).WithAsync(nil).WithPull(nil)
+	var zero V
+	if _, ok := any(zero).(uint32); ok && auto {
+		e.r.WithAsync(any(b.asyncRunner(opts)).(engine.Runner[V]))
+	}
+	if e.pull != nil && !opts.NoPull {
+		e.r.WithPull(e.pull)
+	}
+	return e.r
 }
 
 // asyncRunner returns the runner of engine.Async mode (and of Auto's
@@ -104,46 +124,28 @@ func (b *Backend) asyncRunner(opts engine.RunOptions) *asyncRunner {
 		delta: engine.NearFarDelta(b.l.SparseWeights, engine.AsyncNearFarWeights)}
 }
 
-// takeMinRunner returns an idle min-program runner set up for opts
-// (synchronous modes: Hybrid, Dense, Sparse, and Auto's hybrid part), or a
-// new one; putMinRunner gives it back after the run.
-func (b *Backend) takeMinRunner(opts engine.RunOptions) (*minRunner, error) {
+// takeMinRunner returns idle min-program engines, or new ones, with their
+// runner set up for opts (a synchronous mode or Auto); putMinRunner gives
+// them back after the run.
+func (b *Backend) takeMinRunner(opts engine.RunOptions) (*engines[uint32], error) {
 	b.mu.Lock()
-	var m *minRunner
+	var e *engines[uint32]
 	if k := len(b.idle); k > 0 {
-		m, b.idle = b.idle[k-1], b.idle[:k-1]
+		e, b.idle = b.idle[k-1], b.idle[:k-1]
 	}
 	b.mu.Unlock()
-	if m == nil {
-		d, err := dense.New[uint32](b.l, b.workers)
-		if err != nil {
-			return nil, fmt.Errorf("cpu backend: %w", err)
-		}
-		s, err := sparse.New[uint32](b.l, b.workers)
-		if err != nil {
-			return nil, fmt.Errorf("cpu backend: %w", err)
-		}
-		m = &minRunner{r: sampler.New[uint32](b.l, d, s, b.workers, opts)}
-		if !b.l.Directed {
-			if m.pull, err = pull.New[uint32](b.l, b.workers); err != nil {
-				return nil, fmt.Errorf("cpu backend: %w", err)
-			}
+	if e == nil {
+		var err error
+		if e, err = newEngines[uint32](b, true); err != nil {
+			return nil, err
 		}
 	}
-	auto := opts.Mode == engine.Auto
-	opts.Mode = opts.Mode.Sync()
-	m.r.Reset(opts).WithAsync(nil).WithPull(nil)
-	if auto {
-		m.r.WithAsync(b.asyncRunner(opts))
-	}
-	if m.pull != nil && !opts.NoPull {
-		m.r.WithPull(m.pull)
-	}
-	return m, nil
+	e.configure(b, opts)
+	return e, nil
 }
 
-func (b *Backend) putMinRunner(m *minRunner) {
+func (b *Backend) putMinRunner(e *engines[uint32]) {
 	b.mu.Lock()
-	b.idle = append(b.idle, m)
+	b.idle = append(b.idle, e)
 	b.mu.Unlock()
 }

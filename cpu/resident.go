@@ -21,12 +21,12 @@ func (b *Backend) RunMin(ctx context.Context, p engine.Program[uint32], init eng
 	if opts.Mode == engine.Async {
 		res, err = b.asyncRunner(opts).Run(ctx, p, values, f)
 	} else {
-		var m *minRunner
-		if m, err = b.takeMinRunner(opts); err != nil {
+		var e *engines[uint32]
+		if e, err = b.takeMinRunner(opts); err != nil {
 			return nil, res, err
 		}
-		res, err = m.r.Run(ctx, p, values, f)
-		b.putMinRunner(m)
+		res, err = e.r.Run(ctx, p, values, f)
+		b.putMinRunner(e)
 	}
 	if err != nil {
 		return nil, res, err
