@@ -68,10 +68,7 @@ func (r *asyncRunner) Run(ctx context.Context, p engine.Program[uint32], values 
 	res.Seconds = time.Since(start).Seconds()
 	res.Iterations = 1
 	if opts := r.opts; opts.Trace {
-		items := pool.items.Load()
-		res.Trace = append(res.Trace, engine.IterationTrace{Mode: engine.Async.String(), FrontierVertices: items,
-			Phases:  []engine.Phase{{Name: "async", Seconds: res.Seconds}},
-			Seconds: res.Seconds, Async: &engine.AsyncTrace{Items: items, Shared: pool.shared.Load(), Buckets: pool.buckets, Delta: delta}})
+		res.Trace = append(res.Trace, pool.trace(delta).Record(res.Seconds, engine.Phase{Name: "async", Seconds: res.Seconds}))
 	}
 	return res, nil
 }
@@ -206,6 +203,12 @@ func (p *asyncPool) fail(err error) {
 	p.done = true
 	p.cond.Broadcast()
 	p.mu.Unlock()
+}
+
+// trace is what the run did, for its trace record (delta: its near-far
+// bucket width). Call it after the run.
+func (p *asyncPool) trace(delta uint32) engine.AsyncTrace {
+	return engine.AsyncTrace{Items: p.items.Load(), Shared: p.shared.Load(), Buckets: p.buckets, Delta: delta}
 }
 
 // failure returns the error that ended the run, if any.

@@ -69,10 +69,7 @@ func (b *Backend) PageRankDeltaAsync(ctx context.Context, p engine.PageRankParam
 	res.Seconds = time.Since(start).Seconds()
 	res.Iterations = 1
 	if opts.Trace {
-		items := pool.items.Load()
-		res.Trace = append(res.Trace, engine.IterationTrace{Mode: engine.Async.String(), FrontierVertices: items,
-			Phases:  []engine.Phase{{Name: "async", Seconds: res.Seconds}},
-			Seconds: res.Seconds, Async: &engine.AsyncTrace{Items: items, Shared: pool.shared.Load()}})
+		res.Trace = append(res.Trace, pool.trace(0).Record(res.Seconds, engine.Phase{Name: "async", Seconds: res.Seconds}))
 	}
 	copyStart := time.Now()
 	ranks := make([]float64, n)

@@ -199,6 +199,12 @@ type AsyncTrace struct {
 	Delta   uint32 `json:"delta,omitempty"` // near-far bucket width (0: none)
 }
 
+// Record returns the one trace record of an Async run that took seconds,
+// with its phases.
+func (a AsyncTrace) Record(seconds float64, phases ...Phase) IterationTrace {
+	return IterationTrace{Mode: Async.String(), FrontierVertices: a.Items, Phases: phases, Seconds: seconds, Async: &a}
+}
+
 // Result summarises one run of a program.
 type Result struct {
 	Iterations int     `json:"iterations"`

@@ -38,9 +38,8 @@ func (b *Backend) iterateAsync(run *cuda.MinRun, p engine.Program[uint32], prog 
 	}
 	res.Iterations = 1
 	if opts.Trace {
-		res.Trace = append(res.Trace, engine.IterationTrace{Mode: engine.Async.String(), FrontierVertices: st.Items,
-			Phases:  []engine.Phase{{Name: "async", Seconds: float64(st.Millis) / 1e3}},
-			Seconds: res.Seconds, Async: &engine.AsyncTrace{Items: st.Items, Shared: st.Shared, Buckets: st.Buckets, Delta: delta}})
+		res.Trace = append(res.Trace, engine.AsyncTrace{Items: st.Items, Shared: st.Shared, Buckets: st.Buckets, Delta: delta}.
+			Record(res.Seconds, engine.Phase{Name: "async", Seconds: float64(st.Millis) / 1e3}))
 	}
 	return res, nil
 }

@@ -137,10 +137,9 @@ func (b *Backend) brandesAsync(ctx context.Context, run *cuda.SumRun, sources []
 		}
 		res := engine.Result{Iterations: 1, Seconds: time.Since(start).Seconds()}
 		if opts.Trace {
-			res.Trace = append(res.Trace, engine.IterationTrace{Mode: engine.Async.String(), FrontierVertices: st.Items,
-				Phases: []engine.Phase{{Name: "bfs", Seconds: float64(st.Millis) / 1e3},
-					{Name: "bc-passes", Seconds: float64(ms) / 1e3}},
-				Seconds: res.Seconds, Async: &engine.AsyncTrace{Items: st.Items, Shared: st.Shared}})
+			res.Trace = append(res.Trace, engine.AsyncTrace{Items: st.Items, Shared: st.Shared}.Record(res.Seconds,
+				engine.Phase{Name: "bfs", Seconds: float64(st.Millis) / 1e3},
+				engine.Phase{Name: "bc-passes", Seconds: float64(ms) / 1e3}))
 		}
 		total.Add(res)
 	}

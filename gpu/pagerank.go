@@ -160,9 +160,8 @@ func (b *Backend) pageRankDeltaAsync(run *cuda.SumRun, p engine.PageRankParams, 
 	res.Seconds = time.Since(start).Seconds()
 	res.Iterations = 1
 	if opts.Trace {
-		res.Trace = append(res.Trace, engine.IterationTrace{Mode: engine.Async.String(), FrontierVertices: st.Items,
-			Phases:  []engine.Phase{{Name: "async", Seconds: float64(st.Millis) / 1e3}},
-			Seconds: res.Seconds, Async: &engine.AsyncTrace{Items: st.Items, Shared: st.Shared}})
+		res.Trace = append(res.Trace, engine.AsyncTrace{Items: st.Items, Shared: st.Shared}.
+			Record(res.Seconds, engine.Phase{Name: "async", Seconds: float64(st.Millis) / 1e3}))
 	}
 	return collect(b, &res, run.CollectPRDelta)
 }
