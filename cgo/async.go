@@ -59,11 +59,18 @@ func (r *MinRun) Async(prog int, count uint32, all bool, delta, blocksPerSM uint
 		r.async.ring.h.p, r.async.ringLog2, r.async.queued.h.p, delta, far0, far1, inFar, r.async.state.h.p, blocksPerSM, unsafe.Pointer(&ev[0])); err != nil {
 		return AsyncStats{}, err
 	}
-	st, err := r.async.finish(r.inFar)
+	return r.asyncStats(&r.async, r.inFar)
+}
+
+// asyncStats waits for the async run just launched on a (a.finish, which
+// resets a and inFar after an overflow) and returns what it did, with the
+// kernel time between the state's first two events.
+func (s *stepState) asyncStats(a *asyncBufs, inFar *Buffer[uint32]) (AsyncStats, error) {
+	st, err := a.finish(inFar)
 	if err != nil {
 		return AsyncStats{}, err
 	}
-	t, err := r.times(1)
+	t, err := s.times(1)
 	if err != nil {
 		return AsyncStats{}, err
 	}
@@ -191,14 +198,8 @@ func (r *SumRun) BCAsync(s uint32, bfs *MinRun, blocksPerSM uint32) (float32, er
 		r.async.state.h.p, blocksPerSM, unsafe.Pointer(&ev[0])); err != nil {
 		return 0, err
 	}
-	if _, err := r.async.finish(nil); err != nil {
-		return 0, err
-	}
-	t, err := r.times(1)
-	if err != nil {
-		return 0, err
-	}
-	return t[0], nil
+	st, err := r.asyncStats(&r.async, nil)
+	return st.Millis, err
 }
 
 // PRDeltaAsync runs data-driven PageRank asynchronously (mg_prdelta_async)
@@ -220,13 +221,5 @@ func (r *SumRun) PRDeltaAsync(damping, eps float64, blocksPerSM uint32) (AsyncSt
 		unsafe.Pointer(&ev[0])); err != nil {
 		return AsyncStats{}, err
 	}
-	st, err := r.async.finish(nil)
-	if err != nil {
-		return AsyncStats{}, err
-	}
-	t, err := r.times(1)
-	if err != nil {
-		return AsyncStats{}, err
-	}
-	return AsyncStats{Items: st.items, Shared: st.shared, Millis: t[0]}, nil
+	return r.asyncStats(&r.async, nil)
 }
