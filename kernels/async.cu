@@ -45,7 +45,7 @@ struct MinPolicy {
 
     __device__ bool has_buckets() const { return delta > 0; }
 
-    __device__ __forceinline__ bool load(uint32_t v, uint32_t ival, uint32_t &out) const {
+    __device__ __forceinline__ bool load(uint32_t v, uint32_t ival, uint64_t, uint32_t &out) const {
         uint32_t c = ival;
         if (c == 0 || Op::jumps) {
             c = *(volatile uint32_t *)&values[v];

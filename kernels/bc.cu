@@ -19,12 +19,7 @@ namespace {
 constexpr int kBlock = 256;
 constexpr int kWarpsPerBlock = kBlock / 32;
 
-unsigned grid_for(int dev, uint64_t n) {
-    uint64_t g = (n + kBlock - 1) / kBlock;
-    const uint64_t cap = (uint64_t)mg::multiprocessors(dev) * 8;
-    if (g > cap) g = cap;
-    return (unsigned)(g < 1 ? 1 : g);
-}
+unsigned grid_for(int dev, uint64_t n) { return mg::grid_for(dev, n, kBlock, 8); }
 
 __global__ void __launch_bounds__(kBlock)
     init_kernel(int32_t *depth, double *sigma, double *delta, uint64_t n, uint32_t source, uint32_t *list) {

@@ -31,16 +31,9 @@ constexpr int kPrepBlocksPerSM = 8;
 constexpr uint8_t kDagDown = 1;
 constexpr uint8_t kDagUp = 2;
 
-// Step is what a pass reads once per vertex: its value and depth.
-struct Step {
-    double x;
-    int32_t d;
-};
-
-// Forward: x = σ[v]; σ[u] += σ[v] along arcs to depth d + 1.
+// Forward: x = σ[v]; σ[u] += σ[v] along the arcs down the DAG.
 struct ForwardPolicy {
-    using V = Step;
-    const int32_t *depth;
+    using V = double;
     const uint8_t *dag;  // per arc: kDagDown, kDagUp or 0
     double *sigma;
     uint32_t *pred_left;
@@ -48,26 +41,24 @@ struct ForwardPolicy {
     __device__ bool has_buckets() const { return false; }
     __device__ bool next_bucket(cg::grid_group &, Ring, uint32_t *, mg_async_state *) { return false; }
 
-    __device__ __forceinline__ bool load(uint32_t v, uint32_t, Step &out) const {
-        out.x = *(volatile double *)&sigma[v];
-        out.d = depth[v];
+    __device__ __forceinline__ bool load(uint32_t v, uint32_t, uint64_t, double &x) const {
+        x = *(volatile double *)&sigma[v];
         return true;
     }
-    __device__ __forceinline__ bool relax(const Step &s, const mg_dlayout &, uint64_t arc, uint32_t u,
+    __device__ __forceinline__ bool relax(const double &x, const mg_dlayout &, uint64_t arc, uint32_t u,
                                           uint32_t &ival) const {
         if (dag[arc] != kDagDown) return false;
-        atomicAdd(&sigma[u], s.x);
+        atomicAdd(&sigma[u], x);
         __threadfence();  // the addition before the count that releases u
         ival = 0;
         return atomicSub(&pred_left[u], 1u) == 1u;
     }
 };
 
-// Backward (undirected): x = (1 + δ[w]) / σ[w]; δ[v] += σ[v] · x along arcs
-// to depth d − 1.
+// Backward (undirected): x = (1 + δ[w]) / σ[w]; δ[v] += σ[v] · x along the
+// arcs up the DAG.
 struct BackwardPolicy {
-    using V = Step;
-    const int32_t *depth;
+    using V = double;
     const uint8_t *dag;
     const double *sigma;
     double *delta;
@@ -76,15 +67,14 @@ struct BackwardPolicy {
     __device__ bool has_buckets() const { return false; }
     __device__ bool next_bucket(cg::grid_group &, Ring, uint32_t *, mg_async_state *) { return false; }
 
-    __device__ __forceinline__ bool load(uint32_t w, uint32_t, Step &out) const {
-        out.x = (1.0 + *(volatile double *)&delta[w]) / sigma[w];
-        out.d = depth[w];
+    __device__ __forceinline__ bool load(uint32_t w, uint32_t, uint64_t, double &x) const {
+        x = (1.0 + *(volatile double *)&delta[w]) / sigma[w];
         return true;
     }
-    __device__ __forceinline__ bool relax(const Step &s, const mg_dlayout &, uint64_t arc, uint32_t v,
+    __device__ __forceinline__ bool relax(const double &x, const mg_dlayout &, uint64_t arc, uint32_t v,
                                           uint32_t &ival) const {
         if (dag[arc] != kDagUp) return false;
-        atomicAdd(&delta[v], sigma[v] * s.x);
+        atomicAdd(&delta[v], sigma[v] * x);
         __threadfence();  // the addition before the count that releases v
         ival = 0;
         return atomicSub(&succ_left[v], 1u) == 1u;
@@ -193,7 +183,7 @@ int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t s
     if (source >= l->n) return mg::invalid("mg_bc_async: source out of range", err, errlen);
     MG_SET_DEVICE(dev);
     cudaStream_t st = (cudaStream_t)s;
-    const unsigned grid = (unsigned)mg::multiprocessors(dev) * kPrepBlocksPerSM;
+    const unsigned grid = mg::grid_for(dev, l->n, kPrepBlock, kPrepBlocksPerSM);
     Ring r{reinterpret_cast<unsigned long long *>(ring), (uint32_t)(((uint64_t)1 << ring_log2) - 1)};
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[0], st));
     prep_depth_kernel<<<grid, kPrepBlock, 0, st>>>(levels, l->n, source, depth, sigma, delta);
@@ -202,7 +192,7 @@ int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t s
     MG_CHECK_LAUNCH("bc async prep_count_kernel");
     seed_source_kernel<<<1, 1, 0, st>>>(r, queued, source, state);
     MG_CHECK_LAUNCH("bc async seed_source_kernel");
-    int rc = run(ForwardPolicy{depth, dag, sigma, pred_left}, dev, l, NULL, 0, true, r.slot, ring_log2, queued, state,
+    int rc = run(ForwardPolicy{dag, sigma, pred_left}, dev, l, NULL, 0, true, r.slot, ring_log2, queued, state,
                  blocks_per_sm, s, NULL, err, errlen);
     if (rc != MG_OK) return rc;
     // The forward pass leaves nothing queued; the DAG's leaves are the
@@ -211,7 +201,7 @@ int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t s
     MG_CHECK_LAUNCH("bc async reset_state_kernel");
     seed_leaves_kernel<<<grid, kPrepBlock, 0, st>>>(r, queued, succ_left, l->n, state);
     MG_CHECK_LAUNCH("bc async seed_leaves_kernel");
-    rc = run(BackwardPolicy{depth, dag, sigma, delta, succ_left}, dev, l, NULL, 0, true, r.slot, ring_log2, queued, state,
+    rc = run(BackwardPolicy{dag, sigma, delta, succ_left}, dev, l, NULL, 0, true, r.slot, ring_log2, queued, state,
              blocks_per_sm, s, NULL, err, errlen);
     if (rc != MG_OK) return rc;
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[1], st));

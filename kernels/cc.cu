@@ -16,12 +16,7 @@ constexpr int kBlock = MG_CC_BLOCK;
 constexpr int kWarpsPerBlock = kBlock / 32;
 constexpr int kBlocksPerSM = 8;
 
-unsigned grid_for(int dev, uint64_t items) {
-    uint64_t g = (items + kBlock - 1) / kBlock;
-    const uint64_t cap = (uint64_t)mg::multiprocessors(dev) * kBlocksPerSM;
-    if (g > cap) g = cap;
-    return (unsigned)(g < 1 ? 1 : g);
-}
+unsigned grid_for(int dev, uint64_t items) { return mg::grid_for(dev, items, kBlock, kBlocksPerSM); }
 
 // Parent pointers are read around the L1 cache (__ldcg): other SMs change
 // them, and a stale cached pointer would make link retry forever.

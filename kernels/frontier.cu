@@ -74,12 +74,7 @@ __global__ void fill_kernel(uint32_t *p, uint64_t n, uint32_t value) {
         p[i] = value;
 }
 
-unsigned grid_for(int dev, uint64_t n) {
-    uint64_t g = (n + kBlock - 1) / kBlock;
-    const uint64_t cap = (uint64_t)mg::multiprocessors(dev) * 8;
-    if (g > cap) g = cap;
-    return (unsigned)(g < 1 ? 1 : g);
-}
+unsigned grid_for(int dev, uint64_t n) { return mg::grid_for(dev, n, kBlock, 8); }
 
 }  // namespace
 

@@ -174,6 +174,16 @@ __device__ __forceinline__ bool last_arrival(uint32_t *ticket, uint32_t count) {
     return s_last;
 }
 
+// grid_for returns the blocks of a grid-stride launch over items with
+// block threads a block: one block per block items, at most
+// blocks_per_sm per SM of dev, at least one.
+inline unsigned grid_for(int dev, uint64_t items, int block, int blocks_per_sm) {
+    uint64_t g = (items + block - 1) / block;
+    const uint64_t cap = (uint64_t)multiprocessors(dev) * blocks_per_sm;
+    if (g > cap) g = cap;
+    return (unsigned)(g < 1 ? 1 : g);
+}
+
 // coop_grid sets *grid to the blocks of a cooperative launch of kernel
 // with block threads a block on dev: blocks_per_sm per SM, or as many as
 // fit when that is 0 or more (every block must be resident at once). what

@@ -19,20 +19,18 @@ constexpr int kInitBlocksPerSM = 8;
 
 struct PRDeltaPolicy {
     using V = double;  // the share the item pushes along each out-arc
-    const uint64_t *offsets;
     double damping, eps;
     double *x, *residual;
 
     __device__ bool has_buckets() const { return false; }
     __device__ bool next_bucket(cg::grid_group &, Ring, uint32_t *, mg_async_state *) { return false; }
 
-    __device__ __forceinline__ bool load(uint32_t v, uint32_t, double &share) const {
+    __device__ __forceinline__ bool load(uint32_t v, uint32_t, uint64_t deg, double &share) const {
         // Absorb the whole residual (a later push starts a new one).
         const double r = __longlong_as_double(
             (long long)atomicExch(reinterpret_cast<unsigned long long *>(&residual[v]), 0ull));
         if (r <= 0.0) return false;
         atomicAdd(&x[v], r);  // atomic: a push may queue v again while this runs
-        const uint64_t deg = offsets[v + 1] - offsets[v];
         if (deg == 0) return false;  // dangling: the mass stays (as in the synchronous pr-delta)
         share = damping * r / (double)deg;
         return true;
@@ -67,9 +65,9 @@ int mg_prdelta_async(int dev, const mg_dlayout *l, double damping, double eps, d
     MG_SET_DEVICE(dev);
     cudaStream_t st = (cudaStream_t)s;
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[0], st));
-    prdelta_init_kernel<<<(unsigned)mg::multiprocessors(dev) * kInitBlocksPerSM, kInitBlock, 0, st>>>(x, residual, l->n);
+    prdelta_init_kernel<<<mg::grid_for(dev, l->n, kInitBlock, kInitBlocksPerSM), kInitBlock, 0, st>>>(x, residual, l->n);
     MG_CHECK_LAUNCH("pr-delta async init");
-    PRDeltaPolicy pol{l->sparse_offsets, damping, eps, x, residual};
+    PRDeltaPolicy pol{damping, eps, x, residual};
     const int rc = run(pol, dev, l, NULL, (uint32_t)l->n, false, reinterpret_cast<unsigned long long *>(ring),
                        ring_log2, queued, state, blocks_per_sm, s, NULL, err, errlen);
     if (rc != MG_OK) return rc;

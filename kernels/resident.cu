@@ -8,12 +8,7 @@ namespace {
 
 constexpr int kBlock = MG_RESIDENT_BLOCK;
 
-unsigned grid_for(int dev, uint64_t n) {
-    uint64_t g = (n + kBlock - 1) / kBlock;
-    const uint64_t cap = (uint64_t)mg::multiprocessors(dev) * MG_RESIDENT_BLOCKS_PER_SM;
-    if (g > cap) g = cap;
-    return (unsigned)(g < 1 ? 1 : g);
-}
+unsigned grid_for(int dev, uint64_t n) { return mg::grid_for(dev, n, kBlock, MG_RESIDENT_BLOCKS_PER_SM); }
 
 #define GRID_STRIDE(i, n) \
     for (uint64_t i = (uint64_t)blockIdx.x * kBlock + threadIdx.x; i < (n); i += (uint64_t)gridDim.x * kBlock)
@@ -70,11 +65,6 @@ __global__ void __launch_bounds__(kBlock)
     component_out_kernel(uint32_t *__restrict__ out, const uint32_t *__restrict__ smallest,
                          const uint32_t *__restrict__ label, const uint32_t *__restrict__ perm, uint64_t n) {
     GRID_STRIDE(old, n) out[old] = smallest[label[perm[old]]];
-}
-
-__global__ void __launch_bounds__(kBlock)
-    fill_u32_kernel(uint32_t *p, uint64_t n, uint32_t value) {
-    GRID_STRIDE(i, n) p[i] = value;
 }
 
 __global__ void __launch_bounds__(kBlock)
@@ -156,8 +146,8 @@ int mg_gather_components(int dev, uint32_t *out, const uint32_t *label, const ui
     if (n == 0) return MG_OK;
     cudaStream_t st = (cudaStream_t)s;
     const unsigned grid = grid_for(dev, n);
-    fill_u32_kernel<<<grid, kBlock, 0, st>>>(smallest, n, 0xffffffffu);
-    MG_CHECK_LAUNCH("fill_u32_kernel<<<grid, MG_RESIDENT_BLOCK, 0, s>>>");
+    const int rc = mg_fill_u32(dev, smallest, n, 0xffffffffu, s, err, errlen);
+    if (rc != MG_OK) return rc;
     component_min_kernel<<<grid, kBlock, 0, st>>>(smallest, label, perm, n);
     MG_CHECK_LAUNCH("component_min_kernel<<<grid, MG_RESIDENT_BLOCK, 0, s>>>");
     component_out_kernel<<<grid, kBlock, 0, st>>>(out, smallest, label, perm, n);

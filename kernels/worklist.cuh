@@ -38,9 +38,9 @@
 //   struct Policy {
 //       using V = ...;  // what a round reads once per item
 //       __device__ bool has_buckets() const;
-//       // v's value, from ival (what it was queued with, 0: unknown);
-//       // false: skip the item (stale)
-//       __device__ bool load(uint32_t v, uint32_t ival, V &out) const;
+//       // v's value, from ival (what it was queued with, 0: unknown) and
+//       // its out-degree deg; false: skip the item (stale)
+//       __device__ bool load(uint32_t v, uint32_t ival, uint64_t deg, V &out) const;
 //       // relax arc (from the item of value x) to u; true: queue u locally
 //       // with queued value ival
 //       __device__ bool relax(const V &x, const mg_dlayout &L, uint64_t arc, uint32_t u, uint32_t &ival) const;
@@ -238,7 +238,7 @@ __global__ void __launch_bounds__(kAsyncBlock) worklist_kernel(Policy pol, mg_dl
                 b = L.sparse_offsets[v];
                 deg = L.sparse_offsets[v + 1] - b;
             }
-            if (!pol.load(v, s_ival[p][tid], s_val[tid])) deg = 0;
+            if (!pol.load(v, s_ival[p][tid], deg, s_val[tid])) deg = 0;
             s_beg[tid] = b;
         }
         if (tid == 0) {
