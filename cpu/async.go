@@ -46,14 +46,10 @@ func (r *asyncRunner) Run(ctx context.Context, p engine.Program[uint32], values 
 	if _, ok := p.(engine.Monotone); !ok {
 		return res, fmt.Errorf("cpu backend: %T: %w", p, engine.ErrNotMonotone)
 	}
-	if uint64(len(values)) != l.NumVertices || f.NumVertices() != l.NumVertices {
-		return res, fmt.Errorf("run: %d values and a frontier over %d vertices for a graph of %d",
-			len(values), f.NumVertices(), l.NumVertices)
+	if err := engine.CheckRun(l, p, values, f); err != nil {
+		return res, err
 	}
 	op := p.Edge()
-	if op == engine.EdgeSourcePlusWeight && !l.Weighted {
-		return res, fmt.Errorf("run: the program adds edge weights but the graph has none")
-	}
 	_, jump := p.(engine.LabelJumper)
 	delta := uint32(0)
 	if op == engine.EdgeSourcePlusWeight {

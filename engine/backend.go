@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mgraph-dev/mgraph/layout"
 )
@@ -73,4 +74,18 @@ func NewRunner[V Value](b Backend, opts RunOptions) (Runner[V], error) {
 		}
 		return any(r).(Runner[V]), nil
 	}
+}
+
+// CheckRun returns why a Runner over l cannot run p from values and f, or
+// nil: one value and one frontier entry per vertex, and weights when p
+// adds them.
+func CheckRun[V Value](l *layout.Layout, p Program[V], values []V, f *Frontier) error {
+	if uint64(len(values)) != l.NumVertices || f.NumVertices() != l.NumVertices {
+		return fmt.Errorf("run: %d values and a frontier over %d vertices for a graph of %d",
+			len(values), f.NumVertices(), l.NumVertices)
+	}
+	if p.Edge() == EdgeSourcePlusWeight && !l.Weighted {
+		return fmt.Errorf("run: the program adds edge weights but the graph has none")
+	}
+	return nil
 }

@@ -270,10 +270,8 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 	if err != nil {
 		return res, err
 	}
-	n := l.NumVertices
-	if uint64(len(values)) != n || f.NumVertices() != n {
-		return res, fmt.Errorf("run: %d values and a frontier over %d vertices for a graph of %d",
-			len(values), f.NumVertices(), n)
+	if err := engine.CheckRun(l, p, values, f); err != nil {
+		return res, err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -138,12 +138,8 @@ func (r *Runner[V]) WithAsync(async engine.Runner[V]) *Runner[V] {
 // Run iterates p from f; see engine.Runner.
 func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f *engine.Frontier) (engine.Result, error) {
 	var res engine.Result
-	if uint64(len(values)) != r.l.NumVertices || f.NumVertices() != r.l.NumVertices {
-		return res, fmt.Errorf("run: %d values and a frontier over %d vertices for a graph of %d",
-			len(values), f.NumVertices(), r.l.NumVertices)
-	}
-	if p.Edge() == engine.EdgeSourcePlusWeight && !r.l.Weighted {
-		return res, fmt.Errorf("run: the program adds edge weights but the graph has none")
+	if err := engine.CheckRun(r.l, p, values, f); err != nil {
+		return res, err
 	}
 	start := time.Now()
 	count := f.Len(r.workers)
