@@ -83,7 +83,7 @@ var (
 				if err != nil {
 					return nil, err
 				}
-				return pull.New[uint32](l, b.Workers())
+				return pull.New[uint32](l, b.In(), b.Workers())
 			},
 		},
 	}

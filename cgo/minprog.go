@@ -62,6 +62,7 @@ type dlayout struct {
 	slotChunkRow, slotChunkStart, slotChunkSplit, splitRows         uintptr
 	rowResetLo, rowResetHi                                          uintptr
 	splitTickets                                                    uintptr
+	inOffsets, inSrc                                                uintptr
 }
 
 // StepCounters mirrors mg_step_counters.
@@ -220,6 +221,12 @@ func uploadLayout(d Device, l *layout.Layout, ws WorkSplit, built *BuiltLayout) 
 		func() error { s.rowResetHi, err = upload(dl, p.RowResetHi); return err },
 		func() error { s.splitTickets, err = upload(dl, make([]uint32, len(p.SplitRows))); return err },
 		func() error { err = stagedTransfer(dl.dev, false, dl.pending); dl.pending = nil; return err },
+		func() error {
+			if !l.Directed { // the sparse part is the in-adjacency
+				s.inOffsets, s.inSrc = s.sparseOffsets, s.sparseDst
+			}
+			return nil
+		},
 	} {
 		if err := step(); err != nil {
 			dl.Close()
@@ -231,6 +238,48 @@ func uploadLayout(d Device, l *layout.Layout, ws WorkSplit, built *BuiltLayout) 
 		}
 	}
 	return dl, nil
+}
+
+// HasIn reports whether the layout's in-adjacency, which pull steps scan,
+// is on the device: always for an undirected layout, after UploadIn for a
+// directed one.
+func (dl *DeviceLayout) HasIn() bool { return dl.desc.inOffsets != 0 || dl.desc.n == 0 }
+
+// UploadIn copies a directed layout's in-adjacency (the transpose of its
+// sparse part, layout.Layout.In; weights are not needed) to the device,
+// where it stays until Close; it takes in.Offsets and in.Src bytes more.
+// Nothing is done when it is already there. The caller must not run
+// anything on the layout meanwhile.
+func (dl *DeviceLayout) UploadIn(in *layout.InArcs) error {
+	if dl.HasIn() {
+		return nil
+	}
+	if uint64(len(in.Offsets)) != dl.desc.n+1 || uint64(len(in.Src)) != dl.desc.m {
+		return invalidf("UploadIn", "%d offsets and %d sources for %d vertices and %d arcs",
+			len(in.Offsets), len(in.Src), dl.desc.n, dl.desc.m)
+	}
+	need := layout.ArrayBytes(in.Offsets) + layout.ArrayBytes(in.Src)
+	if free, total, err := dl.dev.MemInfo(); err != nil {
+		return err
+	} else if need > free {
+		return &OutOfMemoryError{Device: dl.dev.ordinal, Requested: need, Free: free, Total: total,
+			Err: fmt.Errorf("the layout's in-adjacency needs %s on the device", FormatBytes(need))}
+	}
+	off, err := upload(dl, in.Offsets)
+	if err == nil {
+		var src uintptr
+		if src, err = upload(dl, in.Src); err == nil {
+			if err = stagedTransfer(dl.dev, false, dl.pending); err == nil {
+				dl.desc.inOffsets, dl.desc.inSrc = off, src
+				dl.bytes += need
+			}
+		}
+	}
+	dl.pending = nil
+	if err != nil {
+		return fmt.Errorf("uploading the in-adjacency (%s): %w", FormatBytes(need), err)
+	}
+	return nil
 }
 
 // StreamLen returns the entries of a dense step's stream buffer: one per

@@ -1,7 +1,8 @@
 // Package cpu is mgraph's multi-core CPU backend: the dense (MultiGraphD)
 // and sparse (MultiGraphS) engines over one layout, driven by the sampling
-// hybrid, which on undirected layouts also has the pull engine for programs
-// that implement engine.EarlyExit (BFS). It implements engine.Backend.
+// hybrid, which also has the pull engine for programs that implement
+// engine.EarlyExit (BFS; on a directed layout over its transposed sparse
+// part, built once per backend). It implements engine.Backend.
 package cpu
 
 import (
@@ -26,6 +27,11 @@ type Backend struct {
 	// measured again (concurrent runs each take their own).
 	mu   sync.Mutex
 	idle []*engines[uint32]
+	// The in-adjacency pull steps scan: built by the first engines that
+	// want a pull engine (a directed layout's transpose costs as much
+	// memory as its sparse part), then shared.
+	inOnce sync.Once
+	in     *layout.InArcs
 }
 
 // New returns a CPU backend for l using workers goroutines (0 = all cores).
@@ -73,15 +79,15 @@ func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runne
 }
 
 // engines is a sampler runner over a layout's dense and sparse engines,
-// and a pull engine (nil on directed layouts, or when not wanted) that
-// configure attaches when a run's options allow it.
+// and a pull engine (nil when not wanted) that configure attaches when a
+// run's options allow it.
 type engines[V engine.Value] struct {
 	r    *sampler.Runner[V]
 	pull *pull.Engine[V]
 }
 
 // newEngines allocates the engines over b's layout (the pull engine only
-// when withPull and the layout is undirected).
+// when withPull).
 func newEngines[V engine.Value](b *Backend, withPull bool) (*engines[V], error) {
 	d, err := dense.New[V](b.l, b.workers)
 	if err != nil {
@@ -92,12 +98,19 @@ func newEngines[V engine.Value](b *Backend, withPull bool) (*engines[V], error) 
 		return nil, fmt.Errorf("cpu backend: %w", err)
 	}
 	e := &engines[V]{r: sampler.New[V](b.l, d, s, b.workers, engine.RunOptions{})}
-	if withPull && !b.l.Directed {
-		if e.pull, err = pull.New[V](b.l, b.workers); err != nil {
+	if withPull {
+		if e.pull, err = pull.New[V](b.l, b.In(), b.workers); err != nil {
 			return nil, fmt.Errorf("cpu backend: %w", err)
 		}
 	}
 	return e, nil
+}
+
+// In returns the layout's in-adjacency (Layout.In), built on first use and
+// shared by every engine of the backend.
+func (b *Backend) In() *layout.InArcs {
+	b.inOnce.Do(func() { b.in = b.l.In(b.workers) })
+	return b.in
 }
 
 // configure sets the runner up for a run with opts (a synchronous mode, or

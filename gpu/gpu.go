@@ -15,6 +15,7 @@ package gpu
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -57,6 +58,7 @@ type Backend struct {
 	asyncDelta     uint32          // SSSP's near-far bucket width in async runs
 	delta          uint32          // SSSP's near-far bucket width in device loops (0: off; WithNearFarDelta)
 	prScheme       cuda.PRScheme   // WithPRScheme
+	noIn           bool            // a directed layout's in-adjacency did not fit the device: BFS runs push-only
 }
 
 var _ engine.Backend = (*Backend)(nil)
@@ -347,11 +349,34 @@ func (b *Backend) minRun() (*cuda.MinRun, error) {
 	return b.run, nil
 }
 
+// pullReady reports whether pull steps can run: the layout's in-adjacency
+// is on the device. A directed layout's is built on the host and uploaded
+// on first use (as much memory again as the sparse part); when the device
+// has no room for it, BFS runs push-only. The caller holds b.mu.
+func (b *Backend) pullReady() (bool, error) {
+	if b.dl.HasIn() {
+		return true, nil
+	}
+	if b.noIn {
+		return false, nil
+	}
+	err := b.dl.UploadIn(b.l.In(b.workers))
+	if oom := (*cuda.OutOfMemoryError)(nil); errors.As(err, &oom) {
+		b.noIn = true
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("cuda backend: %w", err)
+	}
+	return true, nil
+}
+
 // iterateMin runs the iterations of min program p (kernel prog) from the
 // run's loaded state, whose frontier has count vertices and edges out-arcs
 // (a list when isList), and times them into Result.Seconds. BFS in hybrid
-// mode on an undirected layout may take pull steps (direction optimisation,
-// with the CPU sampler's switching rule, sampler.Alpha and sampler.Beta).
+// mode may take pull steps (direction optimisation, with the CPU sampler's
+// switching rule, sampler.Alpha and sampler.Beta; on a directed layout over
+// its in-adjacency, pullReady).
 func (b *Backend) iterateMin(ctx context.Context, run *cuda.MinRun, p engine.Program[uint32], prog int, opts engine.RunOptions, count, edges uint64, isList bool) (engine.Result, error) {
 	if opts.Mode == engine.Async {
 		return b.iterateAsync(run, p, prog, opts, count, isList)
@@ -364,7 +389,13 @@ func (b *Backend) iterateMin(ctx context.Context, run *cuda.MinRun, p engine.Pro
 	}
 	opts = withSampleRate(opts)
 	_, ee := p.(engine.EarlyExit[uint32])
-	canPull := ee && prog == cuda.ProgBFS && !b.l.Directed && !opts.NoPull && opts.Mode == engine.Hybrid
+	canPull := ee && prog == cuda.ProgBFS && !opts.NoPull && opts.Mode == engine.Hybrid
+	if canPull {
+		var err error
+		if canPull, err = b.pullReady(); err != nil {
+			return engine.Result{}, err
+		}
+	}
 	start := time.Now()
 	res, err := b.iterate(ctx, minSteps{run, prog}, prog, opts, canPull, count, edges, isList, nil, handoff)
 	res.Seconds = time.Since(start).Seconds()

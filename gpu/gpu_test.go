@@ -267,35 +267,39 @@ func TestMinProgramsHubSplit(t *testing.T) {
 	checkAll(t, manyHubs(), layout.DefaultParams())
 }
 
-// TestBFSPullSteps: on an undirected R-MAT graph the hybrid BFS takes pull
-// steps (Beamer's rule) and still matches the CPU; with NoPull it takes none.
+// TestBFSPullSteps: on an undirected and on a directed R-MAT graph the
+// hybrid BFS takes pull steps (Beamer's rule; the directed one over its
+// in-adjacency, uploaded by the first run) and still matches the CPU; with
+// NoPull it takes none.
 func TestBFSPullSteps(t *testing.T) {
 	needGPU(t)
 	ctx := context.Background()
-	el := testgraphs.Shapes(t, testgraphs.Large)[0].EL // rmat, symmetrized
-	l := build(t, el, layout.DefaultParams())
-	require.False(t, l.Directed)
-	cb, err := cpu.New(l, 4)
-	require.NoError(t, err)
-	gb, err := gpu.New(l, 4)
-	require.NoError(t, err)
-	defer gb.Close()
-	pulls := 0
-	for _, s := range sourcesOf(l.NumVertices) {
-		want, _, err := apps.Run(ctx, "bfs", cb, cb, []uint32{s}, apps.PageRankOptions{}, engine.RunOptions{})
+	directed := testgraphs.Generated(t, "rmat:14:16", 5)
+	directed.DropSelfLoops()
+	for _, el := range []*graph.EdgeList{testgraphs.Shapes(t, testgraphs.Large)[0].EL, directed} {
+		l := build(t, el, layout.DefaultParams())
+		cb, err := cpu.New(l, 4)
 		require.NoError(t, err)
-		for _, noPull := range []bool{false, true} {
-			opts := engine.RunOptions{Mode: engine.Hybrid, Trace: true, NoPull: noPull}
-			got, res, err := apps.Run(ctx, "bfs", gb, gb, []uint32{s}, apps.PageRankOptions{}, opts)
+		gb, err := gpu.New(l, 4)
+		require.NoError(t, err)
+		pulls := 0
+		for _, s := range append(sourcesOf(l.NumVertices), l.InvPerm[0]) { // the last: the top hub
+			want, _, err := apps.Run(ctx, "bfs", cb, cb, []uint32{s}, apps.PageRankOptions{}, engine.RunOptions{})
 			require.NoError(t, err)
-			require.Equal(t, want, got)
-			for _, tr := range res.Trace {
-				if tr.Mode == "pull" {
-					require.False(t, noPull)
-					pulls++
+			for _, noPull := range []bool{false, true} {
+				opts := engine.RunOptions{Mode: engine.Hybrid, Trace: true, NoPull: noPull}
+				got, res, err := apps.Run(ctx, "bfs", gb, gb, []uint32{s}, apps.PageRankOptions{}, opts)
+				require.NoError(t, err)
+				require.Equal(t, want, got, "directed %v, source %d", l.Directed, s)
+				for _, tr := range res.Trace {
+					if tr.Mode == "pull" {
+						require.False(t, noPull)
+						pulls++
+					}
 				}
 			}
 		}
+		require.NoError(t, gb.Close())
+		require.Greater(t, pulls, 0, "directed %v", l.Directed)
 	}
-	require.Greater(t, pulls, 0)
 }

@@ -87,7 +87,8 @@ func (s *Steppers) Dense() engine.DenseStepper[uint32] { return denseStepper{s} 
 // Sparse returns the MultiGraphS stepper.
 func (s *Steppers) Sparse() engine.SparseStepper[uint32] { return sparseStepper{s} }
 
-// Pull returns the pull stepper (BFS only, over an undirected layout).
+// Pull returns the pull stepper (BFS only; a directed layout's in-adjacency
+// is uploaded by the first step).
 func (s *Steppers) Pull() engine.PullStepper[uint32] { return &pullStepper{s: s} }
 
 // prog checks p and returns its kernel id.
@@ -315,8 +316,15 @@ func (ps *pullStepper) pullProg(p engine.EarlyExit[uint32], values []uint32) (in
 	if prog != cuda.ProgBFS {
 		return 0, fmt.Errorf("cuda pull step: only BFS has a device pull step, not %T", p)
 	}
-	if ps.s.b.l.Directed {
-		return 0, fmt.Errorf("cuda pull step: the layout is directed (pull needs an undirected one)")
+	b := ps.s.b
+	b.mu.Lock()
+	ok, err := b.pullReady()
+	b.mu.Unlock()
+	if err != nil {
+		return 0, fmt.Errorf("cuda pull step: %w", err)
+	}
+	if !ok {
+		return 0, fmt.Errorf("cuda pull step: the layout's in-adjacency does not fit the device")
 	}
 	return prog, nil
 }

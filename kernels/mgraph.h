@@ -260,6 +260,12 @@ typedef struct {
     const uint32_t *slot_chunk_split, *split_rows;
     const uint64_t *row_reset_lo, *row_reset_hi;
     uint32_t *split_tickets;
+    /* The in-adjacency pull steps scan (layout.InArcs): for an undirected
+     * layout the sparse part itself; for a directed one its transpose, rows
+     * sorted by source, uploaded on first use (cuda.DeviceLayout.UploadIn);
+     * NULL until then. */
+    const uint64_t *in_offsets;
+    const uint32_t *in_src;
 } mg_dlayout;
 
 /* What a step leaves on the device for the host to read in one copy. */
@@ -405,11 +411,12 @@ int mg_min_async(int dev, int prog, const mg_dlayout *l, uint32_t *values, const
                  uint32_t count, uint64_t *ring, uint32_t ring_log2, uint32_t *queued, uint32_t delta,
                  uint32_t *far0, uint32_t *far1, uint32_t *in_far, mg_async_state *state, uint32_t blocks_per_sm,
                  mg_stream s, mg_event *ev, char *err, size_t errlen);
-/* One pull (bottom-up) iteration of BFS (prog must be MG_PROG_BFS) over an
- * undirected layout: every vertex whose value is the identity scans its row
- * until the first u with active[u] != 0 and applies u's contribution; next[v]
- * (0/1) is written for every vertex, and the counters (zeroed here) get the
- * activated vertices and their out-arcs. ev: 2 events or NULL. */
+/* One pull (bottom-up) iteration of BFS (prog must be MG_PROG_BFS) over the
+ * layout's in-adjacency (in_offsets/in_src, which must be set): every
+ * vertex whose value is the identity scans its in-row until the first u with
+ * active[u] != 0 and applies u's contribution; next[v] (0/1) is written for
+ * every vertex, and the counters (zeroed here) get the activated vertices
+ * and their out-arcs. ev: 2 events or NULL. */
 int mg_min_pull_step(int dev, int prog, const mg_dlayout *l, uint32_t *values,
                      const uint8_t *active, uint8_t *next, mg_step_counters *ctr,
                      mg_stream s, mg_event *ev, char *err, size_t errlen);

@@ -1,8 +1,9 @@
-// pull.cu — the pull (bottom-up) step of BFS on the GPU, for undirected
-// layouts (a vertex's out-row is its in-row): a group of kPullGroup lanes per
-// vertex (four vertices per warp: most rows of a skewed graph are short, and
+// pull.cu — the pull (bottom-up) step of BFS on the GPU over the layout's
+// in-adjacency (mg_dlayout's in_offsets/in_src: the sparse part of an
+// undirected layout, the transpose of a directed one's): a group of
+// kPullGroup lanes per vertex (four vertices per warp: most rows of a skewed graph are short, and
 // a whole warp per vertex left most lanes idle); a vertex still unsettled
-// (BFS: its level is the identity) scans its row kPullGroup arcs at a time
+// (BFS: its level is the identity) scans its in-row kPullGroup arcs at a time
 // and stops at the first neighbour whose active flag is set, whose
 // contribution it applies (engine.EarlyExit: every contribution of an
 // iteration is equal, so the first one found is final). The group writes
@@ -36,8 +37,8 @@ __global__ void __launch_bounds__(kPullBlock)
     bool search = v < L.n && values[v] == kMinIdentity;  // the same in every lane of the group
     uint64_t lo = 0, hi = 0;
     if (search) {
-        lo = L.sparse_offsets[v];
-        hi = L.sparse_offsets[v + 1];
+        lo = L.in_offsets[v];
+        hi = L.in_offsets[v + 1];
         search = hi > lo;
     }
     uint8_t act = 0;
@@ -46,7 +47,7 @@ __global__ void __launch_bounds__(kPullBlock)
     for (uint64_t b = lo; __any_sync(0xffffffffu, search); b += kPullGroup) {
         const uint64_t e = b + sub;
         uint32_t u = 0;
-        const bool hit = search && e < hi && active[u = L.sparse_dst[e]] != 0;
+        const bool hit = search && e < hi && active[u = L.in_src[e]] != 0;
         const unsigned m = __ballot_sync(0xffffffffu, hit) & group_mask;
         u = __shfl_sync(0xffffffffu, u, m != 0 ? __ffs(m) - 1 : lane);
         if (search && m != 0) {
@@ -54,7 +55,7 @@ __global__ void __launch_bounds__(kPullBlock)
                 act = Op::apply((uint32_t)v, Op::edge(values[u], 0u), values) ? 1 : 0;
                 if (act) {
                     atomicAdd(&s_count, 1u);
-                    atomicAdd(&s_edges, (unsigned long long)(hi - lo));
+                    atomicAdd(&s_edges, (unsigned long long)(L.sparse_offsets[v + 1] - L.sparse_offsets[v]));
                 }
             }
             search = false;
@@ -75,6 +76,8 @@ int pull_step(int dev, const mg_dlayout *l, uint32_t *values, const uint8_t *act
               mg_step_counters *ctr, mg_stream s, mg_event *ev, char *err, size_t errlen) {
     if (l == NULL || values == NULL || active == NULL || next == NULL || ctr == NULL)
         return mg::invalid("mg_min_pull_step: NULL pointer", err, errlen);
+    if ((l->n > 0 && l->in_offsets == NULL) || (l->m > 0 && l->in_src == NULL))
+        return mg::invalid("mg_min_pull_step: the layout's in-adjacency is not on the device", err, errlen);
     MG_SET_DEVICE(dev);
     cudaStream_t st = (cudaStream_t)s;
     MG_CHECK(cudaMemsetAsync(ctr, 0, sizeof(mg_step_counters), st));

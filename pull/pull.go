@@ -7,12 +7,13 @@
 // an active in-neighbour within a few arcs, so a pull step reads a small
 // fraction of the arcs a push step reads.
 //
-// The step reads the layout's sparse part (SparseOffsets, SparseDst): the
-// out-adjacency in layout numbering, which for an undirected layout is also
-// the in-adjacency. Rows are sorted by destination and the layout numbers
-// vertices by descending in-degree group, so each scan meets the hubs, the
-// in-neighbours most likely to be active, first. Directed layouts are
-// rejected by New.
+// The step reads the layout's in-adjacency (layout.InArcs): for an
+// undirected layout its sparse part (the out-adjacency in layout numbering,
+// which is also the in-adjacency), for a directed one the sparse part
+// transposed, which the caller builds once (Layout.In) and shares between
+// engines. Rows are sorted by neighbour and the layout numbers vertices by
+// descending in-degree group, so each scan meets the hubs, the
+// in-neighbours most likely to be active, first.
 //
 // A Step first packs the active flags into a bitmap (n/8 bytes, which stays
 // in a core's L2 cache where the flags would not), then cuts the vertices
@@ -46,14 +47,16 @@ const (
 	sampleStride = 32
 )
 
-// ErrDirected is returned by New for a directed layout, whose sparse rows
-// are out-adjacencies only.
-var ErrDirected = errors.New("pull: the layout is directed; a pull step needs in-neighbours (undirected layouts only)")
+// ErrDirected is returned by New for a directed layout given without its
+// in-adjacency: its sparse rows are out-adjacencies only.
+var ErrDirected = errors.New("pull: the layout is directed; a pull step needs its in-adjacency (layout.Layout.In)")
 
-// Engine runs pull steps of EarlyExit programs over one undirected layout.
+// Engine runs pull steps of EarlyExit programs over one layout's
+// in-adjacency.
 // It is not safe for concurrent use: one Step or Estimate at a time.
 type Engine[V engine.Value] struct {
 	l        *layout.Layout
+	in       *layout.InArcs
 	n        int
 	workers  int
 	chunk    int
@@ -78,15 +81,20 @@ var (
 	_ engine.PullStepper[float64] = (*Engine[float64])(nil)
 )
 
-// New returns a pull engine over l using workers goroutines (0 means
-// GOMAXPROCS). It fails with ErrDirected when l is directed. Its scratch
-// memory (about n/4 bytes) is allocated by the first Step or Estimate.
-func New[V engine.Value](l *layout.Layout, workers int) (*Engine[V], error) {
+// New returns a pull engine over l's in-adjacency in using workers
+// goroutines (0 means GOMAXPROCS). in may be nil for an undirected layout
+// (its sparse part is its in-adjacency); a directed layout without in fails
+// with ErrDirected. Its scratch memory (about n/4 bytes) is allocated by
+// the first Step or Estimate.
+func New[V engine.Value](l *layout.Layout, in *layout.InArcs, workers int) (*Engine[V], error) {
 	if l == nil {
 		return nil, errors.New("pull: nil layout")
 	}
-	if l.Directed {
-		return nil, ErrDirected
+	if in == nil {
+		if l.Directed {
+			return nil, ErrDirected
+		}
+		in = l.In(workers)
 	}
 	if workers < 0 {
 		return nil, fmt.Errorf("pull: negative worker count %d", workers)
@@ -100,8 +108,12 @@ func New[V engine.Value](l *layout.Layout, workers int) (*Engine[V], error) {
 		(n > 0 && l.SparseOffsets[n] != l.NumArcs) {
 		return nil, errors.New("pull: layout's sparse part has inconsistent lengths")
 	}
+	if uint64(len(in.Offsets)) != n+1 || uint64(len(in.Src)) != l.NumArcs ||
+		(l.Weighted && uint64(len(in.Weights)) != l.NumArcs) || (n > 0 && in.Offsets[n] != l.NumArcs) {
+		return nil, errors.New("pull: the in-adjacency does not match the layout's vertices and arcs")
+	}
 	w := par.Workers(workers)
-	return &Engine[V]{l: l, n: int(n), workers: w, chunk: chunkVertices, ws: make([]worker, w)}, nil
+	return &Engine[V]{l: l, in: in, n: int(n), workers: w, chunk: chunkVertices, ws: make([]worker, w)}, nil
 }
 
 // prepare allocates the scratch memory and the linked bitmap on first use,
@@ -116,11 +128,11 @@ func (e *Engine[V]) prepare() {
 	for i := range e.ws {
 		e.ws[i].uns = make([]bool, chunkVertices)
 	}
-	// Vertices without arcs can never find an active in-neighbour (R-MAT
-	// has many, spread over the numbering): a bit per vertex lets the
-	// step skip them without reading their offsets.
+	// Vertices without in-arcs can never find an active in-neighbour
+	// (R-MAT has many, spread over the numbering): a bit per vertex lets
+	// the step skip them without reading their offsets.
 	linked := make([]uint64, (n+63)/64)
-	off := e.l.SparseOffsets
+	off := e.in.Offsets
 	par.For(len(linked), e.workers, 1<<10, func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			var m uint64
@@ -196,14 +208,14 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.EarlyExit[V], values []V,
 	op := p.Edge()
 	var wts []uint32
 	if op == engine.EdgeSourcePlusWeight {
-		wts = l.SparseWeights
+		wts = e.in.Weights
 	}
 	e.pack(active)
 	chunks := (e.n + e.chunk - 1) / e.chunk
 	e.run(chunks, func(w, c int) {
 		lo, hi := c*e.chunk, min(e.n, (c+1)*e.chunk)
 		ws := &e.ws[w]
-		cnt, arcs := pullRange(p, op, l.SparseOffsets, l.SparseDst, wts, values, e.bits, e.linked, next, ws.uns, lo, hi)
+		cnt, arcs := pullRange(p, op, e.in.Offsets, e.in.Src, wts, l.SparseOffsets, values, e.bits, e.linked, next, ws.uns, lo, hi)
 		ws.count += cnt
 		ws.arcs += arcs
 	})
@@ -252,9 +264,9 @@ func candidates(uns []bool, linked uint64) uint64 {
 }
 
 // pullRange runs the pull step over vertices [lo, hi) (lo a multiple of
-// 64) and returns how many it made active and their out-arcs; uns is
-// scratch of at least hi-lo.
-func pullRange[V engine.Value](p engine.EarlyExit[V], op engine.EdgeOp, off []uint64, dst, wts []uint32,
+// 64) of the in-adjacency off/src/wts and returns how many it made active
+// and their out-arcs (rows of outOff); uns is scratch of at least hi-lo.
+func pullRange[V engine.Value](p engine.EarlyExit[V], op engine.EdgeOp, off []uint64, src, wts []uint32, outOff []uint64,
 	values []V, bits, linked []uint64, next []uint8, uns []bool, lo, hi int) (cnt, arcs uint64) {
 	nx := next[lo:hi]
 	clear(nx)
@@ -267,7 +279,7 @@ func pullRange[V engine.Value](p engine.EarlyExit[V], op engine.EdgeOp, off []ui
 			m &= m - 1
 			v := lo + i
 			a, b := off[v], off[v+1]
-			for j, u := range dst[a:b] {
+			for j, u := range src[a:b] {
 				if bits[u>>6]&(1<<(u&63)) == 0 {
 					continue
 				}
@@ -278,7 +290,7 @@ func pullRange[V engine.Value](p engine.EarlyExit[V], op engine.EdgeOp, off []ui
 				if p.Apply(uint32(v), engine.Contribute(op, values[u], w), values) {
 					nx[i] = 1
 					cnt++
-					arcs += b - a
+					arcs += outOff[v+1] - outOff[v]
 				}
 				break
 			}
@@ -290,7 +302,7 @@ func pullRange[V engine.Value](p engine.EarlyExit[V], op engine.EdgeOp, off []ui
 // scanRange is pullRange's dry run: it counts the unsettled vertices of
 // [lo, hi) that have an active in-neighbour, calling neither Apply nor
 // writing anything but uns.
-func scanRange[V engine.Value](p engine.EarlyExit[V], off []uint64, dst []uint32, values []V, bits, linked []uint64, uns []bool, lo, hi int) (found uint64) {
+func scanRange[V engine.Value](p engine.EarlyExit[V], off []uint64, src []uint32, values []V, bits, linked []uint64, uns []bool, lo, hi int) (found uint64) {
 	uns = uns[:hi-lo]
 	p.Unsettled(uint32(lo), values, uns)
 	for k := 0; k < len(uns); k += 64 {
@@ -298,7 +310,7 @@ func scanRange[V engine.Value](p engine.EarlyExit[V], off []uint64, dst []uint32
 		for m != 0 {
 			v := lo + k + mbits.TrailingZeros64(m)
 			m &= m - 1
-			for _, u := range dst[off[v]:off[v+1]] {
+			for _, u := range src[off[v]:off[v+1]] {
 				if bits[u>>6]&(1<<(u&63)) != 0 {
 					found++
 					break
@@ -329,14 +341,14 @@ func (e *Engine[V]) Estimate(ctx context.Context, p engine.EarlyExit[V], values 
 		return 0, nil
 	}
 	e.prepare()
-	off, dst := e.l.SparseOffsets, e.l.SparseDst
+	off, src := e.in.Offsets, e.in.Src
 	start := time.Now()
 	e.pack(active)
 	packed := time.Now()
 	var found uint64
 	sampled := 0
 	for c := sampleStride / 2 % chunks; c < chunks; c += sampleStride {
-		found += scanRange(p, off, dst, values, e.bits, e.linked, e.ws[0].uns, c*e.chunk, min(e.n, (c+1)*e.chunk))
+		found += scanRange(p, off, src, values, e.bits, e.linked, e.ws[0].uns, c*e.chunk, min(e.n, (c+1)*e.chunk))
 		sampled++
 	}
 	d := time.Since(packed)

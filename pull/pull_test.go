@@ -155,7 +155,7 @@ func TestPullBFSMatchesReference(t *testing.T) {
 			sources = []uint32{0, uint32(l.NumVertices - 1), uint32(l.NumVertices / 2)}
 		}
 		for _, w := range []int{1, 2, 3, 5, 8} {
-			e, err := New[uint32](l, w)
+			e, err := New[uint32](l, nil, w)
 			require.NoError(t, err)
 			e.chunk = 64 // many ranges, so several workers take part on small graphs
 			for _, s := range sources {
@@ -165,7 +165,7 @@ func TestPullBFSMatchesReference(t *testing.T) {
 			}
 		}
 		if l.NumVertices == 0 {
-			e, err := New[uint32](l, 2)
+			e, err := New[uint32](l, nil, 2)
 			require.NoError(t, err)
 			n, _, err := e.Step(context.Background(), bfs{}, nil, nil, nil)
 			require.NoError(t, err)
@@ -182,22 +182,55 @@ func TestPullWeightedEdgeOp(t *testing.T) {
 	}
 	l := build(t, el)
 	g := graph.ToCSR(el, 2)
-	e, err := New[uint32](l, 2)
+	e, err := New[uint32](l, nil, 2)
 	require.NoError(t, err)
 	want, _ := ref.BFS(g, 3)
 	require.Equal(t, want, inOriginal(l, pullBFS(t, e, weightedBFS{}, l.Perm[3])))
 }
 
-func TestNewRejectsDirected(t *testing.T) {
+func TestNewRejectsDirectedWithoutIn(t *testing.T) {
 	el := &graph.EdgeList{NumVertices: 3, Directed: true, Src: []uint32{0, 1}, Dst: []uint32{1, 2}}
 	l := build(t, el)
-	_, err := New[uint32](l, 2)
+	_, err := New[uint32](l, nil, 2)
 	require.ErrorIs(t, err, ErrDirected)
+	_, err = New[uint32](l, &layout.InArcs{Offsets: []uint64{0, 0, 0, 0}}, 2)
+	require.ErrorContains(t, err, "in-adjacency does not match")
+}
+
+// TestPullBFSDirected runs pull-only BFS over the transposed sparse part of
+// directed graphs (R-MAT, a one-way chain, a graph with unreachable parts)
+// against the reference, with several worker counts.
+func TestPullBFSDirected(t *testing.T) {
+	rm, err := gen.RMAT(context.Background(), gen.DefaultRMAT(11, 8), 2, nil)
+	require.NoError(t, err)
+	rm.DropSelfLoops()
+	rm.Dedupe(2)
+	chain := &graph.EdgeList{NumVertices: 300, Directed: true}
+	for v := uint32(0); v+1 < 300; v++ {
+		chain.Src, chain.Dst = append(chain.Src, v), append(chain.Dst, v+1)
+	}
+	// 0 -> 1 -> 2, 3 -> 0 (3 unreachable from 0), 4 isolated.
+	parts := &graph.EdgeList{NumVertices: 5, Directed: true, Src: []uint32{0, 1, 3}, Dst: []uint32{1, 2, 0}}
+	for name, el := range map[string]*graph.EdgeList{"rmat": rm, "chain": chain, "parts": parts} {
+		l := build(t, el)
+		g := graph.ToCSR(el, 2)
+		in := l.In(2)
+		require.Equal(t, l.NumArcs, uint64(len(in.Src)), name)
+		for _, w := range []int{1, 3} {
+			e, err := New[uint32](l, in, w)
+			require.NoError(t, err)
+			e.chunk = 64
+			for _, s := range []uint32{0, uint32(l.NumVertices / 2), uint32(l.NumVertices - 1)} {
+				want, _ := ref.BFS(g, s)
+				require.Equal(t, want, inOriginal(l, pullBFS(t, e, bfs{}, l.Perm[s])), "%s from %d, %d workers", name, s, w)
+			}
+		}
+	}
 }
 
 func TestStepChecksArguments(t *testing.T) {
 	l := build(t, shapes(t)["chain"])
-	e, err := New[uint32](l, 2)
+	e, err := New[uint32](l, nil, 2)
 	require.NoError(t, err)
 	n := l.NumVertices
 	_, _, err = e.Step(context.Background(), bfs{}, make([]uint32, n), make([]uint8, n), make([]uint8, n-1))
@@ -212,7 +245,7 @@ func TestStepChecksArguments(t *testing.T) {
 
 func TestEstimateIsADryRun(t *testing.T) {
 	l := build(t, shapes(t)["rmat"])
-	e, err := New[uint32](l, 2)
+	e, err := New[uint32](l, nil, 2)
 	require.NoError(t, err)
 	n := l.NumVertices
 	lv := make([]uint32, n)
@@ -240,7 +273,7 @@ func BenchmarkPullRMAT20(b *testing.B) {
 	if err != nil {
 		b.Skip(err)
 	}
-	e, err := New[uint32](l, 2)
+	e, err := New[uint32](l, nil, 2)
 	if err != nil {
 		b.Skip(err)
 	}

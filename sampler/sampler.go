@@ -10,8 +10,8 @@
 // only scratch memory and never call the program's Apply.
 //
 // Programs that implement engine.EarlyExit (BFS) may also run iterations as
-// pull steps when the runner has a pull engine (WithPull; undirected layouts
-// only). That choice follows Beamer's direction-optimizing heuristic rather
+// pull steps when the runner has a pull engine (WithPull; on a directed
+// layout it scans the transposed sparse part). That choice follows Beamer's direction-optimizing heuristic rather
 // than sampling: switch from push (dense or sparse, chosen as above) to pull
 // when the frontier's out-arcs exceed the unsettled vertices' arcs / Alpha
 // (and n / Beta, since a pull step scans every vertex), and back to push
@@ -118,8 +118,8 @@ func (r *Runner[V]) Reset(opts engine.RunOptions) *Runner[V] {
 }
 
 // WithPull gives the runner a pull engine for the hybrid's pull steps of
-// engine.EarlyExit programs; pull must run over an undirected layout (the
-// same as the runner's). It returns r. Without one, or with a forced mode,
+// engine.EarlyExit programs, over the runner's layout (on a directed one,
+// its in-adjacency: pull.New with Layout.In). It returns r. Without one, or with a forced mode,
 // every program runs as before.
 func (r *Runner[V]) WithPull(pull engine.PullStepper[V]) *Runner[V] {
 	r.pull = pull

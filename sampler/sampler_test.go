@@ -248,7 +248,7 @@ func TestHybridPullMatchesForcedModes(t *testing.T) {
 				require.NoError(t, err)
 				s, err := sparse.New[uint32](l, workers)
 				require.NoError(t, err)
-				pe, err := pull.New[uint32](l, workers)
+				pe, err := pull.New[uint32](l, nil, workers)
 				require.NoError(t, err)
 				r := sampler.New[uint32](l, d, s, workers, engine.RunOptions{Mode: mode, Trace: true}).WithPull(pe)
 				res, err := r.Run(ctx, earlyLevel{}, lv, engine.NewFrontierList(n, []uint32{src}))
@@ -306,7 +306,7 @@ func TestHybridPullOnShapes(t *testing.T) {
 		}
 		lv[l.Perm[0]] = 0
 		r := runner[uint32](t, l, engine.RunOptions{})
-		pe, err := pull.New[uint32](l, 2)
+		pe, err := pull.New[uint32](l, nil, 2)
 		require.NoError(t, err)
 		_, err = r.WithPull(pe).Run(ctx, earlyLevel{}, lv, engine.NewFrontierList(n, []uint32{l.Perm[0]}))
 		require.NoError(t, err)
