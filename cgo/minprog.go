@@ -241,45 +241,78 @@ func uploadLayout(d Device, l *layout.Layout, ws WorkSplit, built *BuiltLayout) 
 }
 
 // HasIn reports whether the layout's in-adjacency, which pull steps scan,
-// is on the device: always for an undirected layout, after UploadIn for a
+// is on the device: always for an undirected layout, after BuildIn for a
 // directed one.
 func (dl *DeviceLayout) HasIn() bool { return dl.desc.inOffsets != 0 || dl.desc.n == 0 }
 
-// UploadIn copies a directed layout's in-adjacency (the transpose of its
-// sparse part, layout.Layout.In; weights are not needed) to the device,
-// where it stays until Close; it takes in.Offsets and in.Src bytes more.
-// Nothing is done when it is already there. The caller must not run
-// anything on the layout meanwhile.
-func (dl *DeviceLayout) UploadIn(in *layout.InArcs) error {
+// MaxTransposeArcs is the most arcs BuildIn takes (one radix sort).
+const MaxTransposeArcs = 1<<31 - 1
+
+// BuildIn builds a directed layout's in-adjacency (the transpose of its
+// sparse part, as layout.Layout.In) on the device, where it stays until
+// Close: 8(n+1) + 4m bytes, and about 12 bytes per arc more while it is
+// built. Nothing is done when it is already there. Lack of memory is an
+// error matching ErrOutOfMemory. The caller must not run anything on the
+// layout meanwhile.
+func (dl *DeviceLayout) BuildIn() error {
 	if dl.HasIn() {
 		return nil
 	}
-	if uint64(len(in.Offsets)) != dl.desc.n+1 || uint64(len(in.Src)) != dl.desc.m {
-		return invalidf("UploadIn", "%d offsets and %d sources for %d vertices and %d arcs",
-			len(in.Offsets), len(in.Src), dl.desc.n, dl.desc.m)
+	n, m := dl.desc.n, dl.desc.m
+	if m > MaxTransposeArcs {
+		return invalidf("BuildIn", "%d arcs; at most %d", m, uint64(MaxTransposeArcs))
 	}
-	need := layout.ArrayBytes(in.Offsets) + layout.ArrayBytes(in.Src)
+	keep := 8*(n+1) + 4*m
 	if free, total, err := dl.dev.MemInfo(); err != nil {
 		return err
-	} else if need > free {
+	} else if need := keep + 12*m; need > free {
 		return &OutOfMemoryError{Device: dl.dev.ordinal, Requested: need, Free: free, Total: total,
-			Err: fmt.Errorf("the layout's in-adjacency needs %s on the device", FormatBytes(need))}
+			Err: fmt.Errorf("building the layout's in-adjacency needs %s on the device", FormatBytes(need))}
 	}
-	off, err := upload(dl, in.Offsets)
-	if err == nil {
-		var src uintptr
-		if src, err = upload(dl, in.Src); err == nil {
-			if err = stagedTransfer(dl.dev, false, dl.pending); err == nil {
-				dl.desc.inOffsets, dl.desc.inSrc = off, src
-				dl.bytes += need
-			}
+	off, err := allocOwned[uint64](&dl.owned, dl.dev, int(n+1))
+	if err != nil {
+		return fmt.Errorf("the in-adjacency's offsets: %w", err)
+	}
+	var src *Buffer[uint32]
+	if m > 0 {
+		if src, err = allocOwned[uint32](&dl.owned, dl.dev, int(m)); err != nil {
+			return fmt.Errorf("the in-adjacency's sources: %w", err)
 		}
 	}
-	dl.pending = nil
-	if err != nil {
-		return fmt.Errorf("uploading the in-adjacency (%s): %w", FormatBytes(need), err)
+	desc := new(dlayout)
+	*desc = dl.desc
+	var srcp unsafe.Pointer
+	if src != nil {
+		srcp = src.h.p
 	}
+	if err := backendTranspose(dl.dev.ordinal, unsafe.Pointer(desc), off.h.p, srcp); err != nil {
+		return fmt.Errorf("building the in-adjacency: %w", err)
+	}
+	dl.desc.inOffsets, dl.desc.inSrc = uintptr(off.h.p), uintptr(srcp)
+	dl.bytes += keep
 	return nil
+}
+
+// InArcs downloads the layout's in-adjacency from the device (BuildIn must
+// have run for a directed layout): for checks and tools, not for runs.
+func (dl *DeviceLayout) InArcs() (*layout.InArcs, error) {
+	if !dl.HasIn() {
+		return nil, invalidf("InArcs", "the in-adjacency is not on the device (BuildIn)")
+	}
+	n, m := dl.desc.n, dl.desc.m
+	in := &layout.InArcs{Offsets: make([]uint64, n+1), Src: make([]uint32, m)}
+	dev := dl.dev.ordinal
+	if n > 0 {
+		if err := backendCopyDtoH(dev, unsafe.Pointer(&in.Offsets[0]), evp(dl.desc.inOffsets), 8*(n+1)); err != nil {
+			return nil, err
+		}
+	}
+	if m > 0 {
+		if err := backendCopyDtoH(dev, unsafe.Pointer(&in.Src[0]), evp(dl.desc.inSrc), 4*m); err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
 }
 
 // StreamLen returns the entries of a dense step's stream buffer: one per

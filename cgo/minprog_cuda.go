@@ -84,6 +84,12 @@ func backendMinPull(dev, prog int, desc, values, active, next, ctr, ev unsafe.Po
 	})
 }
 
+func backendTranspose(dev int, desc, inOffsets, inSrc unsafe.Pointer) error {
+	return call("transpose", func(e *C.char, n C.size_t) C.int {
+		return C.mg_transpose(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint64_t)(inOffsets), (*C.uint32_t)(inSrc), e, n)
+	})
+}
+
 func backendFlagsToList(dev int, flags unsafe.Pointer, count uint64, list, pos unsafe.Pointer) error {
 	return call("flags to list", func(e *C.char, n C.size_t) C.int {
 		return C.mg_flags_to_list(C.int(dev), (*C.uint8_t)(flags), C.uint64_t(count), (*C.uint32_t)(list),

@@ -62,7 +62,8 @@ func (h *Pinned[T]) Free() error {
 // mapping runs on the device (the layout's permutation is uploaded once,
 // NewCollector) and the result is copied once into pinned host memory that
 // the collector owns and reuses: a returned slice stays valid until the
-// next collection of the same value type, or Close.
+// next collection of the same value type, or Close. With Into, results go
+// into the caller's pinned memory instead.
 type Collector struct {
 	dl       *DeviceLayout
 	perm     *Buffer[uint32]
@@ -74,6 +75,8 @@ type Collector struct {
 	scratch  *Buffer[uint64]  // the reduction's partials (normalised results)
 	sum      *Buffer[float64] // their sum
 	ev       [2]uintptr
+	target   unsafe.Pointer // Into's page-locked memory, or nil
+	tbytes   uint64         // its size
 	owned
 }
 
@@ -100,6 +103,23 @@ func NewCollector(dl *DeviceLayout) (*Collector, error) {
 
 // Close frees the device and pinned memory.
 func (c *Collector) Close() error { return c.release() }
+
+// Into makes the collections until the next Into copy their results into
+// host (page-locked memory of bytes bytes, such as a Pinned's, that the
+// caller owns and keeps until then) and return slices of it, instead of
+// the collector's own buffers; a result larger than bytes still goes to
+// those. Into(nil, 0) undoes it.
+func (c *Collector) Into(host unsafe.Pointer, bytes uint64) { c.target, c.tbytes = host, bytes }
+
+// dest returns where a collection of n elements of T copies to: Into's
+// memory when it holds them, else own (allocated by ensureOut).
+func dest[T any](c *Collector, own *Pinned[T], n uint64) (unsafe.Pointer, []T) {
+	var zero T
+	if c.target != nil && c.tbytes >= n*uint64(unsafe.Sizeof(zero)) {
+		return c.target, unsafe.Slice((*T)(c.target), n)
+	}
+	return own.p, own.Slice()
+}
 
 // Reserve allocates the result buffers of both value types now (pinned
 // host memory takes milliseconds per hundred megabytes to allocate), so
@@ -206,16 +226,17 @@ func (c *Collector) Uint32(values *Buffer[uint32], components bool) ([]uint32, f
 		return nil, 0, err
 	}
 	dev := c.dl.dev.ordinal
+	host, res := dest(c, c.hostU32, n)
 	ms, err := c.collect(func() error {
 		if components {
 			return backendGatherComponents(dev, c.outU32.h.p, values.h.p, c.perm.h.p, c.smallest.h.p, n)
 		}
 		return backendGatherU32(dev, c.outU32.h.p, values.h.p, c.perm.h.p, n)
-	}, c.hostU32.p, c.outU32.h.p, n*4)
+	}, host, c.outU32.h.p, n*4)
 	if err != nil {
 		return nil, 0, fmt.Errorf("collect: %w", err)
 	}
-	return c.hostU32.Slice(), ms, nil
+	return res, ms, nil
 }
 
 // Float64 returns values (layout numbering) in the original numbering,
@@ -230,6 +251,7 @@ func (c *Collector) Float64(values *Buffer[float64], normalise bool) ([]float64,
 		return nil, 0, err
 	}
 	dev := c.dl.dev.ordinal
+	host, res := dest(c, c.hostF64, n)
 	ms, err := c.collect(func() error {
 		var divisor unsafe.Pointer
 		if normalise {
@@ -239,11 +261,11 @@ func (c *Collector) Float64(values *Buffer[float64], normalise bool) ([]float64,
 			divisor = c.sum.h.p
 		}
 		return backendGatherF64(dev, c.outF64.h.p, values.h.p, c.perm.h.p, divisor, n)
-	}, c.hostF64.p, c.outF64.h.p, n*8)
+	}, host, c.outF64.h.p, n*8)
 	if err != nil {
 		return nil, 0, fmt.Errorf("collect: %w", err)
 	}
-	return c.hostF64.Slice(), ms, nil
+	return res, ms, nil
 }
 
 // Init sets a min program's initial state on the device: every value fill

@@ -13,25 +13,29 @@ const LoopRecords = 1024
 // than MaxCount vertices when MaxCount > 0 (the grid was sized for fewer). Without
 // Hybrid (sparse forced) it goes on otherwise. With Hybrid it applies the
 // host hybrid's rules to the next frontier: it stops when CanPull and the
-// pull rule holds (Unsettled, decreased by each next frontier's out-arcs
-// first, is below its out-arcs × Alpha, and N below its out-arcs × Beta), and
+// pull rule holds (sampler.PullPays over Unsettled and UnsettledVertices,
+// decreased by each next frontier's out-arcs and vertices first), and
 // when every vertex is in it while the ESP model is not Calibrated; it goes
 // on when its out-arcs × FastRatio are below M, or when Calibrated and the
 // ESP model, Fixed + ArcCost × out-arcs, is below EDP (seconds; the host's
 // model, frozen for the loop); otherwise it stops.
 type LoopRule struct {
-	N, M        uint64  // vertices and arcs of the layout
-	Unsettled   uint64  // arcs of the unsettled vertices after the first iteration's frontier
-	Alpha, Beta uint64  // the pull rule's constants
-	MaxCount    uint64  // 0, or the largest frontier the loop's grid is for
-	Fixed       float64 // ESP model: a sparse step's fixed cost, seconds
-	ArcCost     float64 // ESP model: seconds per frontier out-arc
-	EDP         float64 // a dense step's time, seconds
-	FastRatio   uint32  // a frontier of fewer than M / FastRatio out-arcs is small
-	Hybrid      bool
-	CanPull     bool
-	Calibrated  bool   // Fixed, ArcCost and EDP hold
-	Delta       uint32 // near-far bucket width (see SparseLoop), 0: off
+	N, M      uint64 // vertices and arcs of the layout
+	Unsettled uint64 // arcs of the unsettled vertices after the first iteration's frontier
+	// UnsettledVertices: the vertices not yet in a frontier, after the
+	// first iteration's.
+	UnsettledVertices uint64
+	Alpha, Beta       uint64  // the pull rule's constants
+	PullArcRatio      float64 // and its cost check's (sampler.PullArcRatio)
+	MaxCount          uint64  // 0, or the largest frontier the loop's grid is for
+	Fixed             float64 // ESP model: a sparse step's fixed cost, seconds
+	ArcCost           float64 // ESP model: seconds per frontier out-arc
+	EDP               float64 // a dense step's time, seconds
+	FastRatio         uint32  // a frontier of fewer than M / FastRatio out-arcs is small
+	Hybrid            bool
+	CanPull           bool
+	Calibrated        bool   // Fixed, ArcCost and EDP hold
+	Delta             uint32 // near-far bucket width (see SparseLoop), 0: off
 }
 
 // loopRule mirrors mg_loop_rule (the cuda build checks its size).
@@ -40,6 +44,8 @@ type loopRule struct {
 	fixed, arcCost, edp                    float64
 	fastRatio, hybrid, canPull, calibrated uint32
 	delta, reserved                        uint32
+	unsettledVertices                      uint64
+	pullArcRatio                           float64
 }
 
 func (r LoopRule) c() loopRule {
@@ -51,7 +57,7 @@ func (r LoopRule) c() loopRule {
 	}
 	return loopRule{n: r.N, m: r.M, unsettled: r.Unsettled, alpha: r.Alpha, beta: r.Beta, maxCount: r.MaxCount, fixed: r.Fixed,
 		arcCost: r.ArcCost, edp: r.EDP, fastRatio: r.FastRatio, hybrid: b(r.Hybrid), canPull: b(r.CanPull),
-		calibrated: b(r.Calibrated), delta: r.Delta}
+		calibrated: b(r.Calibrated), delta: r.Delta, unsettledVertices: r.UnsettledVertices, pullArcRatio: r.PullArcRatio}
 }
 
 // ESP returns the rule's ESP model for a frontier of edges out-arcs, in

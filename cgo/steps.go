@@ -197,8 +197,9 @@ func (s *stepState) sampleTime() (float32, error) {
 	return t[0], nil
 }
 
-// evp turns an event handle back into the pointer the C API takes (it was
-// made by the C API; the conversion only restores its type).
+// evp turns an event handle, or a device address held as uintptr, back
+// into the pointer the C API takes (it was made by the C API; the
+// conversion only restores its type).
 func evp(e uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&e)) }
 
 // cargs returns copies of the layout descriptor and the event handles for a

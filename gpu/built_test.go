@@ -9,6 +9,7 @@ import (
 	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"github.com/stretchr/testify/require"
 )
@@ -59,5 +60,61 @@ func TestRunsFromBuiltLayout(t *testing.T) {
 	got, _, err := apps.BFS(ctx, gb, srcs[0], engine.RunOptions{})
 	require.NoError(t, err)
 	require.NoError(t, apps.ValidateBFS(apps.OriginalCSR(want, 2), srcs[0], got))
+	require.NoError(t, gb.Close())
+}
+
+// TestBuildInMatchesHost: the device's transpose of a directed layout's
+// sparse part (cuda.DeviceLayout.BuildIn) equals the host's
+// (layout.Layout.In), on R-MAT (hubs, vertices without in-arcs), a chain
+// and a graph without arcs; and on a layout the device built and kept
+// (no sparse part on the host), the hybrid BFS takes pull steps over it and
+// matches the CPU.
+func TestBuildInMatchesHost(t *testing.T) {
+	needGPU(t)
+	ctx := context.Background()
+	d, err := cuda.GetDevice(0)
+	require.NoError(t, err)
+	rm := testgraphs.Generated(t, "rmat:13:16", 6)
+	chain := &graph.EdgeList{NumVertices: 200, Directed: true}
+	for v := uint32(0); v+1 < 200; v++ {
+		chain.Src, chain.Dst = append(chain.Src, v+1), append(chain.Dst, v)
+	}
+	none := &graph.EdgeList{NumVertices: 7, Directed: true}
+	for _, el := range []*graph.EdgeList{rm, chain, none} {
+		l := build(t, el, testgraphs.SmallParams())
+		dl, err := cuda.UploadLayout(d, l)
+		require.NoError(t, err)
+		require.False(t, dl.HasIn())
+		require.NoError(t, dl.BuildIn())
+		got, err := dl.InArcs()
+		require.NoError(t, err)
+		want := l.In(2)
+		require.Equal(t, want.Offsets, got.Offsets)
+		require.Equal(t, want.Src, got.Src)
+		require.NoError(t, dl.Close())
+	}
+
+	b, _, err := cuda.BuildLayoutDeferred(d, rm.NumVertices, rm.Src, rm.Dst, nil, true, testgraphs.SmallParams())
+	require.NoError(t, err)
+	require.Empty(t, b.Layout().SparseDst)
+	gb, err := gpu.New(b.Layout(), 2, gpu.WithBuilt(b))
+	require.NoError(t, err)
+	require.NoError(t, b.Release())
+	cb, err := cpu.New(build(t, rm, testgraphs.SmallParams()), 2)
+	require.NoError(t, err)
+	pulls := 0
+	for _, s := range []uint32{0, 1, 2, 3} {
+		want, _, err := apps.BFS(ctx, cb, s, engine.RunOptions{NoPull: true})
+		require.NoError(t, err)
+		got, res, err := apps.BFS(ctx, gb, s, engine.RunOptions{Trace: true})
+		require.NoError(t, err)
+		require.Equal(t, want, got, "source %d", s)
+		for _, tr := range res.Trace {
+			if tr.Mode == "pull" {
+				pulls++
+			}
+		}
+	}
+	require.Greater(t, pulls, 0)
 	require.NoError(t, gb.Close())
 }

@@ -20,6 +20,7 @@ import (
 	"math"
 	"sync"
 	"time"
+	"unsafe"
 
 	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/mgraph-dev/mgraph/engine"
@@ -58,7 +59,7 @@ type Backend struct {
 	asyncDelta     uint32          // SSSP's near-far bucket width in async runs
 	delta          uint32          // SSSP's near-far bucket width in device loops (0: off; WithNearFarDelta)
 	prScheme       cuda.PRScheme   // WithPRScheme
-	noIn           bool            // a directed layout's in-adjacency did not fit the device: BFS runs push-only
+	noIn           bool            // a directed layout's in-adjacency does not fit the device: BFS runs push-only
 }
 
 var _ engine.Backend = (*Backend)(nil)
@@ -179,11 +180,39 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 		dl.Close()
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}
-	return &Backend{l: l, dl: dl, col: col, workers: workers, sms: max(props.Multiprocessors, 1),
+	b := &Backend{l: l, dl: dl, col: col, workers: workers, sms: max(props.Multiprocessors, 1),
 		edp: map[int]time.Duration{}, fixed: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
 		loopFixed: map[int]float64{}, fixedSamples: map[int]int{},
 		noLoop: o.noLoop, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(weights, o.nearFar),
-		asyncDelta: nearFarDeltaTimes(weights, o.nearFar, engine.AsyncNearFarWeights), prScheme: o.prScheme}, nil
+		asyncDelta: nearFarDeltaTimes(weights, o.nearFar, engine.AsyncNearFarWeights), prScheme: o.prScheme}
+	// A directed layout's in-adjacency, for BFS's pull steps, is built
+	// with the layout (milliseconds on the device), not by the first run.
+	if _, err := b.pullReady(); err != nil {
+		b.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// CollectInto makes the runs until the next CollectInto write their
+// results into host, page-locked memory of bytes bytes (HostAlloc's) that
+// the caller keeps until then, instead of the backend's own pinned buffers:
+// the result slice a run returns is then host's memory, filled by the one
+// device-to-host copy. CollectInto(nil, 0) undoes it.
+func (b *Backend) CollectInto(host unsafe.Pointer, bytes uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.col.Into(host, bytes)
+}
+
+// HostAlloc returns page-locked host memory for n elements of T on the
+// backend's device, for CollectInto; free it with its Free.
+func HostAlloc[T any](b *Backend, n int) (*cuda.Pinned[T], error) {
+	p, err := cuda.AllocPinned[T](b.dl.Device(), n)
+	if err != nil {
+		return nil, fmt.Errorf("cuda backend: %w", err)
+	}
+	return p, nil
 }
 
 // Close frees the device memory of the layout and of the run state.
@@ -350,9 +379,10 @@ func (b *Backend) minRun() (*cuda.MinRun, error) {
 }
 
 // pullReady reports whether pull steps can run: the layout's in-adjacency
-// is on the device. A directed layout's is built on the host and uploaded
-// on first use (as much memory again as the sparse part); when the device
-// has no room for it, BFS runs push-only. The caller holds b.mu.
+// is on the device. A directed layout's is built there by New (4 bytes an
+// arc); when the device has no room for it, or the layout has more arcs
+// than one build takes, BFS runs push-only. The caller holds b.mu (or is
+// New).
 func (b *Backend) pullReady() (bool, error) {
 	if b.dl.HasIn() {
 		return true, nil
@@ -360,7 +390,11 @@ func (b *Backend) pullReady() (bool, error) {
 	if b.noIn {
 		return false, nil
 	}
-	err := b.dl.UploadIn(b.l.In(b.workers))
+	if b.l.NumArcs > cuda.MaxTransposeArcs {
+		b.noIn = true
+		return false, nil
+	}
+	err := b.dl.BuildIn()
 	if oom := (*cuda.OutOfMemoryError)(nil); errors.As(err, &oom) {
 		b.noIn = true
 		return false, nil
@@ -499,9 +533,11 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 	// counted by the steps.
 	hasList, hasFlags := isList, !isList
 	prev := engine.Mode(255)
-	var unsettled, prevCount uint64 // arcs of the unsettled vertices (an estimate); the previous frontier's size
+	// The arcs of the unsettled vertices (an estimate), the vertices not yet
+	// in a frontier, and the previous frontier's size.
+	var unsettled, unsetVtx, prevCount uint64
 	if canPull {
-		unsettled = l.NumArcs
+		unsettled, unsetVtx = l.NumArcs, n
 	}
 	// open starts iteration i's trace and bookkeeping; finish ends it with
 	// its next frontier.
@@ -511,6 +547,7 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 		res.Edges += edges
 		if canPull {
 			unsettled -= min(unsettled, edges)
+			unsetVtx -= min(unsetVtx, count)
 			tr.UnsettledEdges = unsettled
 		}
 		return tr
@@ -542,7 +579,7 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 			if prev == modePull {
 				usePull = count >= prevCount || count*sampler.Beta > n
 			} else {
-				usePull = edges*sampler.Alpha > unsettled && edges*sampler.Beta > n
+				usePull = sampler.PullPays(n, l.NumArcs, edges, unsettled, unsetVtx)
 			}
 		}
 		prevCount = count
@@ -580,7 +617,7 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 			if handoff != nil && i < engine.AutoAsyncIterations {
 				maxIters = min(maxIters, engine.AutoAsyncIterations-i) // then hand over
 			}
-			rule := b.loopRule(key, opts, canPull, unsettled)
+			rule := b.loopRule(key, opts, canPull, unsettled, unsetVtx)
 			lp, err := b.loop(ls, st, count, maxIters, rule, &hasList, &hasFlags, &tr)
 			if err != nil {
 				return res, fmt.Errorf("cuda backend: %w", err)
@@ -699,9 +736,10 @@ func (b *Backend) loopGrid(count uint64) (uint32, uint64) {
 // are now; and SSSP's near-far bucket width. The model stays frozen for the
 // loop; its iterations update the per-arc cost for the next one
 // (calibrateLoop).
-func (b *Backend) loopRule(key int, opts engine.RunOptions, canPull bool, unsettled uint64) cuda.LoopRule {
-	r := cuda.LoopRule{N: b.l.NumVertices, M: b.l.NumArcs, Unsettled: unsettled, Alpha: sampler.Alpha,
-		Beta: sampler.Beta, FastRatio: SparseFastRatio, Hybrid: opts.Mode == engine.Hybrid, CanPull: canPull}
+func (b *Backend) loopRule(key int, opts engine.RunOptions, canPull bool, unsettled, unsettledVertices uint64) cuda.LoopRule {
+	r := cuda.LoopRule{N: b.l.NumVertices, M: b.l.NumArcs, Unsettled: unsettled, UnsettledVertices: unsettledVertices,
+		Alpha: sampler.Alpha, Beta: sampler.Beta, PullArcRatio: sampler.PullArcRatio, FastRatio: SparseFastRatio,
+		Hybrid: opts.Mode == engine.Hybrid, CanPull: canPull}
 	edp, okEDP := b.edp[key]
 	cost, okCost := b.arcCost[key]
 	if okEDP && okCost && b.arcRef[key] != 0 {

@@ -262,8 +262,8 @@ typedef struct {
     uint32_t *split_tickets;
     /* The in-adjacency pull steps scan (layout.InArcs): for an undirected
      * layout the sparse part itself; for a directed one its transpose, rows
-     * sorted by source, uploaded on first use (cuda.DeviceLayout.UploadIn);
-     * NULL until then. */
+     * sorted by source, built on first use (mg_transpose,
+     * cuda.DeviceLayout.BuildIn); NULL until then. */
     const uint64_t *in_offsets;
     const uint32_t *in_src;
 } mg_dlayout;
@@ -320,8 +320,9 @@ int mg_min_sparse_sample(int dev, int prog, const mg_dlayout *l, const uint32_t 
  * max_count > 0: the grid was sized for fewer), or (hybrid != 0) when the
  * host's hybrid (gpu.Backend.decide) would not take the next iteration
  * sparse by a rule the device can apply: it stops when can_pull and the
- * pull rule holds (unsettled, decreased by each next frontier's out-arcs
- * first, and alpha, beta as in sampler.Alpha, Beta), and when every vertex
+ * pull rule holds (sampler.PullPays: unsettled and unsettled_vertices,
+ * decreased by each next frontier's out-arcs and vertices first; alpha,
+ * beta and pull_arc_ratio as in sampler.Alpha, Beta, PullArcRatio), and when every vertex
  * is in the frontier while the ESP model is not calibrated; it goes on when
  * the frontier's out-arcs·fast_ratio are below m, or when calibrated and
  * the ESP model, fixed_s + arc_cost_s·out-arcs, is below edp_s (a frozen
@@ -340,6 +341,8 @@ typedef struct {
     uint32_t calibrated;     /* the ESP model (fixed_s, arc_cost_s) and edp_s hold */
     uint32_t delta;          /* near-far bucket width (min programs' values), 0: off */
     uint32_t reserved;
+    uint64_t unsettled_vertices; /* vertices not yet in a frontier, after the first iteration's */
+    double pull_arc_ratio;   /* a scanned pull arc's cost over a pushed arc's */
 } mg_loop_rule;
 /* One device-loop iteration: its step counters (the next frontier) and the
  * device's global timer when it ended (ns). */
@@ -411,6 +414,11 @@ int mg_min_async(int dev, int prog, const mg_dlayout *l, uint32_t *values, const
                  uint32_t count, uint64_t *ring, uint32_t ring_log2, uint32_t *queued, uint32_t delta,
                  uint32_t *far0, uint32_t *far1, uint32_t *in_far, mg_async_state *state, uint32_t blocks_per_sm,
                  mg_stream s, mg_event *ev, char *err, size_t errlen);
+/* Builds a directed layout's in-adjacency from its sparse part on the
+ * device: in_offsets (n+1 entries) and in_src (m), each in-row's sources in
+ * ascending order (layout.Layout.In on the host gives the same arrays). At
+ * most 2^31-1 arcs. Synchronous; temporary memory about 12 bytes per arc. */
+int mg_transpose(int dev, const mg_dlayout *l, uint64_t *in_offsets, uint32_t *in_src, char *err, size_t errlen);
 /* One pull (bottom-up) iteration of BFS (prog must be MG_PROG_BFS) over the
  * layout's in-adjacency (in_offsets/in_src, which must be set): every
  * vertex whose value is the identity scans its in-row until the first u with

@@ -27,16 +27,28 @@ __device__ __forceinline__ uint64_t global_ns() {
     return t;
 }
 
+// pull_pays is sampler.PullPays: Beamer's rule, then the expected arcs of
+// a pull step, min(unsettled arcs, unsettled vertices · m / edges), weighed
+// by pull_arc_ratio against the frontier's out-arcs.
+__device__ __forceinline__ bool pull_pays(const mg_loop_rule &r, uint64_t edges, uint64_t unsettled,
+                                          uint64_t unsettled_v) {
+    if (edges * r.alpha <= unsettled || edges * r.beta <= r.n) return false;
+    const double scan = fmin((double)unsettled, (double)unsettled_v * (double)r.m / (double)edges);
+    return scan * r.pull_arc_ratio < (double)edges;
+}
+
 // loop_goes_on: whether the iteration of the next frontier (count vertices,
-// edges out-arcs) runs on the device too (see mg_loop_rule). unsettled is the
-// calling thread's running copy: every thread decides, the same way.
+// edges out-arcs) runs on the device too (see mg_loop_rule). unsettled and
+// unsettled_v are the calling thread's running copies: every thread
+// decides, the same way.
 __device__ __forceinline__ bool loop_goes_on(const mg_loop_rule &r, uint32_t count, uint64_t edges,
-                                             uint64_t &unsettled) {
+                                             uint64_t &unsettled, uint64_t &unsettled_v) {
     if (count == 0 || (r.max_count > 0 && count > r.max_count)) return false;
     if (!r.hybrid) return true;
     if (r.can_pull) {
         unsettled -= min(unsettled, edges);
-        if (edges * r.alpha > unsettled && edges * r.beta > r.n) return false;
+        unsettled_v -= min(unsettled_v, (uint64_t)count);
+        if (pull_pays(r, edges, unsettled, unsettled_v)) return false;
     }
     if (count == r.n && !r.calibrated) return false;
     if (edges * r.fast_ratio < r.m) return true;
@@ -72,7 +84,7 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
     cg::grid_group grid = cg::this_grid();
     const BlockQueue q = block_queue();
     const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
-    uint64_t unsettled = rule.unsettled;
+    uint64_t unsettled = rule.unsettled, unsettled_v = rule.unsettled_vertices;
     uint32_t split = 0, cur = 0;  // near-far: every vertex the first iteration activates goes far
     uint32_t *pile[2] = {far0, far1};
     if (leader) state->start_ns = global_ns();
@@ -126,7 +138,7 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
                 next_edges = vc->next_edges;
             }
         }
-        bool go = loop_goes_on(rule, next_count, next_edges, unsettled);
+        bool go = loop_goes_on(rule, next_count, next_edges, unsettled, unsettled_v);
         if constexpr (std::is_same<typename Op::T, uint32_t>::value) {
             const uint32_t piled = rule.delta > 0 ? *(volatile uint32_t *)&far_state[cur] : 0;
             if (!(go && it + 1 < max_iters) && piled > 0) {  // stopping: the pile joins the next frontier

@@ -14,7 +14,8 @@
 // layout it scans the transposed sparse part). That choice follows Beamer's direction-optimizing heuristic rather
 // than sampling: switch from push (dense or sparse, chosen as above) to pull
 // when the frontier's out-arcs exceed the unsettled vertices' arcs / Alpha
-// (and n / Beta, since a pull step scans every vertex), and back to push
+// (and n / Beta, since a pull step scans every vertex) and a pull step is
+// expected to cost less than a push (PullPays), and back to push
 // when the frontier shrinks and holds fewer than n / Beta vertices. The arc counts are exact for the frontier and tracked for the
 // unsettled vertices (all arcs, less the arcs of every frontier so far), so
 // the choice costs no sampling; the pull step's cost hardly depends on the
@@ -58,7 +59,33 @@ const (
 	// Beta: it switches back to push once the frontier stops growing and
 	// holds fewer than n / Beta vertices.
 	Beta = 18
+	// PullArcRatio is the cost of an arc a pull step scans (a sequential
+	// read and a test of the source's flag) over that of a frontier arc a
+	// push step relaxes (an atomic at a scattered address): PullPays
+	// weighs the arcs a pull step is expected to scan by it.
+	PullArcRatio = 0.5
 )
+
+// PullPays is the rule by which an EarlyExit program's iteration turns
+// from push to pull, given the graph's n vertices and m arcs, the
+// frontier's out-arcs and the unsettled vertices and their arcs (after
+// this frontier). First Beamer's: the frontier's out-arcs exceed the
+// unsettled arcs / Alpha and n / Beta (a pull step visits every vertex).
+// Then the cost of each direction: a pull step scans an unsettled vertex's
+// in-arcs up to the first one from the frontier, which, with the
+// frontier's arcs spread at random, is about one in m / arcs, so it scans
+// about min(unsettled arcs, unsettled vertices · m / arcs) arcs; weighed
+// by PullArcRatio they must be fewer than the frontier's out-arcs a push
+// step relaxes. Beamer's rule alone pulls on directed web graphs whose
+// frontiers lead mostly to settled vertices, and those pull steps scan
+// whole in-rows without finding a parent.
+func PullPays(n, m, arcs, unsettledArcs, unsettledVertices uint64) bool {
+	if arcs*Alpha <= unsettledArcs || arcs*Beta <= n {
+		return false
+	}
+	scan := min(float64(unsettledArcs), float64(unsettledVertices)*float64(m)/float64(arcs))
+	return scan*PullArcRatio < float64(arcs)
+}
 
 // modePull is the runner's own mode for pull steps: engine.Mode has no pull
 // mode, since pull is never forced.
@@ -151,6 +178,7 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 		p.Combine() == engine.CombineMin && !p.ApplyAll()
 	var (
 		unsettled uint64 // arcs of the unsettled vertices (an estimate)
+		unsetVtx  uint64 // vertices not yet in a frontier
 		arcs      uint64 // the frontier's out-arcs
 		arcsKnown bool   // arcs was counted by the step that made the frontier
 		prevCount uint64 // the previous frontier's size
@@ -182,9 +210,10 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 				_, arcs = f.Size(r.l.SparseOffsets, r.workers)
 			}
 			if i == 0 {
-				unsettled = r.l.NumArcs
+				unsettled, unsetVtx = r.l.NumArcs, r.l.NumVertices
 			}
 			unsettled -= min(unsettled, arcs)
+			unsetVtx -= min(unsetVtx, count)
 			tr.UnsettledEdges = unsettled
 			if r.opts.Trace {
 				tr.FrontierEdges = arcs
@@ -193,10 +222,7 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 			if prev == modePull {
 				usePull = count >= prevCount || count*Beta > r.l.NumVertices
 			} else {
-				// A pull step scans every vertex: not worth it for a
-				// frontier of fewer than n / Beta arcs, however few the
-				// unsettled arcs (the unreachable rest of a graph).
-				usePull = arcs*Alpha > unsettled && arcs*Beta > r.l.NumVertices
+				usePull = PullPays(r.l.NumVertices, r.l.NumArcs, arcs, unsettled, unsetVtx)
 			}
 		}
 		arcsKnown = false

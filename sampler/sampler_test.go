@@ -317,3 +317,18 @@ func TestHybridPullOnShapes(t *testing.T) {
 		require.Equal(t, want, got, name)
 	}
 }
+
+// TestPullPays: Beamer's rule gates the pull; the cost check then keeps
+// a frontier whose arcs mostly reach settled vertices on push (a web crawl's
+// middle iteration) and lets a large frontier pull (R-MAT's).
+func TestPullPays(t *testing.T) {
+	// Directed R-MAT 21: 26.7M frontier arcs, 5.0M unsettled arcs, 1.9M unsettled vertices.
+	require.True(t, sampler.PullPays(2_097_152, 32_416_256, 26_722_525, 5_028_037, 1_860_000))
+	// uk-2007-05_100000: 319k frontier arcs, 2.63M unsettled arcs, 85k unsettled vertices.
+	require.False(t, sampler.PullPays(100_000, 3_050_615, 319_126, 2_631_542, 85_000))
+	// ... and its large frontier a few iterations later pulls.
+	require.True(t, sampler.PullPays(100_000, 3_050_615, 1_724_336, 522_859, 40_000))
+	// Beamer's rule first: too few frontier arcs against the unsettled ones, or against n.
+	require.False(t, sampler.PullPays(1000, 1_000_000, 10_000, 900_000, 10))
+	require.False(t, sampler.PullPays(1_000_000, 1_000_000, 50_000, 10, 10))
+}
