@@ -203,3 +203,48 @@ func TestInto(t *testing.T) {
 	_, err = g.Into(ctx, "tc", nil, mgraph.PageRankOptions{}, levels)
 	require.ErrorContains(t, err, `unknown app "tc"`)
 }
+
+// TestHostBuffer: results into a graph's host buffers equal the methods'
+// on every backend there is (pinned memory, written by the device, on the
+// GPU); a buffer outlives its graph and frees once.
+func TestHostBuffer(t *testing.T) {
+	ctx := context.Background()
+	backends := []mgraph.Backend{mgraph.CPU}
+	if gpu.Available() {
+		backends = append(backends, mgraph.CUDA)
+	}
+	for _, be := range backends {
+		g, err := mgraph.Load(ctx, "rmat:12:8", mgraph.Options{Backend: be, Undirected: true})
+		require.NoError(t, err)
+		lv, err := mgraph.NewHostBuffer[uint32](g)
+		require.NoError(t, err)
+		require.Equal(t, be == mgraph.CUDA, lv.Pinned())
+		rk, err := mgraph.NewHostBuffer[float64](g)
+		require.NoError(t, err)
+		for _, s := range []uint32{0, 7} {
+			_, err = g.Into(ctx, "bfs", []uint32{s}, mgraph.PageRankOptions{}, lv.Slice())
+			require.NoError(t, err)
+			want, _, err := g.BFS(ctx, s)
+			require.NoError(t, err)
+			require.Equal(t, want, lv.Slice(), "%s from %d", be, s)
+		}
+		_, err = g.Into(ctx, "pr", nil, mgraph.PageRankOptions{}, rk.Slice())
+		require.NoError(t, err)
+		want, _, err := g.PageRank(ctx, mgraph.PageRankOptions{})
+		require.NoError(t, err)
+		require.InDeltaSlice(t, want, rk.Slice(), 1e-12) // the GPU's sums may round in another order
+		// A plain slice after a host buffer: the backend's own buffers again.
+		plain := make([]uint32, g.NumVertices())
+		_, err = g.Into(ctx, "cc", nil, mgraph.PageRankOptions{}, plain)
+		require.NoError(t, err)
+		cc, _, err := g.ConnectedComponents(ctx)
+		require.NoError(t, err)
+		require.Equal(t, cc, plain)
+		require.NoError(t, g.Close())
+		_, err = mgraph.NewHostBuffer[uint32](g)
+		require.ErrorContains(t, err, "closed graph")
+		require.NoError(t, lv.Free())
+		require.NoError(t, lv.Free())
+		require.NoError(t, rk.Free())
+	}
+}

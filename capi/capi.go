@@ -4,7 +4,10 @@
 // Graphs are integer handles; every function returns 0 (or a handle > 0)
 // on success and -1 (or 0) on failure, with the message for
 // mgraph_last_error. Results are copied into arrays the caller allocated
-// (NumPy arrays); the inputs of mgraph_from_edges are copied.
+// (NumPy arrays); the inputs of mgraph_from_edges are copied. On the cuda
+// backend mgraph_host_alloc gives page-locked result arrays that runs fill
+// with no copy after the device's (mgraph.HostBuffer), recycled through a
+// small pool per graph by mgraph_host_free.
 package main
 
 /*
@@ -14,6 +17,7 @@ import "C"
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"unsafe"
@@ -21,13 +25,29 @@ import (
 	"github.com/mgraph-dev/mgraph"
 )
 
-// The open graphs by handle, and the last error.
+// The open graphs by handle, the last error, the host buffers handed out
+// (by address) and each graph's spare ones (by handle and kind).
 var (
 	mu      sync.Mutex
 	graphs  = map[int64]*mgraph.Graph{}
 	next    int64
 	lastErr string
+	lent    = map[uintptr]hostBuf{}
+	spare   = map[int64]*[2][]hostBuf{}
 )
+
+// maxSpare is the most idle host buffers of one kind a graph keeps for the
+// next mgraph_host_alloc.
+const maxSpare = 4
+
+// hostBuf is one mgraph.HostBuffer of a graph: its memory, kind (0: uint32,
+// 1: float64) and Free.
+type hostBuf struct {
+	h    int64
+	kind int
+	p    unsafe.Pointer
+	free func() error
+}
 
 func fail(err error) {
 	mu.Lock()
@@ -110,11 +130,114 @@ func mgraph_close(h C.int64_t) C.int {
 	mu.Lock()
 	g, ok := graphs[int64(h)]
 	delete(graphs, int64(h))
+	idle := spare[int64(h)]
+	delete(spare, int64(h))
 	mu.Unlock()
 	if !ok {
 		return 0
 	}
-	if err := g.Close(); err != nil {
+	var first error
+	if idle != nil {
+		for _, bufs := range idle {
+			for _, b := range bufs {
+				if err := b.free(); err != nil && first == nil {
+					first = err
+				}
+			}
+		}
+	}
+	if err := g.Close(); err != nil && first == nil {
+		first = err
+	}
+	if first != nil {
+		fail(first)
+		return -1
+	}
+	return 0
+}
+
+// mgraph_host_alloc returns a result array for graph h on the cuda
+// backend: num_vertices elements of uint32 (kind 0) or float64 (kind 1)
+// in page-locked memory, a spare one of the graph's when it has one; NULL
+// on failure (a CPU graph has none). Give it back with mgraph_host_free.
+//
+//export mgraph_host_alloc
+func mgraph_host_alloc(h C.int64_t, kind C.int) unsafe.Pointer {
+	g, err := get(h)
+	if err == nil && g.Backend() != mgraph.CUDA {
+		err = fmt.Errorf("mgraph: host buffers are for graphs on the cuda backend")
+	}
+	if err == nil && (kind < 0 || kind > 1) {
+		err = fmt.Errorf("mgraph: host buffer kind %d (want 0: uint32 or 1: float64)", int(kind))
+	}
+	if err != nil {
+		fail(err)
+		return nil
+	}
+	mu.Lock()
+	if s := spare[int64(h)]; s != nil && len(s[kind]) > 0 {
+		k := len(s[kind]) - 1
+		b := s[kind][k]
+		s[kind] = s[kind][:k]
+		lent[uintptr(b.p)] = b
+		mu.Unlock()
+		return b.p
+	}
+	mu.Unlock()
+	b := hostBuf{h: int64(h), kind: int(kind)}
+	if kind == 0 {
+		hb, e := mgraph.NewHostBuffer[uint32](g)
+		if err = e; err == nil {
+			b.p, b.free = unsafe.Pointer(unsafe.SliceData(hb.Slice())), hb.Free
+		}
+	} else {
+		hb, e := mgraph.NewHostBuffer[float64](g)
+		if err = e; err == nil {
+			b.p, b.free = unsafe.Pointer(unsafe.SliceData(hb.Slice())), hb.Free
+		}
+	}
+	if err == nil && b.p == nil {
+		err = errors.Join(fmt.Errorf("mgraph: a host buffer of a graph without vertices"), b.free())
+	}
+	if err != nil {
+		fail(err)
+		return nil
+	}
+	mu.Lock()
+	lent[uintptr(b.p)] = b
+	mu.Unlock()
+	return b.p
+}
+
+// mgraph_host_free gives back an array of mgraph_host_alloc: it becomes a
+// spare of its graph (while the graph is open and has fewer than maxSpare)
+// or is freed.
+//
+//export mgraph_host_free
+func mgraph_host_free(p unsafe.Pointer) C.int {
+	mu.Lock()
+	b, ok := lent[uintptr(p)]
+	delete(lent, uintptr(p))
+	if ok {
+		if _, open := graphs[b.h]; open {
+			s := spare[b.h]
+			if s == nil {
+				s = new([2][]hostBuf)
+				spare[b.h] = s
+			}
+			if len(s[b.kind]) < maxSpare {
+				s[b.kind] = append(s[b.kind], b)
+				mu.Unlock()
+				return 0
+			}
+		}
+	}
+	mu.Unlock()
+	if !ok {
+		fail(fmt.Errorf("mgraph: %p is not a host buffer", p))
+		return -1
+	}
+	if err := b.free(); err != nil {
 		fail(err)
 		return -1
 	}

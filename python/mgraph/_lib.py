@@ -42,6 +42,8 @@ def _load() -> ctypes.CDLL:
         "mgraph_cc": (i32, [i64, p_u32, p_dbl]),
         "mgraph_pagerank": (i32, [i64, dbl, dbl, i32, p_dbl, p_dbl]),
         "mgraph_bc": (i32, [i64, p_u32, i64, p_dbl, p_dbl]),
+        "mgraph_host_alloc": (ctypes.c_void_p, [i64, i32]),
+        "mgraph_host_free": (i32, [ctypes.c_void_p]),
     }
     for name, (res, args) in sigs.items():
         fn = getattr(lib, name)

@@ -19,6 +19,7 @@ from typing import Iterable, Optional
 import numpy as np
 import numpy.typing as npt
 
+from ._host import host_array
 from ._lib import LIB, check
 from .graph import Graph, _u32
 
@@ -35,8 +36,12 @@ def _stats() -> "ctypes.Array[ctypes.c_double]":
 def _result(g: Graph, out: Optional[np.ndarray], dtype: type) -> np.ndarray:
     """The array a result goes into: out when given (checked: one element
     per vertex, of dtype, C-contiguous and writable; reusing it across calls
-    saves allocating and first-touching a new array), else a new one."""
+    saves allocating and first-touching a new array), else a new one: on the
+    cuda backend in the engine's page-locked memory, which the device fills
+    directly (passing such an array as out later does too)."""
     if out is None:
+        if g.backend == "cuda" and g.num_vertices > 0:
+            return host_array(g._handle(), g.num_vertices, dtype)
         return np.empty(g.num_vertices, dtype=dtype)
     if out.dtype != dtype or out.shape != (g.num_vertices,) or not out.flags.c_contiguous or not out.flags.writeable:
         raise ValueError(f"out must be a writable, contiguous {np.dtype(dtype).name} array of shape ({g.num_vertices},), "

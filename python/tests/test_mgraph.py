@@ -113,3 +113,37 @@ def test_out_arrays_are_reused_and_checked() -> None:
             mgraph.bfs(mg, 0, out=np.zeros(mg.num_vertices, dtype=np.int64))
         with pytest.raises(ValueError, match="shape"):
             mgraph.bfs(mg, 0, out=np.zeros(3, dtype=np.uint32))
+
+
+def _gpu_graph(g):
+    try:
+        return mgraph.Graph.from_networkx(g, weight="weight", backend="cuda")
+    except mgraph.MgraphError as e:
+        pytest.skip(f"no cuda backend here: {e}")
+
+
+def test_gpu_results_in_pinned_memory() -> None:
+    """On the cuda backend results come in the engine's page-locked arrays,
+    equal to the CPU's; they outlive the graph, recycle through its pool and
+    serve as out= arrays."""
+    g = next(graphs(False))
+    with mgraph.Graph.from_networkx(g, weight="weight", backend="cpu") as cg:
+        want_bfs = [mgraph.bfs(cg, s) for s in range(5)]
+        want_pr = mgraph.pagerank(cg)
+    mg = _gpu_graph(g)
+    kept = []
+    for rounds in range(3):
+        for s in range(5):
+            got = mgraph.bfs(mg, s)
+            assert got.dtype == np.uint32 and not isinstance(got.base, np.ndarray)
+            np.testing.assert_array_equal(got, want_bfs[s])
+            if rounds == 0:
+                kept.append(got)
+    pr = mgraph.pagerank(mg)
+    np.testing.assert_allclose(pr, want_pr, rtol=1e-9)
+    again = mgraph.bfs(mg, 1, out=kept[0])
+    assert again is kept[0]
+    np.testing.assert_array_equal(again, want_bfs[1])
+    mg.close()
+    np.testing.assert_array_equal(kept[2], want_bfs[2])  # valid after close
+    del kept, again
