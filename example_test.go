@@ -43,6 +43,29 @@ func ExampleGraph_BFS() {
 	// 5: unreached
 }
 
+func ExampleGraph_BFSParents() {
+	g := smallGraph()
+	defer g.Close()
+	parents, _, err := g.BFSParents(context.Background(), 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for v, p := range parents {
+		if p == mgraph.Unreached {
+			fmt.Printf("%d: none\n", v)
+		} else {
+			fmt.Printf("%d: %d\n", v, p)
+		}
+	}
+	// Output:
+	// 0: 1
+	// 1: 1
+	// 2: 1
+	// 3: 2
+	// 4: none
+	// 5: none
+}
+
 func ExampleGraph_SSSP() {
 	g := smallGraph()
 	defer g.Close()

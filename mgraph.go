@@ -288,14 +288,15 @@ func runInto[V uint32 | float64](ctx context.Context, g *Graph, app string, sour
 		MTEPS: bench.TEPS(app, g.l.NumArcs, res.Iterations, len(sources), trial.Seconds()) / 1e6}, nil
 }
 
-// Into runs app ("bfs", "sssp", "cc", "pr" or "bc"; sources as the methods
-// take them: bfs and sssp use sources[0], bc all; pr uses pr) and writes its
-// result into dst, one element per vertex: []uint32 for bfs, sssp and cc,
+// Into runs app ("bfs", "bfs-tree", "sssp", "cc", "pr" or "bc"; sources as
+// the methods take them: bfs, bfs-tree and sssp use sources[0], bc all; pr
+// uses pr) and writes its result into dst, one element per vertex:
+// []uint32 for bfs, bfs-tree, sssp and cc,
 // []float64 for pr and bc. It allocates nothing per call, for callers that
 // reuse their buffers (the Python package writes into NumPy arrays).
 func (g *Graph) Into(ctx context.Context, app string, sources []uint32, pr PageRankOptions, dst any) (Stats, error) {
 	switch app {
-	case "bfs", "sssp":
+	case "bfs", "bfs-tree", "sssp":
 		if len(sources) == 0 {
 			return Stats{}, fmt.Errorf("mgraph: %s needs a source", app)
 		}
@@ -307,7 +308,7 @@ func (g *Graph) Into(ctx context.Context, app string, sources []uint32, pr PageR
 	case "cc", "pr":
 		sources = nil
 	default:
-		return Stats{}, fmt.Errorf("mgraph: unknown app %q (want bfs, sssp, cc, pr or bc)", app)
+		return Stats{}, fmt.Errorf("mgraph: unknown app %q (want bfs, bfs-tree, sssp, cc, pr or bc)", app)
 	}
 	switch d := dst.(type) {
 	case []uint32:
@@ -349,6 +350,14 @@ func secs(s float64) time.Duration { return time.Duration(s * float64(time.Secon
 // where source does not reach.
 func (g *Graph) BFS(ctx context.Context, source uint32) ([]uint32, Stats, error) {
 	return run[uint32](ctx, g, "bfs", []uint32{source}, apps.PageRankOptions{})
+}
+
+// BFSParents returns the BFS tree from source as every vertex's parent
+// (GAPBS's BFS result, cuGraph's predecessors): source's parent is source,
+// an unreached vertex's Unreached, and a reached vertex's is a vertex one
+// level up with an arc to it (the same one on every backend and mode).
+func (g *Graph) BFSParents(ctx context.Context, source uint32) ([]uint32, Stats, error) {
+	return run[uint32](ctx, g, "bfs-tree", []uint32{source}, apps.PageRankOptions{})
 }
 
 // SSSP returns every vertex's shortest-path distance from source over the

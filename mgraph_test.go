@@ -248,3 +248,38 @@ func TestHostBuffer(t *testing.T) {
 		require.NoError(t, rk.Free())
 	}
 }
+
+// TestBFSParents: every reached vertex's parent is one level up and has an
+// arc to it; the backends give the same tree.
+func TestBFSParents(t *testing.T) {
+	ctx := context.Background()
+	backends := []mgraph.Backend{mgraph.CPU}
+	if gpu.Available() {
+		backends = append(backends, mgraph.CUDA)
+	}
+	var trees [][]uint32
+	for _, be := range backends {
+		g, err := mgraph.Load(ctx, "rmat:12:8", mgraph.Options{Backend: be})
+		require.NoError(t, err)
+		src := []uint32{0, 3}
+		for _, s := range src {
+			parents, _, err := g.BFSParents(ctx, s)
+			require.NoError(t, err)
+			levels, _, err := g.BFS(ctx, s)
+			require.NoError(t, err)
+			require.Equal(t, s, parents[s])
+			for v, p := range parents {
+				if levels[v] == mgraph.Unreached || uint32(v) == s {
+					continue
+				}
+				require.NotEqual(t, mgraph.Unreached, p, "vertex %d", v)
+				require.Equal(t, levels[v]-1, levels[p], "vertex %d, parent %d", v, p)
+			}
+			trees = append(trees, parents)
+		}
+		require.NoError(t, g.Close())
+	}
+	for i := 2; i < len(trees); i++ {
+		require.Equal(t, trees[i-2], trees[i], "the backends' trees differ")
+	}
+}

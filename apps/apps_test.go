@@ -76,6 +76,11 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params) {
 			require.NoError(t, apps.ValidateBFS(g, s, levels), tag("bfs"))
 			results["bfs"] = append(results["bfs"], levels)
 
+			parents, _, err := apps.BFSParents(ctx, fwd, s, opts)
+			require.NoError(t, err, tag("bfs-tree"))
+			require.NoError(t, apps.ValidateBFSTree(g, s, parents), tag("bfs-tree"))
+			results["bfs-tree"] = append(results["bfs-tree"], parents)
+
 			dist, _, err := apps.SSSP(ctx, wfwd, s, opts)
 			require.NoError(t, err, tag("sssp"))
 			require.NoError(t, apps.ValidateSSSP(wg, s, dist), tag("sssp"))

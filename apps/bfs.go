@@ -2,6 +2,7 @@ package apps
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mgraph-dev/mgraph/engine"
 )
@@ -48,4 +49,22 @@ func (bfsProgram) Unsettled(lo uint32, level []uint32, out []bool) {
 // engine.Backend.RunMin: it may be a buffer the backend reuses).
 func BFS(ctx context.Context, b engine.Backend, source uint32, opts engine.RunOptions) ([]uint32, engine.Result, error) {
 	return runTraversal(ctx, b, "bfs", source, opts)
+}
+
+// BFSParents runs BFS from source and returns its tree (app "bfs-tree",
+// GAPBS's BFS result): every vertex's parent in original ids, the source's
+// being itself and an unreached vertex's Unreached. Of the vertices one
+// level up with an arc to a vertex, the parent is the first in the
+// layout's order, so every backend and mode gives the same tree. b must
+// implement engine.TreeBackend (both backends do).
+func BFSParents(ctx context.Context, b engine.Backend, source uint32, opts engine.RunOptions) ([]uint32, engine.Result, error) {
+	tb, ok := b.(engine.TreeBackend)
+	if !ok {
+		return nil, engine.Result{}, fmt.Errorf("bfs-tree: the %s backend gives no BFS tree", b.Name())
+	}
+	p, init, _, err := traversalSetup("bfs", b.Layout(), source)
+	if err != nil {
+		return nil, engine.Result{}, err
+	}
+	return tb.BFSParents(ctx, p, init, opts)
 }

@@ -8,7 +8,11 @@ import (
 )
 
 // Names lists the apps Run knows, in the order help texts show them.
-var Names = []string{"bfs", "sssp", "cc", "cc-lp", "pr", "pr-delta", "bc"}
+var Names = []string{"bfs", "bfs-tree", "sssp", "cc", "cc-lp", "pr", "pr-delta", "bc"}
+
+// SingleSource reports whether app runs from one source (the first of
+// Run's sources): bfs, bfs-tree and sssp.
+func SingleSource(app string) bool { return app == "bfs" || app == "bfs-tree" || app == "sssp" }
 
 // Run runs the named app and returns its values in original numbering
 // ([]uint32 for bfs, sssp, cc and cc-lp; []float64 for pr, pr-delta and
@@ -17,13 +21,14 @@ var Names = []string{"bfs", "sssp", "cc", "cc-lp", "pr", "pr-delta", "bc"}
 // backward pass on bwd (fwd again for undirected graphs); pr and pr-delta
 // use pr.
 func Run(ctx context.Context, name string, fwd, bwd engine.Backend, sources []uint32, pr PageRankOptions, opts engine.RunOptions) (any, engine.Result, error) {
-	needSource := name == "bfs" || name == "sssp"
-	if needSource && len(sources) == 0 {
+	if SingleSource(name) && len(sources) == 0 {
 		return nil, engine.Result{}, fmt.Errorf("%s needs a source", name)
 	}
 	switch name {
 	case "bfs":
 		return wrap(BFS(ctx, fwd, sources[0], opts))
+	case "bfs-tree":
+		return wrap(BFSParents(ctx, fwd, sources[0], opts))
 	case "sssp":
 		return wrap(SSSP(ctx, fwd, sources[0], opts))
 	case "cc":

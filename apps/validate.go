@@ -49,6 +49,15 @@ func ValidateBFS(g *graph.CSR, source uint32, levels []uint32) error {
 	return ref.CompareLevels(want, levels)
 }
 
+// ValidateBFSTree checks a BFS tree (parents, as BFSParents gives it)
+// against the reference: the source is its own parent, exactly the
+// reference's reached vertices have one, and each parent has an arc to its
+// child and sits one level up.
+func ValidateBFSTree(g *graph.CSR, source uint32, parents []uint32) error {
+	levels, _ := ref.BFS(g, source)
+	return ref.CheckBFSTree(g, source, levels, parents)
+}
+
 // ValidateSSSP checks distances against Dijkstra from source. A reference
 // distance of 2^32−1 or more must read as Unreached (saturated).
 func ValidateSSSP(g *graph.CSR, source uint32, dist []uint32) error {

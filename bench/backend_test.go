@@ -89,7 +89,7 @@ func TestFailingAppIsAnErrorRow(t *testing.T) {
 	}
 	// One error row per mode and numbering; the others all trials.
 	assert.Equal(t, map[string]int{"pr": 6, "pr-delta": 6, "bc": 6}, failed)
-	assert.Equal(t, map[string]int{"bfs": 12, "sssp": 12, "cc": 12, "cc-lp": 12}, ok)
+	assert.Equal(t, map[string]int{"bfs": 12, "bfs-tree": 12, "sssp": 12, "cc": 12, "cc-lp": 12}, ok)
 	assert.Equal(t, news.Load(), closes.Load(), "every backend closed")
 	assert.Positive(t, news.Load())
 	assert.Equal(t, int64(1), stepperCloses.Load())

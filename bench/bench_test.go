@@ -38,8 +38,8 @@ func TestRunEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, log.String(), "[1/")
 
-	// 2 graphs × 2 numberings × (7 apps × 3 modes + 1 external) × 2 trials.
-	require.Len(t, res.Trials, 2*2*(7*3+1)*2)
+	// 2 graphs × 2 numberings × (8 apps × 3 modes + 1 external) × 2 trials.
+	require.Len(t, res.Trials, 2*2*(8*3+1)*2)
 	for _, tr := range res.Trials {
 		assert.Positive(t, tr.Seconds, "%+v", tr)
 		assert.Positive(t, tr.MTEPS, "%+v", tr)
@@ -79,7 +79,7 @@ func TestRunEndToEnd(t *testing.T) {
 	assert.Positive(t, res.Preps[0].ReadSeconds)
 
 	sl := Slowdowns(Summarize(res.Trials))
-	assert.Len(t, sl, 2*(7*3+1))
+	assert.Len(t, sl, 2*(8*3+1))
 
 	dir := t.TempDir()
 	require.NoError(t, WriteDir(dir, res))

@@ -213,10 +213,10 @@ func (r *runner) pickSources(l *layout.Layout, count int) []uint32 {
 // variant: renumbered ids for the renumbered graph).
 func (r *runner) trialSources(g *graphRun, app string, t int, renumber bool, n uint64) []uint32 {
 	var s []uint32
-	switch app {
-	case "bfs", "sssp":
+	switch {
+	case apps.SingleSource(app):
 		s = []uint32{g.sources[t]}
-	case "bc":
+	case app == "bc":
 		k := r.plan.BCSources
 		s = slices.Clone(g.sources[t*k : (t+1)*k])
 	default:

@@ -68,7 +68,7 @@ func DenseStepBytes(app string, n uint64, d DenseBytes) uint64 {
 	}
 	var value, perVertex uint64
 	switch app {
-	case "bfs", "cc-lp", "sssp":
+	case "bfs", "bfs-tree", "cc-lp", "sssp":
 		value, perVertex = 4, 2*4+2
 	case "pr", "pr-delta":
 		value, perVertex = 8, 8+2*8+8

@@ -297,6 +297,11 @@ func mgraph_bfs(h C.int64_t, source C.uint32_t, out *C.uint32_t, stats *C.double
 	return into[uint32](h, "bfs", []uint32{uint32(source)}, mgraph.PageRankOptions{}, unsafe.Pointer(out), stats)
 }
 
+//export mgraph_bfs_parents
+func mgraph_bfs_parents(h C.int64_t, source C.uint32_t, out *C.uint32_t, stats *C.double) C.int {
+	return into[uint32](h, "bfs-tree", []uint32{uint32(source)}, mgraph.PageRankOptions{}, unsafe.Pointer(out), stats)
+}
+
 //export mgraph_sssp
 func mgraph_sssp(h C.int64_t, source C.uint32_t, out *C.uint32_t, stats *C.double) C.int {
 	return into[uint32](h, "sssp", []uint32{uint32(source)}, mgraph.PageRankOptions{}, unsafe.Pointer(out), stats)

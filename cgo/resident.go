@@ -74,6 +74,8 @@ type Collector struct {
 	hostF64  *Pinned[float64]
 	scratch  *Buffer[uint64]  // the reduction's partials (normalised results)
 	sum      *Buffer[float64] // their sum
+	ids      *Buffer[uint32]  // BFS parents in the layout numbering
+	inv      *Buffer[uint32]  // the layout's InvPerm (new id to old), for ids
 	ev       [2]uintptr
 	target   unsafe.Pointer // Into's page-locked memory, or nil
 	tbytes   uint64         // its size
@@ -239,6 +241,54 @@ func (c *Collector) Uint32(values *Buffer[uint32], components bool) ([]uint32, f
 	return res, ms, nil
 }
 
+// BFSParents returns the BFS tree of levels (BFS levels in the layout
+// numbering, on the device; the layout's in-adjacency must be there too,
+// DeviceLayout.HasIn): every vertex's parent in the original numbering (a
+// source's is itself, an unreached vertex's 0xffffffff), the first
+// in-neighbour one level up in the layout's order, and the milliseconds
+// the parents, their mapping and the copy took on the device. The slice is
+// the uint32 result's (see Uint32).
+func (c *Collector) BFSParents(levels *Buffer[uint32]) ([]uint32, float32, error) {
+	n := uint64(c.dl.desc.n)
+	if levels == nil || uint64(levels.n) < n {
+		return nil, 0, invalidf("Collector.BFSParents", "levels of %d elements for %d vertices", levels.Len(), n)
+	}
+	if !c.dl.HasIn() {
+		return nil, 0, invalidf("Collector.BFSParents", "the layout's in-adjacency is not on the device")
+	}
+	if err := c.ensureU32(false); err != nil {
+		return nil, 0, err
+	}
+	if c.ids == nil {
+		ids, err := allocOwned[uint32](&c.owned, c.dl.dev, int(n))
+		if err != nil {
+			return nil, 0, err
+		}
+		inv, err := allocOwned[uint32](&c.owned, c.dl.dev, int(n))
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := inv.CopyFromHost(c.dl.l.InvPerm); err != nil {
+			return nil, 0, err
+		}
+		c.ids, c.inv = ids, inv
+	}
+	dev := c.dl.dev.ordinal
+	desc := new(dlayout)
+	*desc = c.dl.desc
+	host, res := dest(c, c.hostU32, n)
+	ms, err := c.collect(func() error {
+		if err := backendBFSParents(dev, unsafe.Pointer(desc), levels.h.p, c.ids.h.p); err != nil {
+			return err
+		}
+		return backendGatherIDs(dev, c.outU32.h.p, c.ids.h.p, c.perm.h.p, c.inv.h.p, n)
+	}, host, c.outU32.h.p, n*4)
+	if err != nil {
+		return nil, 0, fmt.Errorf("collect: %w", err)
+	}
+	return res, ms, nil
+}
+
 // Float64 returns values (layout numbering) in the original numbering,
 // divided by their sum when normalise, and the milliseconds the mapping and
 // the copy took on the device.
@@ -283,6 +333,10 @@ func (r *MinRun) Init(fill uint32, identity, hasSource bool, source, sourceValue
 	return backendMinInit(r.dl.dev.ordinal, r.values.h.p, r.n, fill, identity, hasSource, source, sourceValue,
 		r.list[r.curList].h.p, flags)
 }
+
+// CollectParents returns the BFS tree of the run's values (BFS levels)
+// through c (see Collector.BFSParents).
+func (r *MinRun) CollectParents(c *Collector) ([]uint32, float32, error) { return c.BFSParents(r.values) }
 
 // Collect returns the values in the original numbering through c (see
 // Collector.Uint32).

@@ -29,6 +29,18 @@ func backendGatherU32(dev int, out, values, perm unsafe.Pointer, nv uint64) erro
 	})
 }
 
+func backendGatherIDs(dev int, out, ids, perm, inv unsafe.Pointer, nv uint64) error {
+	return call("gather ids", func(e *C.char, n C.size_t) C.int {
+		return C.mg_gather_ids(C.int(dev), (*C.uint32_t)(out), (*C.uint32_t)(ids), (*C.uint32_t)(perm), (*C.uint32_t)(inv), C.uint64_t(nv), nil, e, n)
+	})
+}
+
+func backendBFSParents(dev int, desc, level, parent unsafe.Pointer) error {
+	return call("bfs parents", func(e *C.char, n C.size_t) C.int {
+		return C.mg_bfs_parents(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(level), (*C.uint32_t)(parent), nil, e, n)
+	})
+}
+
 func backendGatherF64(dev int, out, values, perm, divisor unsafe.Pointer, nv uint64) error {
 	return call("gather", func(e *C.char, n C.size_t) C.int {
 		return C.mg_gather_f64(C.int(dev), (*C.double)(out), (*C.double)(values), (*C.uint32_t)(perm), (*C.double)(divisor),

@@ -7,6 +7,10 @@ import "unsafe"
 func backendMinInit(int, unsafe.Pointer, uint64, uint32, bool, bool, uint32, uint32, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
+func backendGatherIDs(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint64) error {
+	return ErrNoCUDA
+}
+func backendBFSParents(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error { return ErrNoCUDA }
 func backendGatherU32(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint64) error {
 	return ErrNoCUDA
 }

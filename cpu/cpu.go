@@ -42,7 +42,10 @@ func New(l *layout.Layout, workers int) (*Backend, error) {
 	return &Backend{l: l, workers: par.Workers(workers)}, nil
 }
 
-var _ engine.Backend = (*Backend)(nil)
+var (
+	_ engine.Backend     = (*Backend)(nil)
+	_ engine.TreeBackend = (*Backend)(nil)
+)
 
 // Name returns "cpu".
 func (b *Backend) Name() string { return "cpu" }

@@ -68,6 +68,19 @@ type ComponentsBackend interface {
 	Components(ctx context.Context, opts RunOptions) ([]uint32, Result, error)
 }
 
+// TreeBackend is a backend that gives BFS's tree: BFSParents runs BFS
+// program p from init (one source) as RunMin does and returns every
+// vertex's parent in the original numbering (the source's is itself, an
+// unreached vertex's the identity 2^32-1): of the in-neighbours one level
+// up, the first in the layout's order (the smallest layout id), so both
+// backends give the same tree. The parents' pass is timed with the
+// result's mapping and copy (Result.CopySeconds). The result may be a buffer the backend reuses, as
+// RunMin's.
+type TreeBackend interface {
+	Backend
+	BFSParents(ctx context.Context, p Program[uint32], init Init, opts RunOptions) ([]uint32, Result, error)
+}
+
 // PageRankParams are PageRank's parameters (see apps.PageRankOptions).
 type PageRankParams struct {
 	Damping       float64

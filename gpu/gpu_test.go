@@ -41,7 +41,7 @@ func sourcesOf(n uint64) []uint32 {
 	return []uint32{0, uint32(n / 2), uint32(n - 1)}
 }
 
-// checkAll runs BFS, SSSP and CC on the GPU in every mode and compares each
+// checkAll runs BFS (levels and tree), SSSP and CC on the GPU in every mode and compares each
 // result with the CPU backend's (exactly) and the serial reference.
 func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Option) {
 	ctx := context.Background()
@@ -53,7 +53,8 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Opt
 		app string
 		l   *layout.Layout
 	}
-	jobs := []job{{"bfs", build(t, el, p)}, {"sssp", build(t, weighted, p)}, {"cc-lp", build(t, sym, p)}, {"cc", build(t, sym, p)}}
+	lbfs := build(t, el, p)
+	jobs := []job{{"bfs", lbfs}, {"bfs-tree", lbfs}, {"sssp", build(t, weighted, p)}, {"cc-lp", build(t, sym, p)}, {"cc", build(t, sym, p)}}
 	for _, j := range jobs {
 		g := apps.OriginalCSR(j.l, 4)
 		cb, err := cpu.New(j.l, 4)
@@ -77,6 +78,8 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Opt
 				switch j.app {
 				case "bfs":
 					require.NoError(t, apps.ValidateBFS(g, s, vals), tag)
+				case "bfs-tree":
+					require.NoError(t, apps.ValidateBFSTree(g, s, vals), tag)
 				case "sssp":
 					require.NoError(t, apps.ValidateSSSP(g, s, vals), tag)
 				case "cc", "cc-lp":

@@ -10,6 +10,7 @@ import (
 )
 
 var (
+	_ engine.TreeBackend       = (*Backend)(nil)
 	_ engine.ComponentsBackend = (*Backend)(nil)
 	_ engine.PageRankBackend   = (*Backend)(nil)
 )
@@ -21,6 +22,29 @@ var (
 // Components). See engine.Backend. Result.Seconds is the iterations' time,
 // Result.CopySeconds the mapping and copy's.
 func (b *Backend) RunMin(ctx context.Context, p engine.Program[uint32], init engine.Init, out engine.Output, opts engine.RunOptions) ([]uint32, engine.Result, error) {
+	return b.runMin(ctx, p, init, opts, func(run *cuda.MinRun, c *cuda.Collector) ([]uint32, float32, error) {
+		return run.Collect(c, out == engine.OutputComponents)
+	})
+}
+
+// BFSParents runs BFS as RunMin does and returns its tree, derived from
+// the levels and mapped on the device (cuda.Collector.BFSParents), copied
+// once into pinned memory the backend reuses (see engine.TreeBackend). A
+// directed layout too large for its in-adjacency on the device has none.
+func (b *Backend) BFSParents(ctx context.Context, p engine.Program[uint32], init engine.Init, opts engine.RunOptions) ([]uint32, engine.Result, error) {
+	if !init.HasSource {
+		return nil, engine.Result{}, fmt.Errorf("cuda backend: a BFS tree needs a source")
+	}
+	if !b.dl.HasIn() {
+		return nil, engine.Result{}, fmt.Errorf("cuda backend: a BFS tree needs the layout's in-adjacency, which does not fit the device")
+	}
+	return b.runMin(ctx, p, init, opts, (*cuda.MinRun).CollectParents)
+}
+
+// runMin runs min program p from init and returns what collect makes of
+// the run's values.
+func (b *Backend) runMin(ctx context.Context, p engine.Program[uint32], init engine.Init, opts engine.RunOptions,
+	collect func(*cuda.MinRun, *cuda.Collector) ([]uint32, float32, error)) ([]uint32, engine.Result, error) {
 	var res engine.Result
 	l := b.l
 	prog, err := b.minProgram(p)
@@ -47,9 +71,7 @@ func (b *Backend) RunMin(ctx context.Context, p engine.Program[uint32], init eng
 	if err != nil {
 		return nil, res, err
 	}
-	return b.collect(&res, func(c *cuda.Collector) ([]uint32, float32, error) {
-		return run.Collect(c, out == engine.OutputComponents)
-	})
+	return b.collect(&res, func(c *cuda.Collector) ([]uint32, float32, error) { return collect(run, c) })
 }
 
 // collect runs a collection (mapping and copy) through the backend's

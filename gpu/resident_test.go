@@ -53,6 +53,8 @@ func TestResidentRunsOnce(t *testing.T) {
 				require.NoError(t, apps.ValidateCC(g, got.([]uint32)), tag)
 			case "bfs":
 				require.NoError(t, apps.ValidateBFS(g, srcs[0], got.([]uint32)), tag)
+			case "bfs-tree":
+				require.NoError(t, apps.ValidateBFSTree(g, srcs[0], got.([]uint32)), tag)
 			}
 		}
 		require.NoError(t, gb.Close())

@@ -419,6 +419,12 @@ int mg_min_async(int dev, int prog, const mg_dlayout *l, uint32_t *values, const
  * ascending order (layout.Layout.In on the host gives the same arrays). At
  * most 2^31-1 arcs. Synchronous; temporary memory about 12 bytes per arc. */
 int mg_transpose(int dev, const mg_dlayout *l, uint64_t *in_offsets, uint32_t *in_src, char *err, size_t errlen);
+/* BFS parents from BFS levels (layout numbering): a vertex at level 0 is
+ * its own parent, an unreached one (0xffffffff) has none (0xffffffff),
+ * any other gets its first in-neighbour (the smallest layout id) one level
+ * up. Needs the in-adjacency (in_offsets/in_src). Asynchronous on s. */
+int mg_bfs_parents(int dev, const mg_dlayout *l, const uint32_t *level, uint32_t *parent, mg_stream s, char *err,
+                   size_t errlen);
 /* One pull (bottom-up) iteration of BFS (prog must be MG_PROG_BFS) over the
  * layout's in-adjacency (in_offsets/in_src, which must be set): every
  * vertex whose value is the identity scans its in-row until the first u with
@@ -603,6 +609,10 @@ int mg_min_init(int dev, uint32_t *values, uint64_t n, uint32_t fill, int identi
 /* out[old] = values[perm[old]] for every old < n (layout.Perm: original id
  * to layout id), i.e. values in the original numbering. */
 int mg_gather_u32(int dev, uint32_t *out, const uint32_t *values, const uint32_t *perm, uint64_t n,
+                  mg_stream s, char *err, size_t errlen);
+/* Vertex ids in the original numbering: out[old] = inv[ids[perm[old]]]
+ * (0xffffffff stays), inv being layout.InvPerm (new id to old). */
+int mg_gather_ids(int dev, uint32_t *out, const uint32_t *ids, const uint32_t *perm, const uint32_t *inv, uint64_t n,
                   mg_stream s, char *err, size_t errlen);
 /* The same for doubles, each divided by *divisor (a device scalar) unless
  * divisor is NULL. */

@@ -19,6 +19,7 @@ using mg::kMinIdentity;
 constexpr int kPullBlock = 256;
 constexpr int kPullGroup = 8;  // lanes per vertex; divides 32
 constexpr int kPullVertsPerBlock = kPullBlock / kPullGroup;
+constexpr int kParentsBlocksPerSM = 8;  // the parents kernel's grid-stride cap
 
 template <typename Op>
 __global__ void __launch_bounds__(kPullBlock)
@@ -92,9 +93,50 @@ int pull_step(int dev, const mg_dlayout *l, uint32_t *values, const uint8_t *act
     return MG_OK;
 }
 
+// parents_kernel gives every vertex its BFS parent from the levels (layout
+// numbering, grid-stride, a thread per vertex): a vertex at level 0 (a
+// source) is its own parent, an unreached one has none (the identity), and
+// any other takes the first in-neighbour one level up — the smallest such
+// layout id, since in-rows are sorted, so the tree does not depend on the
+// schedule (the CPU's twin, cpu.Backend.BFSParents, picks the same).
+__global__ void __launch_bounds__(kPullBlock)
+    parents_kernel(mg_dlayout L, const uint32_t *__restrict__ level, uint32_t *__restrict__ parent) {
+    const uint64_t stride = (uint64_t)gridDim.x * kPullBlock;
+    for (uint64_t v = (uint64_t)blockIdx.x * kPullBlock + threadIdx.x; v < L.n; v += stride) {
+        const uint32_t lv = level[v];
+        uint32_t p = kMinIdentity;
+        if (lv == 0) {
+            p = (uint32_t)v;
+        } else if (lv != kMinIdentity) {
+            for (uint64_t e = L.in_offsets[v], end = L.in_offsets[v + 1]; e < end; e++) {
+                const uint32_t u = L.in_src[e];
+                if (level[u] == lv - 1) {
+                    p = u;
+                    break;
+                }
+            }
+        }
+        parent[v] = p;
+    }
+}
+
 }  // namespace
 
 extern "C" {
+
+int mg_bfs_parents(int dev, const mg_dlayout *l, const uint32_t *level, uint32_t *parent, mg_stream s, char *err,
+                   size_t errlen) {
+    if (l == NULL || (l->n > 0 && (level == NULL || parent == NULL)))
+        return mg::invalid("mg_bfs_parents: NULL pointer", err, errlen);
+    if ((l->n > 0 && l->in_offsets == NULL) || (l->m > 0 && l->in_src == NULL))
+        return mg::invalid("mg_bfs_parents: the layout's in-adjacency is not on the device", err, errlen);
+    MG_SET_DEVICE(dev);
+    if (l->n == 0) return MG_OK;
+    parents_kernel<<<mg::grid_for(dev, l->n, kPullBlock, kParentsBlocksPerSM), kPullBlock, 0, (cudaStream_t)s>>>(
+        *l, level, parent);
+    MG_CHECK_LAUNCH("parents_kernel<<<grid, kPullBlock, 0, s>>>");
+    return MG_OK;
+}
 
 int mg_min_pull_step(int dev, int prog, const mg_dlayout *l, uint32_t *values, const uint8_t *active, uint8_t *next,
                      mg_step_counters *ctr, mg_stream s, mg_event *ev, char *err, size_t errlen) {

@@ -36,6 +36,18 @@ __global__ void __launch_bounds__(kBlock)
     }
 }
 
+// gather_ids_kernel maps vertex ids (layout numbering, or the identity for
+// none) to the original numbering, both where they are and what they say:
+// out[old] = inv[ids[perm[old]]].
+__global__ void __launch_bounds__(kBlock)
+    gather_ids_kernel(uint32_t *__restrict__ out, const uint32_t *__restrict__ ids, const uint32_t *__restrict__ perm,
+                      const uint32_t *__restrict__ inv, uint64_t n) {
+    GRID_STRIDE(old, n) {
+        const uint32_t x = ids[perm[old]];
+        out[old] = x == 0xffffffffu ? x : inv[x];
+    }
+}
+
 // component_min_kernel lowers smallest[label of old] to old for every
 // original id old. Threads read the running minimum first, and the lanes of
 // a warp that share a label (the giant component's, mostly) send one atomic
@@ -124,6 +136,17 @@ int mg_gather_u32(int dev, uint32_t *out, const uint32_t *values, const uint32_t
     if (n == 0) return MG_OK;
     gather_kernel<uint32_t><<<grid_for(dev, n), kBlock, 0, (cudaStream_t)s>>>(out, values, perm, NULL, n);
     MG_CHECK_LAUNCH("gather_kernel<uint32_t><<<grid, MG_RESIDENT_BLOCK, 0, s>>>");
+    return MG_OK;
+}
+
+int mg_gather_ids(int dev, uint32_t *out, const uint32_t *ids, const uint32_t *perm, const uint32_t *inv, uint64_t n,
+                  mg_stream s, char *err, size_t errlen) {
+    if (n > 0 && (out == NULL || ids == NULL || perm == NULL || inv == NULL))
+        return mg::invalid("mg_gather_ids: NULL pointer", err, errlen);
+    MG_SET_DEVICE(dev);
+    if (n == 0) return MG_OK;
+    gather_ids_kernel<<<grid_for(dev, n), kBlock, 0, (cudaStream_t)s>>>(out, ids, perm, inv, n);
+    MG_CHECK_LAUNCH("gather_ids_kernel<<<grid, MG_RESIDENT_BLOCK, 0, s>>>");
     return MG_OK;
 }
 

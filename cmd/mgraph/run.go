@@ -61,6 +61,7 @@ func runCommand() command {
 		usage:   "[flags] APP GRAPH",
 		help: `APP is one of:
   bfs        levels from a source (hop distance)
+  bfs-tree   BFS parents from a source (GAPBS's BFS result: the source is its own parent)
   sssp       shortest-path distances from a source over uint32 weights
   cc         connected components by hooking and compressing (Afforest:
              a few passes over the arcs; the mode does not apply; directed
@@ -300,7 +301,7 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	}
 	for t := 0; t < f.trials; t++ {
 		trialSources := sources
-		if app == "bfs" || app == "sssp" {
+		if apps.SingleSource(app) {
 			trialSources = []uint32{sources[t%len(sources)]}
 		}
 		start := time.Now()
@@ -315,7 +316,7 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		lastSources = trialSources
 		mteps := teps(app, l, res, len(trialSources), secs) / 1e6
 		rec := trialRecord{Trial: t + 1, Seconds: secs, MTEPS: mteps, Result: res}
-		if app == "bfs" || app == "sssp" || app == "bc" {
+		if apps.SingleSource(app) || app == "bc" {
 			rec.Sources = trialSources
 		}
 		doc.Trials = append(doc.Trials, rec)
@@ -392,7 +393,7 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 
 // gpuApps are the apps with a GPU implementation: all of them (the min
 // programs, both PageRanks and BC).
-var gpuApps = []string{"bfs", "sssp", "cc", "cc-lp", "pr", "pr-delta", "bc"}
+var gpuApps = []string{"bfs", "bfs-tree", "sssp", "cc", "cc-lp", "pr", "pr-delta", "bc"}
 
 // checkBackend resolves --backend for app: auto is cuda when a GPU is
 // visible and app runs there, else cpu; cuda fails without a GPU build, a
@@ -424,7 +425,7 @@ func (f *runFlags) checkBackend(app string) error {
 // pickSources returns the sources of the run: --source, or random vertices
 // with out-degree > 0 drawn from --seed.
 func (f *runFlags) pickSources(app string, l *layout.Layout) ([]uint32, error) {
-	if app != "bfs" && app != "sssp" && app != "bc" {
+	if !apps.SingleSource(app) && app != "bc" {
 		return nil, nil
 	}
 	n := l.NumVertices
@@ -498,6 +499,8 @@ func validateResult(app string, l *layout.Layout, workers int, sources []uint32,
 	switch app {
 	case "bfs":
 		return apps.ValidateBFS(g, sources[0], result.([]uint32))
+	case "bfs-tree":
+		return apps.ValidateBFSTree(g, sources[0], result.([]uint32))
 	case "sssp":
 		return apps.ValidateSSSP(g, sources[0], result.([]uint32))
 	case "cc", "cc-lp":

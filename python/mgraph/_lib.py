@@ -38,6 +38,7 @@ def _load() -> ctypes.CDLL:
         "mgraph_close": (i32, [i64]),
         "mgraph_info": (i32, [i64, p_i64]),
         "mgraph_bfs": (i32, [i64, u32, p_u32, p_dbl]),
+        "mgraph_bfs_parents": (i32, [i64, u32, p_u32, p_dbl]),
         "mgraph_sssp": (i32, [i64, u32, p_u32, p_dbl]),
         "mgraph_cc": (i32, [i64, p_u32, p_dbl]),
         "mgraph_pagerank": (i32, [i64, dbl, dbl, i32, p_dbl, p_dbl]),

@@ -64,6 +64,16 @@ def bfs(g: Graph, source: int, out: Optional[np.ndarray] = None) -> npt.NDArray[
     return _labels(g, LIB.mgraph_bfs, source, out=out)
 
 
+def bfs_predecessors(g: Graph, source: int, out: Optional[np.ndarray] = None) -> npt.NDArray[np.uint32]:
+    """The BFS tree from source as every vertex's parent (GAPBS's BFS
+    result, cuGraph's predecessors): source's parent is source, an unreached
+    vertex's UNREACHED, a reached vertex's a vertex one level up with an arc
+    to it (the same one on either backend). NetworkX's bfs_predecessors
+    yields (vertex, parent) pairs instead, without the source. Into out
+    when given."""
+    return _labels(g, LIB.mgraph_bfs_parents, source, out=out)
+
+
 def single_source_shortest_path_length(g: Graph, source: int) -> npt.NDArray[np.uint32]:
     """BFS levels, under NetworkX's name (an array, not a dict)."""
     return bfs(g, source)

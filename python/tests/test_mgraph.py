@@ -37,6 +37,25 @@ def test_bfs_and_sssp(directed: bool) -> None:
                 assert dist[v] == want.get(v, mgraph.UNREACHED)
 
 
+@pytest.mark.parametrize("directed", [False, True])
+def test_bfs_predecessors(directed: bool) -> None:
+    for g in graphs(directed):
+        with mgraph.Graph.from_networkx(g, backend="cpu") as mg:
+            for source in (0, 5):
+                parents = mgraph.bfs_predecessors(mg, source)
+                levels = mgraph.bfs(mg, source)
+                want = dict(nx.bfs_predecessors(g, source))
+                assert parents[source] == source
+                for v in range(g.number_of_nodes()):
+                    if v == source:
+                        continue
+                    if v not in want:
+                        assert parents[v] == mgraph.UNREACHED
+                        continue
+                    p = int(parents[v])
+                    assert g.has_edge(p, v) and levels[p] + 1 == levels[v]
+
+
 def test_connected_components() -> None:
     for g in graphs(False):
         with mgraph.Graph.from_networkx(g, backend="cpu") as mg:
@@ -130,6 +149,7 @@ def test_gpu_results_in_pinned_memory() -> None:
     with mgraph.Graph.from_networkx(g, weight="weight", backend="cpu") as cg:
         want_bfs = [mgraph.bfs(cg, s) for s in range(5)]
         want_pr = mgraph.pagerank(cg)
+        want_tree = mgraph.bfs_predecessors(cg, 3)
     mg = _gpu_graph(g)
     kept = []
     for rounds in range(3):
@@ -141,6 +161,7 @@ def test_gpu_results_in_pinned_memory() -> None:
                 kept.append(got)
     pr = mgraph.pagerank(mg)
     np.testing.assert_allclose(pr, want_pr, rtol=1e-9)
+    np.testing.assert_array_equal(mgraph.bfs_predecessors(mg, 3), want_tree)
     again = mgraph.bfs(mg, 1, out=kept[0])
     assert again is kept[0]
     np.testing.assert_array_equal(again, want_bfs[1])
