@@ -63,6 +63,8 @@ type dlayout struct {
 	rowResetLo, rowResetHi                                          uintptr
 	splitTickets                                                    uintptr
 	inOffsets, inSrc                                                uintptr
+	numInHeavy                                                      uint64
+	inHeavy                                                         uintptr
 }
 
 // StepCounters mirrors mg_step_counters.
@@ -224,6 +226,7 @@ func uploadLayout(d Device, l *layout.Layout, ws WorkSplit, built *BuiltLayout) 
 		func() error {
 			if !l.Directed { // the sparse part is the in-adjacency
 				s.inOffsets, s.inSrc = s.sparseOffsets, s.sparseDst
+				return dl.buildHeavy()
 			}
 			return nil
 		},
@@ -290,8 +293,41 @@ func (dl *DeviceLayout) BuildIn() error {
 	}
 	dl.desc.inOffsets, dl.desc.inSrc = uintptr(off.h.p), uintptr(srcp)
 	dl.bytes += keep
+	return dl.buildHeavy()
+}
+
+// buildHeavy lists the vertices whose in-rows a pull step scans a block
+// per vertex (MG_PULL_HEAVY_DEGREE in-arcs or more) on the device, once the
+// in-adjacency is there.
+func (dl *DeviceLayout) buildHeavy() error {
+	desc := new(dlayout)
+	*desc = dl.desc
+	dev := dl.dev.ordinal
+	k, err := backendInHeavy(dev, unsafe.Pointer(desc), nil)
+	if err != nil || k == 0 {
+		return err
+	}
+	list, err := allocOwned[uint32](&dl.owned, dl.dev, int(k))
+	if err != nil {
+		return fmt.Errorf("the heavy in-rows' list: %w", err)
+	}
+	if k2, err := backendInHeavy(dev, unsafe.Pointer(desc), list.h.p); err != nil {
+		return err
+	} else if k2 != k {
+		return invalidf("buildHeavy", "%d heavy in-rows, then %d", k, k2)
+	}
+	dl.desc.numInHeavy, dl.desc.inHeavy = k, uintptr(list.h.p)
+	dl.bytes += 4 * k
 	return nil
 }
+
+// PullHeavyDegree is MG_PULL_HEAVY_DEGREE: in-rows of at least this many
+// arcs are scanned by a block each in a pull step.
+const PullHeavyDegree = 1024
+
+// NumInHeavy returns the number of vertices with PullHeavyDegree in-arcs or
+// more (0 until the in-adjacency is on the device).
+func (dl *DeviceLayout) NumInHeavy() uint64 { return dl.desc.numInHeavy }
 
 // InArcs downloads the layout's in-adjacency from the device (BuildIn must
 // have run for a directed layout): for checks and tools, not for runs.

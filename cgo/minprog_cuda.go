@@ -12,6 +12,8 @@ import "unsafe"
 // The Go mirrors of the min engines' C types and constants must agree with
 // mgraph.h: each line fails to compile if they differ.
 var (
+	_ [PullHeavyDegree - C.MG_PULL_HEAVY_DEGREE]struct{}
+	_ [C.MG_PULL_HEAVY_DEGREE - PullHeavyDegree]struct{}
 	_ [unsafe.Sizeof(dlayout{}) - C.sizeof_mg_dlayout]struct{}
 	_ [C.sizeof_mg_dlayout - unsafe.Sizeof(dlayout{})]struct{}
 	_ [unsafe.Sizeof(StepCounters{}) - C.sizeof_mg_step_counters]struct{}
@@ -82,6 +84,14 @@ func backendMinPull(dev, prog int, desc, values, active, next, ctr, ev unsafe.Po
 		return C.mg_min_pull_step(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.uint32_t)(values),
 			(*C.uint8_t)(active), (*C.uint8_t)(next), (*C.mg_step_counters)(ctr), nil, (*C.mg_event)(ev), e, n)
 	})
+}
+
+func backendInHeavy(dev int, desc, list unsafe.Pointer) (uint64, error) {
+	var k C.uint64_t
+	err := call("heavy in-rows", func(e *C.char, n C.size_t) C.int {
+		return C.mg_in_heavy(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(list), &k, e, n)
+	})
+	return uint64(k), err
 }
 
 func backendTranspose(dev int, desc, inOffsets, inSrc unsafe.Pointer) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/mgraph-dev/mgraph/dense"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/sparse"
@@ -30,6 +31,18 @@ func TestSteppersMatchCPU(t *testing.T) {
 	ctx := context.Background()
 	el := testgraphs.Generated(t, "rmat:12:8", 3)
 	directed := el.Clone()
+	// Heavy in-rows (cuda.PullHeavyDegree and more), scanned a block per
+	// vertex: 0 -> v -> 1 for v in [2, 3000), so 1 finds a parent in its
+	// long row; v -> 3000 for v in [3001, 5000), never reached, so 3000
+	// scans its whole row every pull step.
+	heavy := &graph.EdgeList{NumVertices: 5000, Directed: true}
+	for v := uint32(2); v < 3000; v++ {
+		heavy.Src = append(heavy.Src, 0, v)
+		heavy.Dst = append(heavy.Dst, v, 1)
+	}
+	for v := uint32(3001); v < 5000; v++ {
+		heavy.Src, heavy.Dst = append(heavy.Src, v), append(heavy.Dst, 3000)
+	}
 	el.Symmetrize(2)
 	weighted := el.Clone()
 	weighted.SetRandomWeights(9, 1, 64, 2)
@@ -37,8 +50,9 @@ func TestSteppersMatchCPU(t *testing.T) {
 		app string
 		l   *layout.Layout
 	}{{"bfs", build(t, el, testgraphs.SmallParams())}, {"sssp", build(t, weighted, testgraphs.SmallParams())}, {"cc", build(t, el, testgraphs.SmallParams())},
-		{"bfs", build(t, directed, testgraphs.SmallParams())}} {
-		t.Run(fmt.Sprintf("%s-directed=%v", tc.app, tc.l.Directed), func(t *testing.T) {
+		{"bfs", build(t, directed, testgraphs.SmallParams())}, {"bfs", build(t, heavy, testgraphs.SmallParams())},
+		{"bfs", build(t, hubs(), testgraphs.SmallParams())}} {
+		t.Run(fmt.Sprintf("%s-directed=%v-n=%d", tc.app, tc.l.Directed, tc.l.NumVertices), func(t *testing.T) {
 			l := tc.l
 			b, err := gpu.New(l, 2)
 			require.NoError(t, err)

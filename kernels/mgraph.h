@@ -266,6 +266,10 @@ typedef struct {
      * cuda.DeviceLayout.BuildIn); NULL until then. */
     const uint64_t *in_offsets;
     const uint32_t *in_src;
+    /* The vertices with at least MG_PULL_HEAVY_DEGREE in-arcs, which a pull
+     * step scans a block per vertex (mg_in_heavy builds the list). */
+    uint64_t num_in_heavy;
+    const uint32_t *in_heavy;
 } mg_dlayout;
 
 /* What a step leaves on the device for the host to read in one copy. */
@@ -414,6 +418,14 @@ int mg_min_async(int dev, int prog, const mg_dlayout *l, uint32_t *values, const
                  uint32_t count, uint64_t *ring, uint32_t ring_log2, uint32_t *queued, uint32_t delta,
                  uint32_t *far0, uint32_t *far1, uint32_t *in_far, mg_async_state *state, uint32_t blocks_per_sm,
                  mg_stream s, mg_event *ev, char *err, size_t errlen);
+/* In-rows of at least this many arcs are scanned by a whole block in a
+ * pull step, shorter ones by a group of eight lanes. */
+#define MG_PULL_HEAVY_DEGREE 1024
+/* The vertices whose in-rows have at least MG_PULL_HEAVY_DEGREE arcs (the
+ * in-adjacency must be set): with list NULL, only their number into
+ * *count; else also the vertices into list (*count entries, any order).
+ * Synchronous. */
+int mg_in_heavy(int dev, const mg_dlayout *l, uint32_t *list, uint64_t *count, char *err, size_t errlen);
 /* Builds a directed layout's in-adjacency from its sparse part on the
  * device: in_offsets (n+1 entries) and in_src (m), each in-row's sources in
  * ascending order (layout.Layout.In on the host gives the same arrays). At

@@ -19,7 +19,8 @@ using mg::kMinIdentity;
 constexpr int kPullBlock = 256;
 constexpr int kPullGroup = 8;  // lanes per vertex; divides 32
 constexpr int kPullVertsPerBlock = kPullBlock / kPullGroup;
-constexpr int kParentsBlocksPerSM = 8;  // the parents kernel's grid-stride cap
+constexpr int kParentsBlocksPerSM = 8;    // the parents kernel's grid-stride cap
+constexpr int kPullHeavyBlocksPerSM = 8;  // the heavy rows' grid-stride cap
 
 template <typename Op>
 __global__ void __launch_bounds__(kPullBlock)
@@ -36,11 +37,13 @@ __global__ void __launch_bounds__(kPullBlock)
     const uint32_t group_mask = ((1u << kPullGroup) - 1u) << first_lane;
     const uint64_t v = ((uint64_t)blockIdx.x * kPullBlock + threadIdx.x) / kPullGroup;
     bool search = v < L.n && values[v] == kMinIdentity;  // the same in every lane of the group
+    bool mine = v < L.n;                                  // not a heavy row (pull_heavy_kernel's)
     uint64_t lo = 0, hi = 0;
-    if (search) {
+    if (v < L.n && (search || L.num_in_heavy > 0)) {
         lo = L.in_offsets[v];
         hi = L.in_offsets[v + 1];
-        search = hi > lo;
+        mine = hi - lo < MG_PULL_HEAVY_DEGREE;
+        search = search && mine && hi > lo;
     }
     uint8_t act = 0;
     // The warp loops while any of its groups searches; every lane takes part
@@ -64,12 +67,65 @@ __global__ void __launch_bounds__(kPullBlock)
             search = false;  // the row is exhausted
         }
     }
-    if (sub == 0 && v < L.n) next[v] = act;
+    if (sub == 0 && mine) next[v] = act;
     __syncthreads();
     if (threadIdx.x == 0 && s_count > 0) {
         atomicAdd(&ctr->next_count, s_count);
         atomicAdd((unsigned long long *)&ctr->next_edges, s_edges);
     }
+}
+
+// pull_heavy_kernel is the pull step of the vertices with long in-rows
+// (L.in_heavy, skipped by pull_kernel): a block per vertex, grid-stride
+// over the list, 256 arcs a round until a round finds an active
+// in-neighbour (the round's first, by an atomic min on its position).
+template <typename Op>
+__global__ void __launch_bounds__(kPullBlock)
+    pull_heavy_kernel(mg_dlayout L, uint32_t *values, const uint8_t *__restrict__ active, uint8_t *__restrict__ next,
+                      mg_step_counters *ctr) {
+    __shared__ uint32_t s_pos;
+    for (uint64_t i = blockIdx.x; i < L.num_in_heavy; i += gridDim.x) {
+        const uint32_t v = L.in_heavy[i];
+        uint8_t act = 0;
+        if (threadIdx.x == 0) s_pos = 0xffffffffu;
+        __syncthreads();
+        if (values[v] == kMinIdentity) {  // the same in every thread
+            const uint64_t lo = L.in_offsets[v], hi = L.in_offsets[v + 1];
+            for (uint64_t b = lo; b < hi; b += kPullBlock) {
+                const uint64_t e = b + threadIdx.x;
+                const bool hit = e < hi && active[L.in_src[e]] != 0;
+                if (hit) atomicMin(&s_pos, (uint32_t)(e - lo));  // in-rows have < 2^32 arcs
+                if (__syncthreads_or(hit)) {
+                    if (threadIdx.x == 0) {
+                        const uint32_t u = L.in_src[lo + s_pos];
+                        act = Op::apply(v, Op::edge(values[u], 0u), values) ? 1 : 0;
+                    }
+                    break;
+                }
+            }
+        }
+        if (threadIdx.x == 0) {
+            next[v] = act;
+            if (act) {
+                atomicAdd(&ctr->next_count, 1u);
+                atomicAdd((unsigned long long *)&ctr->next_edges,
+                          (unsigned long long)(L.sparse_offsets[v + 1] - L.sparse_offsets[v]));
+            }
+        }
+        __syncthreads();  // s_pos is reset for the next vertex
+    }
+}
+
+// heavy_kernel appends the vertices with at least MG_PULL_HEAVY_DEGREE
+// in-arcs to list (when not NULL) and counts them in *count.
+__global__ void __launch_bounds__(kPullBlock)
+    heavy_kernel(const uint64_t *__restrict__ off, uint64_t n, uint32_t *list, unsigned long long *count) {
+    const uint64_t stride = (uint64_t)gridDim.x * kPullBlock;
+    for (uint64_t v = (uint64_t)blockIdx.x * kPullBlock + threadIdx.x; v < n; v += stride)
+        if (off[v + 1] - off[v] >= MG_PULL_HEAVY_DEGREE) {
+            const unsigned long long k = atomicAdd(count, 1ull);
+            if (list != NULL) list[k] = (uint32_t)v;
+        }
 }
 
 template <typename Op>
@@ -88,6 +144,11 @@ int pull_step(int dev, const mg_dlayout *l, uint32_t *values, const uint8_t *act
         if (grid > 0x7fffffffu) return mg::invalid("mg_min_pull_step: too many vertices", err, errlen);
         pull_kernel<Op><<<(unsigned)grid, kPullBlock, 0, st>>>(*l, values, active, next, ctr);
         MG_CHECK_LAUNCH("pull_kernel<<<n/32, 256, 0, s>>>");
+        if (l->num_in_heavy > 0) {
+            pull_heavy_kernel<Op><<<mg::grid_for(dev, l->num_in_heavy * kPullBlock, kPullBlock, kPullHeavyBlocksPerSM),
+                                    kPullBlock, 0, st>>>(*l, values, active, next, ctr);
+            MG_CHECK_LAUNCH("pull_heavy_kernel<<<heavy, 256, 0, s>>>");
+        }
     }
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[1], st));
     return MG_OK;
@@ -123,6 +184,29 @@ __global__ void __launch_bounds__(kPullBlock)
 }  // namespace
 
 extern "C" {
+
+int mg_in_heavy(int dev, const mg_dlayout *l, uint32_t *list, uint64_t *count, char *err, size_t errlen) {
+    if (l == NULL || count == NULL) return mg::invalid("mg_in_heavy: NULL pointer", err, errlen);
+    if (l->n > 0 && l->in_offsets == NULL)
+        return mg::invalid("mg_in_heavy: the layout's in-adjacency is not on the device", err, errlen);
+    *count = 0;
+    if (l->n == 0) return MG_OK;
+    MG_SET_DEVICE(dev);
+    unsigned long long *d = NULL;
+    MG_CHECK(cudaMalloc(&d, sizeof *d));
+    cudaError_t e = cudaMemset(d, 0, sizeof *d);
+    if (e == cudaSuccess) {
+        heavy_kernel<<<mg::grid_for(dev, l->n, kPullBlock, kParentsBlocksPerSM), kPullBlock>>>(l->in_offsets, l->n,
+                                                                                               list, d);
+        e = cudaGetLastError();
+    }
+    unsigned long long h = 0;
+    if (e == cudaSuccess) e = cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost);
+    cudaFree(d);
+    if (e != cudaSuccess) return mg::fail(e, "mg_in_heavy", err, errlen);
+    *count = (uint64_t)h;
+    return MG_OK;
+}
 
 int mg_bfs_parents(int dev, const mg_dlayout *l, const uint32_t *level, uint32_t *parent, mg_stream s, char *err,
                    size_t errlen) {
