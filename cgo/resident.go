@@ -336,7 +336,9 @@ func (r *MinRun) Init(fill uint32, identity, hasSource bool, source, sourceValue
 
 // CollectParents returns the BFS tree of the run's values (BFS levels)
 // through c (see Collector.BFSParents).
-func (r *MinRun) CollectParents(c *Collector) ([]uint32, float32, error) { return c.BFSParents(r.values) }
+func (r *MinRun) CollectParents(c *Collector) ([]uint32, float32, error) {
+	return c.BFSParents(r.values)
+}
 
 // Collect returns the values in the original numbering through c (see
 // Collector.Uint32).
