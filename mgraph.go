@@ -243,9 +243,9 @@ func (g *Graph) Backend() Backend {
 
 // run runs app under the graph's lock and returns its result copied into a
 // slice the caller owns.
-func run[V uint32 | float64](ctx context.Context, g *Graph, app string, sources []uint32, pr apps.PageRankOptions) ([]V, Stats, error) {
+func run[V uint32 | float64](ctx context.Context, g *Graph, app string, sources []uint32, pr apps.PageRankOptions, depth int) ([]V, Stats, error) {
 	values := make([]V, g.NumVertices())
-	st, err := runInto(ctx, g, app, sources, pr, values)
+	st, err := runInto(ctx, g, app, sources, pr, depth, values)
 	if err != nil {
 		return nil, st, err
 	}
@@ -256,7 +256,7 @@ func run[V uint32 | float64](ctx context.Context, g *Graph, app string, sources 
 // (one element per vertex) on all cores: the backend may reuse its own
 // buffer at the next run. When dst is a pinned HostBuffer's memory the
 // backend writes the result there itself and nothing is copied.
-func runInto[V uint32 | float64](ctx context.Context, g *Graph, app string, sources []uint32, pr apps.PageRankOptions, dst []V) (Stats, error) {
+func runInto[V uint32 | float64](ctx context.Context, g *Graph, app string, sources []uint32, pr apps.PageRankOptions, depth int, dst []V) (Stats, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.backend == nil {
@@ -271,7 +271,7 @@ func runInto[V uint32 | float64](ctx context.Context, g *Graph, app string, sour
 	}
 	start := time.Now()
 	direct, undo := collectInto(g, dst)
-	out, res, err := apps.Run(ctx, app, g.backend, bwd, sources, pr, engine.RunOptions{Mode: g.mode})
+	out, res, err := apps.Run(ctx, app, g.backend, bwd, sources, pr, engine.RunOptions{Mode: g.mode, MaxIterations: depth})
 	undo()
 	if err != nil {
 		return Stats{}, fmt.Errorf("mgraph: %s: %w", app, err)
@@ -295,6 +295,22 @@ func runInto[V uint32 | float64](ctx context.Context, g *Graph, app string, sour
 // []float64 for pr and bc. It allocates nothing per call, for callers that
 // reuse their buffers (the Python package writes into NumPy arrays).
 func (g *Graph) Into(ctx context.Context, app string, sources []uint32, pr PageRankOptions, dst any) (Stats, error) {
+	return g.IntoWith(ctx, app, sources, pr, RunOptions{}, dst)
+}
+
+// RunOptions are a run's options beyond its app's arguments.
+type RunOptions struct {
+	// DepthLimit (> 0) stops bfs and bfs-tree that many levels from the
+	// source: vertices further away are Unreached. A graph in mode async
+	// refuses it (async has no levels to stop at).
+	DepthLimit int
+}
+
+// IntoWith is Into with run options ro.
+func (g *Graph) IntoWith(ctx context.Context, app string, sources []uint32, pr PageRankOptions, ro RunOptions, dst any) (Stats, error) {
+	if ro.DepthLimit < 0 || (ro.DepthLimit > 0 && app != "bfs" && app != "bfs-tree") {
+		return Stats{}, fmt.Errorf("mgraph: %s: a depth limit of %d (bfs and bfs-tree take one > 0)", app, ro.DepthLimit)
+	}
 	switch app {
 	case "bfs", "bfs-tree", "sssp":
 		if len(sources) == 0 {
@@ -312,9 +328,9 @@ func (g *Graph) Into(ctx context.Context, app string, sources []uint32, pr PageR
 	}
 	switch d := dst.(type) {
 	case []uint32:
-		return runInto(ctx, g, app, sources, pr.options(), d)
+		return runInto(ctx, g, app, sources, pr.options(), ro.DepthLimit, d)
 	case []float64:
-		return runInto(ctx, g, app, sources, pr.options(), d)
+		return runInto(ctx, g, app, sources, pr.options(), ro.DepthLimit, d)
 	}
 	return Stats{}, fmt.Errorf("mgraph: %s: a result buffer of type %T (want []uint32 or []float64)", app, dst)
 }
@@ -349,7 +365,16 @@ func secs(s float64) time.Duration { return time.Duration(s * float64(time.Secon
 // BFS returns every vertex's level (hop distance) from source, Unreached
 // where source does not reach.
 func (g *Graph) BFS(ctx context.Context, source uint32) ([]uint32, Stats, error) {
-	return run[uint32](ctx, g, "bfs", []uint32{source}, apps.PageRankOptions{})
+	return run[uint32](ctx, g, "bfs", []uint32{source}, apps.PageRankOptions{}, 0)
+}
+
+// BFSWithin is BFS stopped depth levels from source (depth > 0): vertices
+// further away are Unreached (NetworkX's depth_limit).
+func (g *Graph) BFSWithin(ctx context.Context, source uint32, depth int) ([]uint32, Stats, error) {
+	if depth <= 0 {
+		return nil, Stats{}, fmt.Errorf("mgraph: bfs: a depth limit of %d (want > 0)", depth)
+	}
+	return run[uint32](ctx, g, "bfs", []uint32{source}, apps.PageRankOptions{}, depth)
 }
 
 // BFSParents returns the BFS tree from source as every vertex's parent
@@ -357,21 +382,21 @@ func (g *Graph) BFS(ctx context.Context, source uint32) ([]uint32, Stats, error)
 // an unreached vertex's Unreached, and a reached vertex's is a vertex one
 // level up with an arc to it (the same one on every backend and mode).
 func (g *Graph) BFSParents(ctx context.Context, source uint32) ([]uint32, Stats, error) {
-	return run[uint32](ctx, g, "bfs-tree", []uint32{source}, apps.PageRankOptions{})
+	return run[uint32](ctx, g, "bfs-tree", []uint32{source}, apps.PageRankOptions{}, 0)
 }
 
 // SSSP returns every vertex's shortest-path distance from source over the
 // uint32 arc weights (the graph must be weighted), Unreached where source
 // does not reach.
 func (g *Graph) SSSP(ctx context.Context, source uint32) ([]uint32, Stats, error) {
-	return run[uint32](ctx, g, "sssp", []uint32{source}, apps.PageRankOptions{})
+	return run[uint32](ctx, g, "sssp", []uint32{source}, apps.PageRankOptions{}, 0)
 }
 
 // ConnectedComponents labels every vertex with its component, named by the
 // smallest vertex id in it (weak components of a directed graph are not
 // computed: load it with Options.Undirected).
 func (g *Graph) ConnectedComponents(ctx context.Context) ([]uint32, Stats, error) {
-	return run[uint32](ctx, g, "cc", nil, apps.PageRankOptions{})
+	return run[uint32](ctx, g, "cc", nil, apps.PageRankOptions{}, 0)
 }
 
 // PageRankOptions are PageRank's parameters; the zero value is damping
@@ -385,7 +410,7 @@ type PageRankOptions struct {
 // PageRank returns every vertex's rank (they sum to 1; the rank of vertices
 // without out-arcs is spread over all vertices, as GAPBS and NetworkX do).
 func (g *Graph) PageRank(ctx context.Context, opts PageRankOptions) ([]float64, Stats, error) {
-	return run[float64](ctx, g, "pr", nil, opts.options())
+	return run[float64](ctx, g, "pr", nil, opts.options(), 0)
 }
 
 // options fills in the defaults.
@@ -410,5 +435,5 @@ func (g *Graph) BetweennessCentrality(ctx context.Context, sources []uint32) ([]
 	if len(sources) == 0 {
 		return nil, Stats{}, fmt.Errorf("mgraph: bc needs at least one source")
 	}
-	return run[float64](ctx, g, "bc", slices.Clone(sources), apps.PageRankOptions{})
+	return run[float64](ctx, g, "bc", slices.Clone(sources), apps.PageRankOptions{}, 0)
 }

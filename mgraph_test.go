@@ -283,3 +283,27 @@ func TestBFSParents(t *testing.T) {
 		require.Equal(t, trees[i-2], trees[i], "the backends' trees differ")
 	}
 }
+
+// TestBFSWithin: a depth limit cuts the levels; bad limits are errors.
+func TestBFSWithin(t *testing.T) {
+	ctx := context.Background()
+	g, err := mgraph.Load(ctx, "grid:16", mgraph.Options{Backend: mgraph.CPU, Undirected: true})
+	require.NoError(t, err)
+	defer g.Close()
+	all, _, err := g.BFS(ctx, 0)
+	require.NoError(t, err)
+	for _, d := range []int{1, 3, 7} {
+		got, _, err := g.BFSWithin(ctx, 0, d)
+		require.NoError(t, err)
+		for v, l := range all {
+			if l > uint32(d) {
+				l = mgraph.Unreached
+			}
+			require.Equal(t, l, got[v], "depth %d, vertex %d", d, v)
+		}
+	}
+	_, _, err = g.BFSWithin(ctx, 0, 0)
+	require.ErrorContains(t, err, "depth limit of 0")
+	_, err = g.IntoWith(ctx, "sssp", []uint32{0}, mgraph.PageRankOptions{}, mgraph.RunOptions{DepthLimit: 2}, make([]uint32, g.NumVertices()))
+	require.ErrorContains(t, err, "bfs and bfs-tree take one")
+}

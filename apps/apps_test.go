@@ -172,3 +172,33 @@ func TestBadArguments(t *testing.T) {
 	_, _, err = apps.PageRank(ctx, fwd, apps.PageRankOptions{Damping: 1.5}, engine.RunOptions{})
 	require.ErrorContains(t, err, "damping")
 }
+
+// TestBFSDepthLimit: an iteration cap is a depth limit for bfs and
+// bfs-tree in every synchronous mode (and auto, which then stays
+// synchronous); mode async refuses it rather than ignore it.
+func TestBFSDepthLimit(t *testing.T) {
+	ctx := context.Background()
+	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
+		fwd, _ := backends(t, s.EL, testgraphs.SmallParams())
+		g := apps.OriginalCSR(fwd.Layout(), 2)
+		for _, src := range sourcesOf(s.EL.NumVertices) {
+			for _, depth := range []int{1, 2, 5} {
+				for _, mode := range modes {
+					tag := fmt.Sprintf("%s/source %d/depth %d/%s", s.Name, src, depth, mode)
+					opts := engine.RunOptions{Mode: mode, MaxIterations: depth}
+					levels, _, err := apps.BFS(ctx, fwd, src, opts)
+					parents, _, perr := apps.BFSParents(ctx, fwd, src, opts)
+					if mode == engine.Async {
+						require.ErrorContains(t, err, "no iterations to cap", tag)
+						require.ErrorContains(t, perr, "no iterations to cap", tag)
+						continue
+					}
+					require.NoError(t, err, tag)
+					require.NoError(t, apps.ValidateBFSWithin(g, src, depth, levels), tag)
+					require.NoError(t, perr, tag)
+					require.NoError(t, apps.ValidateBFSTreeWithin(g, src, depth, parents), tag)
+				}
+			}
+		}
+	}
+}

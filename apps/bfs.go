@@ -44,7 +44,9 @@ func (bfsProgram) Unsettled(lo uint32, level []uint32, out []bool) {
 }
 
 // BFS returns the level (hop distance) of every vertex from source, with
-// Unreached for vertices it does not reach.
+// Unreached for vertices it does not reach. opts.MaxIterations > 0 is a
+// depth limit: vertices further than it are Unreached (not in mode async,
+// which has no levels to stop at: an error).
 // The backend makes the initial levels and returns the result (see
 // engine.Backend.RunMin: it may be a buffer the backend reuses).
 func BFS(ctx context.Context, b engine.Backend, source uint32, opts engine.RunOptions) ([]uint32, engine.Result, error) {
@@ -61,6 +63,9 @@ func BFSParents(ctx context.Context, b engine.Backend, source uint32, opts engin
 	tb, ok := b.(engine.TreeBackend)
 	if !ok {
 		return nil, engine.Result{}, fmt.Errorf("bfs-tree: the %s backend gives no BFS tree", b.Name())
+	}
+	if err := refuseAsyncCap("bfs-tree", opts, opts.MaxIterations); err != nil {
+		return nil, engine.Result{}, err
 	}
 	p, init, _, err := traversalSetup("bfs", b.Layout(), source)
 	if err != nil {

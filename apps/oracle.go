@@ -63,6 +63,9 @@ func traversalSetup(app string, l *layout.Layout, source uint32) (engine.Program
 // completion on b, which makes the initial state and returns the result in
 // the original numbering.
 func runTraversal(ctx context.Context, b engine.Backend, app string, source uint32, opts engine.RunOptions) ([]uint32, engine.Result, error) {
+	if err := refuseAsyncCap(app, opts, opts.MaxIterations); err != nil {
+		return nil, engine.Result{}, err
+	}
 	p, init, out, err := traversalSetup(app, b.Layout(), source)
 	if err != nil {
 		return nil, engine.Result{}, err

@@ -189,6 +189,9 @@ func PageRankDelta(ctx context.Context, b engine.Backend, pr PageRankOptions, op
 	if err := pr.validate(); err != nil {
 		return nil, engine.Result{}, err
 	}
+	if err := refuseAsyncCap("pr-delta", opts, max(opts.MaxIterations, pr.MaxIterations)); err != nil {
+		return nil, engine.Result{}, err
+	}
 	if ab, ok := b.(asyncPRDelta); ok && opts.Mode == engine.Async && b.Layout().NumVertices > 0 {
 		return ab.PageRankDeltaAsync(ctx, pr.params(), opts)
 	}

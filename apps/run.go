@@ -57,6 +57,16 @@ func wrap[T any](values []T, res engine.Result, err error) (any, engine.Result, 
 	return values, res, nil
 }
 
+// refuseAsyncCap returns the error of an iteration cap (a BFS depth
+// limit) in mode async, which has no iterations: its result would be the
+// uncapped one.
+func refuseAsyncCap(app string, opts engine.RunOptions, limit int) error {
+	if opts.Mode == engine.Async && limit > 0 {
+		return fmt.Errorf("%s: mode async has no iterations to cap (an iteration cap or depth limit of %d); use hybrid or auto", app, limit)
+	}
+	return nil
+}
+
 // refuseAsync returns the error of an app that has no Async mode (the sum
 // programs: their contributions add up, so they cannot be applied in any
 // order as they come).

@@ -49,6 +49,34 @@ func ValidateBFS(g *graph.CSR, source uint32, levels []uint32) error {
 	return ref.CompareLevels(want, levels)
 }
 
+// ValidateBFSWithin checks levels of a BFS with depth limit depth (> 0;
+// 0 is none) against the reference cut at that depth.
+func ValidateBFSWithin(g *graph.CSR, source uint32, depth int, levels []uint32) error {
+	want, _ := ref.BFS(g, source)
+	cutLevels(want, depth)
+	return ref.CompareLevels(want, levels)
+}
+
+// cutLevels makes every level beyond depth (when > 0) Unreached.
+func cutLevels(levels []uint32, depth int) {
+	if depth <= 0 {
+		return
+	}
+	for v, x := range levels {
+		if x != Unreached && x > uint32(depth) {
+			levels[v] = Unreached
+		}
+	}
+}
+
+// ValidateBFSTreeWithin is ValidateBFSTree for a depth-limited tree: the
+// reference's levels cut at depth (> 0; 0 is none).
+func ValidateBFSTreeWithin(g *graph.CSR, source uint32, depth int, parents []uint32) error {
+	levels, _ := ref.BFS(g, source)
+	cutLevels(levels, depth)
+	return ref.CheckTree(g, source, levels, parents)
+}
+
 // ValidateBFSTree checks a BFS tree (parents, as BFSParents gives it)
 // against the reference: the source is its own parent, exactly the
 // reference's reached vertices have one, and each parent has an arc to its

@@ -267,10 +267,10 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-// into runs app through Graph.Into, writing the result straight into the
+// into runs app through Graph.IntoWith (depth: bfs's depth limit, 0 for none), writing the result straight into the
 // caller's array out (one element per vertex, of V) and the stats into
 // stats (trial, engine and copy seconds).
-func into[V uint32 | float64](h C.int64_t, app string, sources []uint32, pr mgraph.PageRankOptions, out unsafe.Pointer, stats *C.double) C.int {
+func into[V uint32 | float64](h C.int64_t, app string, sources []uint32, pr mgraph.PageRankOptions, depth int, out unsafe.Pointer, stats *C.double) C.int {
 	g, err := get(h)
 	if err != nil {
 		fail(err)
@@ -280,7 +280,7 @@ func into[V uint32 | float64](h C.int64_t, app string, sources []uint32, pr mgra
 		fail(fmt.Errorf("mgraph: %s: NULL result array", app))
 		return -1
 	}
-	st, err := g.Into(context.Background(), app, sources, pr, unsafe.Slice((*V)(out), g.NumVertices()))
+	st, err := g.IntoWith(context.Background(), app, sources, pr, mgraph.RunOptions{DepthLimit: depth}, unsafe.Slice((*V)(out), g.NumVertices()))
 	if err != nil {
 		fail(err)
 		return -1
@@ -292,30 +292,34 @@ func into[V uint32 | float64](h C.int64_t, app string, sources []uint32, pr mgra
 	return 0
 }
 
+// mgraph_bfs: depth > 0 is a depth limit (vertices further away are unreached), 0 none.
+//
 //export mgraph_bfs
-func mgraph_bfs(h C.int64_t, source C.uint32_t, out *C.uint32_t, stats *C.double) C.int {
-	return into[uint32](h, "bfs", []uint32{uint32(source)}, mgraph.PageRankOptions{}, unsafe.Pointer(out), stats)
+func mgraph_bfs(h C.int64_t, source C.uint32_t, depth C.int, out *C.uint32_t, stats *C.double) C.int {
+	return into[uint32](h, "bfs", []uint32{uint32(source)}, mgraph.PageRankOptions{}, int(depth), unsafe.Pointer(out), stats)
 }
 
+// mgraph_bfs_parents: the BFS tree as parents; depth as for mgraph_bfs.
+//
 //export mgraph_bfs_parents
-func mgraph_bfs_parents(h C.int64_t, source C.uint32_t, out *C.uint32_t, stats *C.double) C.int {
-	return into[uint32](h, "bfs-tree", []uint32{uint32(source)}, mgraph.PageRankOptions{}, unsafe.Pointer(out), stats)
+func mgraph_bfs_parents(h C.int64_t, source C.uint32_t, depth C.int, out *C.uint32_t, stats *C.double) C.int {
+	return into[uint32](h, "bfs-tree", []uint32{uint32(source)}, mgraph.PageRankOptions{}, int(depth), unsafe.Pointer(out), stats)
 }
 
 //export mgraph_sssp
 func mgraph_sssp(h C.int64_t, source C.uint32_t, out *C.uint32_t, stats *C.double) C.int {
-	return into[uint32](h, "sssp", []uint32{uint32(source)}, mgraph.PageRankOptions{}, unsafe.Pointer(out), stats)
+	return into[uint32](h, "sssp", []uint32{uint32(source)}, mgraph.PageRankOptions{}, 0, unsafe.Pointer(out), stats)
 }
 
 //export mgraph_cc
 func mgraph_cc(h C.int64_t, out *C.uint32_t, stats *C.double) C.int {
-	return into[uint32](h, "cc", nil, mgraph.PageRankOptions{}, unsafe.Pointer(out), stats)
+	return into[uint32](h, "cc", nil, mgraph.PageRankOptions{}, 0, unsafe.Pointer(out), stats)
 }
 
 //export mgraph_pagerank
 func mgraph_pagerank(h C.int64_t, damping, tolerance C.double, maxIter C.int, out *C.double, stats *C.double) C.int {
 	pr := mgraph.PageRankOptions{Damping: float64(damping), Tolerance: float64(tolerance), MaxIterations: int(maxIter)}
-	return into[float64](h, "pr", nil, pr, unsafe.Pointer(out), stats)
+	return into[float64](h, "pr", nil, pr, 0, unsafe.Pointer(out), stats)
 }
 
 //export mgraph_bc
@@ -325,7 +329,7 @@ func mgraph_bc(h C.int64_t, sources *C.uint32_t, k C.int64_t, out *C.double, sta
 		return -1
 	}
 	srcs := append([]uint32(nil), unsafe.Slice((*uint32)(unsafe.Pointer(sources)), int(k))...)
-	return into[float64](h, "bc", srcs, mgraph.PageRankOptions{}, unsafe.Pointer(out), stats)
+	return into[float64](h, "bc", srcs, mgraph.PageRankOptions{}, 0, unsafe.Pointer(out), stats)
 }
 
 func main() {}

@@ -306,3 +306,36 @@ func TestBFSPullSteps(t *testing.T) {
 		require.Greater(t, pulls, 0, "directed %v", l.Directed)
 	}
 }
+
+// TestBFSDepthLimit: an iteration cap stops BFS and its tree at that depth
+// on the device (host steps and device loops alike), as on the CPU, in
+// every synchronous mode and auto; async refuses it.
+func TestBFSDepthLimit(t *testing.T) {
+	needGPU(t)
+	ctx := context.Background()
+	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
+		l := build(t, s.EL, testgraphs.SmallParams())
+		g := apps.OriginalCSR(l, 2)
+		gb, err := gpu.New(l, 2)
+		require.NoError(t, err)
+		for _, src := range sourcesOf(l.NumVertices) {
+			for _, depth := range []int{1, 3, 40} {
+				for _, mode := range modes {
+					tag := fmt.Sprintf("%s/source %d/depth %d/%s", s.Name, src, depth, mode)
+					opts := engine.RunOptions{Mode: mode, MaxIterations: depth}
+					levels, _, err := apps.BFS(ctx, gb, src, opts)
+					if mode == engine.Async {
+						require.Error(t, err, tag)
+						continue
+					}
+					require.NoError(t, err, tag)
+					require.NoError(t, apps.ValidateBFSWithin(g, src, depth, levels), tag)
+					parents, _, err := apps.BFSParents(ctx, gb, src, opts)
+					require.NoError(t, err, tag)
+					require.NoError(t, apps.ValidateBFSTreeWithin(g, src, depth, parents), tag)
+				}
+			}
+		}
+		require.NoError(t, gb.Close())
+	}
+}

@@ -63,6 +63,19 @@ func CheckBFSTree(g *graph.CSR, source uint32, levels, parents []uint32) error {
 	if parents == nil {
 		return nil
 	}
+	return CheckTree(g, source, levels, parents)
+}
+
+// CheckTree is CheckBFSTree's check of the parents against levels taken
+// as right (the reference's, or the reference's cut at a depth limit).
+func CheckTree(g *graph.CSR, source uint32, levels, parents []uint32) error {
+	n := g.NumVertices
+	if uint64(source) >= n {
+		return fmt.Errorf("source %d is not a vertex of a graph with %d vertices", source, n)
+	}
+	if uint64(len(levels)) != n {
+		return fmt.Errorf("got %d levels for %d vertices", len(levels), n)
+	}
 	if uint64(len(parents)) != n {
 		return fmt.Errorf("got %d parents for %d vertices", len(parents), n)
 	}

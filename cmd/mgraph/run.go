@@ -111,7 +111,7 @@ Examples:
 			fs.Uint32Var(&f.gpuLoopBl, "gpu-loop-blocks", 0, "cuda: thread blocks per SM of the device loops (0: sized by the frontier)")
 			fs.Int64Var(&f.gpuDelta, "gpu-near-far", 0, "cuda, sssp: bucket width of the near-far iterations in device loops and async runs (0: 32 (async: 128) times the mean arc weight, negative: off)")
 			fs.StringVar(&f.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the trials to FILE ('go tool pprof' reads it)")
-			fs.IntVar(&f.maxIter, "max-iterations", -1, "iteration cap (-1: the app's default: 20 for pr, none otherwise)")
+			fs.IntVar(&f.maxIter, "max-iterations", -1, "iteration cap (-1: the app's default: 20 for pr, none otherwise); for bfs and bfs-tree a depth limit (vertices further away are unreached)")
 			f.in.register(fs)
 			f.lf.register(fs)
 			return func(ctx context.Context, e *env, args []string) error { return f.run(ctx, e, args) }
@@ -378,7 +378,7 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	}
 	if f.validate {
 		start := time.Now()
-		if err := validateResult(app, l, fwd.Workers(), lastSources, pr, last); err != nil {
+		if err := validateResult(app, l, fwd.Workers(), lastSources, pr, opts.MaxIterations, last); err != nil {
 			sum.Validation = "failed: " + err.Error()
 			if perr := printSummary(); perr != nil {
 				return perr
@@ -493,14 +493,19 @@ func fmtSeconds(s float64) string {
 	return fmt.Sprintf("%.3f s", s)
 }
 
-// validateResult checks an app's result against apps/ref.
-func validateResult(app string, l *layout.Layout, workers int, sources []uint32, pr apps.PageRankOptions, result any) error {
+// validateResult checks an app's result against apps/ref; maxIter is the
+// run's iteration cap (bfs's depth limit; other apps but pr and pr-delta
+// are not validated under one).
+func validateResult(app string, l *layout.Layout, workers int, sources []uint32, pr apps.PageRankOptions, maxIter int, result any) error {
+	if maxIter > 0 && app != "bfs" && app != "bfs-tree" {
+		return fmt.Errorf("%s is not validated under --max-iterations (only bfs and bfs-tree, as a depth limit)", app)
+	}
 	g := apps.OriginalCSR(l, workers)
 	switch app {
 	case "bfs":
-		return apps.ValidateBFS(g, sources[0], result.([]uint32))
+		return apps.ValidateBFSWithin(g, sources[0], maxIter, result.([]uint32))
 	case "bfs-tree":
-		return apps.ValidateBFSTree(g, sources[0], result.([]uint32))
+		return apps.ValidateBFSTreeWithin(g, sources[0], maxIter, result.([]uint32))
 	case "sssp":
 		return apps.ValidateSSSP(g, sources[0], result.([]uint32))
 	case "cc", "cc-lp":

@@ -58,25 +58,39 @@ def _labels(g: Graph, call, *args, out: Optional[np.ndarray] = None) -> npt.NDAr
     return out
 
 
-def bfs(g: Graph, source: int, out: Optional[np.ndarray] = None) -> npt.NDArray[np.uint32]:
-    """Hop distance of every vertex from source (UNREACHED where none), into
+def _depth(depth_limit: Optional[int]) -> int:
+    """The C API's depth limit (0: none), checked."""
+    if depth_limit is None:
+        return 0
+    if depth_limit <= 0:
+        raise ValueError(f"depth_limit must be a positive number of levels, got {depth_limit}")
+    return int(depth_limit)
+
+
+def bfs(g: Graph, source: int, out: Optional[np.ndarray] = None, depth_limit: Optional[int] = None
+        ) -> npt.NDArray[np.uint32]:
+    """Hop distance of every vertex from source (UNREACHED where none, and
+    beyond depth_limit levels when given, as NetworkX's depth_limit), into
     out when given."""
-    return _labels(g, LIB.mgraph_bfs, source, out=out)
+    return _labels(g, LIB.mgraph_bfs, source, _depth(depth_limit), out=out)
 
 
-def bfs_predecessors(g: Graph, source: int, out: Optional[np.ndarray] = None) -> npt.NDArray[np.uint32]:
+def bfs_predecessors(g: Graph, source: int, out: Optional[np.ndarray] = None, depth_limit: Optional[int] = None
+                     ) -> npt.NDArray[np.uint32]:
     """The BFS tree from source as every vertex's parent (GAPBS's BFS
     result, cuGraph's predecessors): source's parent is source, an unreached
     vertex's UNREACHED, a reached vertex's a vertex one level up with an arc
     to it (the same one on either backend). NetworkX's bfs_predecessors
-    yields (vertex, parent) pairs instead, without the source. Into out
-    when given."""
-    return _labels(g, LIB.mgraph_bfs_parents, source, out=out)
+    yields (vertex, parent) pairs instead, without the source. depth_limit
+    as for bfs. Into out when given."""
+    return _labels(g, LIB.mgraph_bfs_parents, source, _depth(depth_limit), out=out)
 
 
-def single_source_shortest_path_length(g: Graph, source: int) -> npt.NDArray[np.uint32]:
-    """BFS levels, under NetworkX's name (an array, not a dict)."""
-    return bfs(g, source)
+def single_source_shortest_path_length(g: Graph, source: int, cutoff: Optional[int] = None
+                                       ) -> npt.NDArray[np.uint32]:
+    """BFS levels, under NetworkX's name (an array, not a dict); cutoff is
+    the depth limit."""
+    return bfs(g, source, depth_limit=cutoff)
 
 
 def sssp(g: Graph, source: int, out: Optional[np.ndarray] = None) -> npt.NDArray[np.uint32]:

@@ -56,6 +56,23 @@ def test_bfs_predecessors(directed: bool) -> None:
                     assert g.has_edge(p, v) and levels[p] + 1 == levels[v]
 
 
+@pytest.mark.parametrize("directed", [False, True])
+def test_depth_limit(directed: bool) -> None:
+    for g in graphs(directed):
+        with mgraph.Graph.from_networkx(g, backend="cpu") as mg:
+            for depth in (1, 2, 3):
+                levels = mgraph.bfs(mg, 0, depth_limit=depth)
+                want = nx.single_source_shortest_path_length(g, 0, cutoff=depth)
+                for v in range(g.number_of_nodes()):
+                    assert levels[v] == want.get(v, mgraph.UNREACHED)
+                parents = mgraph.bfs_predecessors(mg, 0, depth_limit=depth)
+                want_p = dict(nx.bfs_predecessors(g, 0, depth_limit=depth))
+                for v in range(1, g.number_of_nodes()):
+                    assert (v in want_p) == (parents[v] != mgraph.UNREACHED)
+            with pytest.raises(ValueError):
+                mgraph.bfs(mg, 0, depth_limit=0)
+
+
 def test_connected_components() -> None:
     for g in graphs(False):
         with mgraph.Graph.from_networkx(g, backend="cpu") as mg:
