@@ -1,7 +1,7 @@
 // Package engine defines what every mgraph backend executes: vertex
 // programs, frontiers, and the per-iteration step that the dense
 // (MultiGraphD), sparse (MultiGraphS) and hybrid engines implement on the
-// CPU and, later, the GPU. Apps are written once against these types and
+// CPU and the GPU. Apps are written once against these types and
 // never know which backend or mode runs them.
 //
 // Everything here works in the layout's numbering (layout.Perm); apps map
@@ -67,9 +67,6 @@ func (c CombineOp) String() string {
 	}
 	return "sum"
 }
-
-// Idempotent reports whether applying a contribution twice is harmless.
-func (c CombineOp) Idempotent() bool { return c == CombineMin }
 
 // Program is the per-edge and per-vertex logic of a vertex program.
 //

@@ -1,6 +1,7 @@
 // Command mgraph is the command-line front end of the mgraph graph-analytics
-// engine: it generates and converts graphs, describes them, and (in later
-// subcommands) preprocesses, runs and benchmarks graph programs.
+// engine: it generates, converts and describes graphs, preprocesses them
+// into layouts, runs and benchmarks graph programs on the CPU or the GPU,
+// profiles them and manages the layout cache.
 //
 // Each subcommand lives in its own file and is listed in commands below.
 package main

@@ -33,7 +33,7 @@ func describeLine(r *chunkResult, text string, f Format, fields int, extraHint s
 		}
 		return fmt.Sprintf("field %d", r.field)
 	}
-	const ignoreHint = "; read with IgnoreWeights (--no-weights) to drop the weights"
+	const ignoreHint = "; read with IgnoreWeights (--ignore-weights) to drop the weights"
 	switch r.code {
 	case codeNotNumber:
 		if r.field == 3 {
