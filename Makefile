@@ -31,11 +31,11 @@ CUDA_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard $(dir $(NVCC))../lib
 CUDA_ENV    := $(if $(CUDA_LIBDIR),CGO_LDFLAGS="$(CGO_LDFLAGS) -L$(abspath $(CUDA_LIBDIR))")
 # Go's build cache does not track the library named in #cgo LDFLAGS: stamp
 # its hash into the binary so Go relinks whenever the library changes.
-KERNELS_X    = -X github.com/mgraph-dev/mgraph/cgo.kernelsID=$$(sha256sum $(KLIB) | cut -c1-16)
+KERNELS_X    = -X github.com/mgraph-dev/mgraph/cuda.kernelsID=$$(sha256sum $(KLIB) | cut -c1-16)
 CUDA_GOFLAGS = -tags cuda -ldflags "$(KERNELS_X) $(VERSION_X)"
 # Packages whose tests `make test` also runs with the cuda tag (they skip
 # where no GPU is visible).
-CUDA_TEST_PKGS ?= . ./cgo/... ./gpu/... ./cmd/mgraph/...
+CUDA_TEST_PKGS ?= . ./cuda/... ./gpu/... ./cmd/mgraph/...
 
 .PHONY: all build test lint demo clean cuda cuda-toolkit gpu-test python python-test
 

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"unsafe"
 
-	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/gpu"
 )
 

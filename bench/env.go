@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/layout"
 )
 

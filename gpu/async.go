@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/engine"
 )
 

@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/engine"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/apps"
-	cuda "github.com/mgraph-dev/mgraph/cgo"
 	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/graph"

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"

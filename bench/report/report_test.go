@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/bench"
-	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

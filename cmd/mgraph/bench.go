@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/mgraph-dev/mgraph/bench"
-	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/spf13/pflag"
 )
 

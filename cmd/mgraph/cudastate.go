@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cuda"
 )
 
 // cudaBuildState says whether this binary was built with CUDA support and,

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/spf13/pflag"
 )
 

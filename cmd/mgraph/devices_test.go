@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cuda"
 )
 
 func runCLI(t *testing.T, args ...string) (int, string, string) {

@@ -12,7 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/graph/gen"
 	"github.com/mgraph-dev/mgraph/internal/progress"
 	"github.com/mgraph-dev/mgraph/layout"

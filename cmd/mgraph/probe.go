@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/spf13/pflag"
 )
 

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/mgraph-dev/mgraph/apps"
-	cuda "github.com/mgraph-dev/mgraph/cgo"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/profile"

@@ -21,5 +21,5 @@
 // The import path ends in cgo/ (the repository's layout); the package name is
 // cuda:
 //
-//	import cuda "github.com/mgraph-dev/mgraph/cgo"
+//	import "github.com/mgraph-dev/mgraph/cuda"
 package cuda
