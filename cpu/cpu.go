@@ -85,8 +85,9 @@ func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runne
 // and a pull engine (nil when not wanted) that configure attaches when a
 // run's options allow it.
 type engines[V engine.Value] struct {
-	r    *sampler.Runner[V]
-	pull *pull.Engine[V]
+	r      *sampler.Runner[V]
+	pull   *pull.Engine[V]
+	values []uint32 // a min run's values (RunMin), reused by the next run
 }
 
 // newEngines allocates the engines over b's layout (the pull engine only

@@ -15,7 +15,8 @@ import (
 // parallel. The result is a new slice. The run's engines come from the
 // backend's idle runners (their buffers and dense estimates reused).
 func (b *Backend) RunMin(ctx context.Context, p engine.Program[uint32], init engine.Init, out engine.Output, opts engine.RunOptions) ([]uint32, engine.Result, error) {
-	values, res, err := b.runMin(ctx, p, init, opts)
+	values, res, done, err := b.runMin(ctx, p, init, opts)
+	defer done()
 	if err != nil {
 		return nil, res, err
 	}
@@ -32,24 +33,32 @@ func (b *Backend) RunMin(ctx context.Context, p engine.Program[uint32], init eng
 }
 
 // runMin runs min program p from init and returns its values in the
-// layout numbering.
-func (b *Backend) runMin(ctx context.Context, p engine.Program[uint32], init engine.Init, opts engine.RunOptions) ([]uint32, engine.Result, error) {
-	values, f, err := init.Values(b.l.NumVertices, b.workers)
-	if err != nil {
-		return nil, engine.Result{}, fmt.Errorf("cpu backend: %w", err)
-	}
-	var res engine.Result
+// layout numbering, valid until done is called (a synchronous run's values
+// live in its pooled engines, which done gives back; done is never nil).
+func (b *Backend) runMin(ctx context.Context, p engine.Program[uint32], init engine.Init, opts engine.RunOptions) ([]uint32, engine.Result, func(), error) {
+	nothing := func() {}
 	if opts.Mode == engine.Async {
-		res, err = b.asyncRunner(opts).Run(ctx, p, values, f)
-	} else {
-		var e *engines[uint32]
-		if e, err = b.takeMinRunner(opts); err != nil {
-			return nil, res, err
+		values, f, err := init.Values(b.l.NumVertices, b.workers)
+		if err != nil {
+			return nil, engine.Result{}, nothing, fmt.Errorf("cpu backend: %w", err)
 		}
-		res, err = e.r.Run(ctx, p, values, f)
-		b.putMinRunner(e)
+		res, err := b.asyncRunner(opts).Run(ctx, p, values, f)
+		return values, res, nothing, err
 	}
-	return values, res, err
+	e, err := b.takeMinRunner(opts)
+	if err != nil {
+		return nil, engine.Result{}, nothing, err
+	}
+	done := func() { b.putMinRunner(e) }
+	if uint64(len(e.values)) != b.l.NumVertices {
+		e.values = make([]uint32, b.l.NumVertices)
+	}
+	values, f, err := init.ValuesInto(e.values, b.workers)
+	if err != nil {
+		return nil, engine.Result{}, done, fmt.Errorf("cpu backend: %w", err)
+	}
+	res, err := e.r.Run(ctx, p, values, f)
+	return values, res, done, err
 }
 
 // BFSParents runs BFS as RunMin does and returns its tree (see
@@ -60,7 +69,8 @@ func (b *Backend) BFSParents(ctx context.Context, p engine.Program[uint32], init
 	if !init.HasSource {
 		return nil, engine.Result{}, fmt.Errorf("cpu backend: a BFS tree needs a source")
 	}
-	level, res, err := b.runMin(ctx, p, init, opts)
+	level, res, done, err := b.runMin(ctx, p, init, opts)
+	defer done()
 	if err != nil {
 		return nil, res, err
 	}

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"encoding/binary"
+	"math/bits"
+
 	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
@@ -124,8 +127,14 @@ func FlagsToList(flags []uint8, workers int) []uint32 {
 	counts := make([]uint64, len(chunks))
 	par.ForChunks(chunks, func(c par.Chunk) {
 		var k uint64
-		for _, f := range flags[c.Lo:c.Hi] {
-			if f != 0 {
+		i := c.Lo
+		for ; i+8 <= c.Hi; i += 8 { // a word at a time: most are zero on sparse frontiers
+			if w := binary.LittleEndian.Uint64(flags[i:]); w != 0 {
+				k += uint64(bits.OnesCount64(nonzeroBytes(w)))
+			}
+		}
+		for ; i < c.Hi; i++ {
+			if flags[i] != 0 {
 				k++
 			}
 		}
@@ -135,7 +144,16 @@ func FlagsToList(flags []uint8, workers int) []uint32 {
 	list := make([]uint32, total)
 	par.ForChunks(chunks, func(c par.Chunk) {
 		p := counts[c.Index]
-		for i := c.Lo; i < c.Hi; i++ {
+		i := c.Lo
+		for ; i+8 <= c.Hi; i += 8 {
+			m := nonzeroBytes(binary.LittleEndian.Uint64(flags[i:]))
+			for m != 0 {
+				list[p] = uint32(i + bits.TrailingZeros64(m)/8)
+				p++
+				m &= m - 1
+			}
+		}
+		for ; i < c.Hi; i++ {
 			if flags[i] != 0 {
 				list[p] = uint32(i)
 				p++
@@ -143,6 +161,14 @@ func FlagsToList(flags []uint8, workers int) []uint32 {
 		}
 	})
 	return list
+}
+
+// nonzeroBytes returns a word with bit 8k+7 set for every nonzero byte k of
+// w and every other bit clear (no carry crosses a byte: each byte's low
+// seven bits plus 0x7f stay below 0x100).
+func nonzeroBytes(w uint64) uint64 {
+	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	return (((w & low7) + low7) | w) & high
 }
 
 // ListToFlags scatters a list of vertex ids into a flag array of n entries.

@@ -56,3 +56,30 @@ func TestAllActiveSize(t *testing.T) {
 		require.Equal(t, wantEdges, edges)
 	}
 }
+
+// TestFlagsToListWords: the word-at-a-time scan finds every nonzero flag
+// (any nonzero byte value, next to zero and nonzero neighbours, at chunk
+// and word edges) in order, for several worker counts.
+func TestFlagsToListWords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 7, 8, 9, 63, 64, 65, 1000, 4099} {
+		for _, density := range []int{0, 1, 10, 50, 100} {
+			flags := make([]uint8, n)
+			var want []uint32
+			for i := range flags {
+				if rng.IntN(100) < density {
+					flags[i] = uint8(1 + rng.IntN(255))
+					want = append(want, uint32(i))
+				}
+			}
+			for _, w := range []int{1, 2, 3, 8} {
+				got := FlagsToList(flags, w)
+				if len(want) == 0 {
+					require.Empty(t, got)
+					continue
+				}
+				require.Equal(t, want, got, "n %d, density %d, %d workers", n, density, w)
+			}
+		}
+	}
+}

@@ -28,7 +28,17 @@ func (init Init) Values(n uint64, workers int) ([]uint32, *Frontier, error) {
 	if init.HasSource && uint64(init.Source) >= n {
 		return nil, nil, fmt.Errorf("init: source %d of a graph of %d vertices", init.Source, n)
 	}
-	values := make([]uint32, n)
+	return init.ValuesInto(make([]uint32, n), workers)
+}
+
+// ValuesInto is Values writing into values (one entry per vertex, any
+// contents before), which it returns: a caller that runs again reuses the
+// slice instead of allocating and first-touching a new one.
+func (init Init) ValuesInto(values []uint32, workers int) ([]uint32, *Frontier, error) {
+	n := uint64(len(values))
+	if init.HasSource && uint64(init.Source) >= n {
+		return nil, nil, fmt.Errorf("init: source %d of a graph of %d vertices", init.Source, n)
+	}
 	par.For(int(n), workers, 1<<15, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			if init.Identity {

@@ -211,11 +211,21 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.EarlyExit[V], values []V,
 		wts = e.in.Weights
 	}
 	e.pack(active)
+	// Every contribution of an iteration is equal (engine.EarlyExit): without
+	// weights it is computed once here, not read from each found parent
+	// (a cache miss per activated vertex).
+	var c0 *V
+	if op != engine.EdgeSourcePlusWeight {
+		if u, ok := e.firstActive(); ok {
+			c := engine.Contribute(op, values[u], 0)
+			c0 = &c
+		}
+	}
 	chunks := (e.n + e.chunk - 1) / e.chunk
 	e.run(chunks, func(w, c int) {
 		lo, hi := c*e.chunk, min(e.n, (c+1)*e.chunk)
 		ws := &e.ws[w]
-		cnt, arcs := pullRange(p, op, e.in.Offsets, e.in.Src, wts, l.SparseOffsets, values, e.bits, e.linked, next, ws.uns, lo, hi)
+		cnt, arcs := pullRange(p, op, c0, e.in.Offsets, e.in.Src, wts, l.SparseOffsets, values, e.bits, e.linked, next, ws.uns, lo, hi)
 		ws.count += cnt
 		ws.arcs += arcs
 	})
@@ -226,6 +236,17 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.EarlyExit[V], values []V,
 	}
 	e.nextArcs = arcs
 	return total, []engine.Phase{{Name: PhasePull, Seconds: time.Since(start).Seconds()}}, nil
+}
+
+// firstActive returns the first vertex whose bit is set in e.bits (pack
+// has run).
+func (e *Engine[V]) firstActive() (uint32, bool) {
+	for k, w := range e.bits {
+		if w != 0 {
+			return uint32(k*64 + mbits.TrailingZeros64(w)), true
+		}
+	}
+	return 0, false
 }
 
 // pack writes the active flags into e.bits, in parallel over whole words.
@@ -266,7 +287,8 @@ func candidates(uns []bool, linked uint64) uint64 {
 // pullRange runs the pull step over vertices [lo, hi) (lo a multiple of
 // 64) of the in-adjacency off/src/wts and returns how many it made active
 // and their out-arcs (rows of outOff); uns is scratch of at least hi-lo.
-func pullRange[V engine.Value](p engine.EarlyExit[V], op engine.EdgeOp, off []uint64, src, wts []uint32, outOff []uint64,
+// c0, when not nil, is every arc's contribution (see Step).
+func pullRange[V engine.Value](p engine.EarlyExit[V], op engine.EdgeOp, c0 *V, off []uint64, src, wts []uint32, outOff []uint64,
 	values []V, bits, linked []uint64, next []uint8, uns []bool, lo, hi int) (cnt, arcs uint64) {
 	nx := next[lo:hi]
 	clear(nx)
@@ -283,11 +305,17 @@ func pullRange[V engine.Value](p engine.EarlyExit[V], op engine.EdgeOp, off []ui
 				if bits[u>>6]&(1<<(u&63)) == 0 {
 					continue
 				}
-				var w uint32
-				if wts != nil {
-					w = wts[a+uint64(j)]
+				var c V
+				if c0 != nil {
+					c = *c0
+				} else {
+					var w uint32
+					if wts != nil {
+						w = wts[a+uint64(j)]
+					}
+					c = engine.Contribute(op, values[u], w)
 				}
-				if p.Apply(uint32(v), engine.Contribute(op, values[u], w), values) {
+				if p.Apply(uint32(v), c, values) {
 					nx[i] = 1
 					cnt++
 					arcs += outOff[v+1] - outOff[v]
