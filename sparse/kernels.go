@@ -46,13 +46,22 @@ type kernel[V engine.Value] struct {
 	kind   kind
 	edge   engine.EdgeOp
 	values []V
-	off    []uint64
-	dst    []uint32
-	wts    []uint32
+	// seen is values for an engine.Monotone program (nil otherwise): a
+	// contribution no smaller than the destination's value cannot change
+	// it, so the min kernels drop it before touching the accumulator (a
+	// plain read instead of an atomic, and no Apply for it: GAPBS's
+	// "parent[v] < 0" test).
+	seen []V
+	off  []uint64
+	dst  []uint32
+	wts  []uint32
 }
 
 func newKernel[V engine.Value](p engine.Program[V], values []V, l *layout.Layout) *kernel[V] {
 	k := &kernel[V]{edge: p.Edge(), values: values, off: l.SparseOffsets, dst: l.SparseDst, wts: l.SparseWeights}
+	if _, ok := p.(engine.Monotone); ok && p.Combine() == engine.CombineMin {
+		k.seen = values
+	}
 	weighted := k.edge == engine.EdgeSourcePlusWeight
 	switch {
 	case p.Combine() == engine.CombineMin && !weighted:
@@ -73,9 +82,9 @@ func (k *kernel[V]) plain(u uint32, lo, hi uint64, acc []V, bits []uint32, ident
 	x := k.values[u]
 	switch k.kind {
 	case minConst:
-		return plainMinConst(k.dst[lo:hi], acc, engine.Contribute(k.edge, x, 0), ident, list)
+		return plainMinConst(k.dst[lo:hi], acc, k.seen, engine.Contribute(k.edge, x, 0), ident, list)
 	case minWeight:
-		return plainMinWeight(k.dst[lo:hi], k.wts[lo:hi], acc, x, ident, list)
+		return plainMinWeight(k.dst[lo:hi], k.wts[lo:hi], acc, k.seen, x, ident, list)
 	case sumConst:
 		c := engine.Contribute(k.edge, x, 0)
 		if c == 0 {
@@ -87,8 +96,11 @@ func (k *kernel[V]) plain(u uint32, lo, hi uint64, acc []V, bits []uint32, ident
 	}
 }
 
-func plainMinConst[V engine.Value](dst []uint32, acc []V, c, ident V, list []uint32) []uint32 {
+func plainMinConst[V engine.Value](dst []uint32, acc, seen []V, c, ident V, list []uint32) []uint32 {
 	for _, v := range dst {
+		if seen != nil && c >= seen[v] {
+			continue
+		}
 		if cur := acc[v]; c < cur {
 			if cur == ident {
 				list = append(list, v)
@@ -99,12 +111,15 @@ func plainMinConst[V engine.Value](dst []uint32, acc []V, c, ident V, list []uin
 	return list
 }
 
-func plainMinWeight[V engine.Value](dst, wts []uint32, acc []V, x, ident V, list []uint32) []uint32 {
+func plainMinWeight[V engine.Value](dst, wts []uint32, acc, seen []V, x, ident V, list []uint32) []uint32 {
 	wts = wts[:len(dst)]
 	for i, v := range dst {
 		c := x + V(wts[i])
 		if c < x { // uint32 overflow: saturate
 			c = V(math.MaxUint32)
+		}
+		if seen != nil && c >= seen[v] {
+			continue
 		}
 		if cur := acc[v]; c < cur {
 			if cur == ident {
@@ -153,13 +168,14 @@ func (k *kernel[V]) atomicPiece(t *target[V]) func(u uint32, lo, hi uint64, list
 	switch acc := any(t.acc).(type) {
 	case []uint32:
 		vals := any(k.values).([]uint32)
+		seen, _ := any(k.seen).([]uint32)
 		return func(u uint32, lo, hi uint64, list []uint32) []uint32 {
 			x := vals[u]
 			switch k.kind {
 			case minConst:
-				return atomicMinConstU32(k.dst[lo:hi], acc, engine.Contribute(k.edge, x, 0), list)
+				return atomicMinConstU32(k.dst[lo:hi], acc, seen, engine.Contribute(k.edge, x, 0), list)
 			case minWeight:
-				return atomicMinWeightU32(k.dst[lo:hi], k.wts[lo:hi], acc, x, list)
+				return atomicMinWeightU32(k.dst[lo:hi], k.wts[lo:hi], acc, seen, x, list)
 			case sumConst:
 				return atomicSumConstU32(k.dst[lo:hi], acc, t.bits, engine.Contribute(k.edge, x, 0), list)
 			default:
@@ -185,8 +201,11 @@ func (k *kernel[V]) atomicPiece(t *target[V]) func(u uint32, lo, hi uint64, list
 	panic("sparse: unsupported value type")
 }
 
-func atomicMinConstU32(dst []uint32, acc []uint32, c uint32, list []uint32) []uint32 {
+func atomicMinConstU32(dst []uint32, acc, seen []uint32, c uint32, list []uint32) []uint32 {
 	for _, v := range dst {
+		if seen != nil && c >= seen[v] {
+			continue
+		}
 		p := &acc[v]
 		cur := atomic.LoadUint32(p)
 		for c < cur {
@@ -202,12 +221,12 @@ func atomicMinConstU32(dst []uint32, acc []uint32, c uint32, list []uint32) []ui
 	return list
 }
 
-func atomicMinWeightU32(dst, wts []uint32, acc []uint32, x uint32, list []uint32) []uint32 {
+func atomicMinWeightU32(dst, wts []uint32, acc, seen []uint32, x uint32, list []uint32) []uint32 {
 	wts = wts[:len(dst)]
 	for i, v := range dst {
 		c := x + wts[i]
-		if c < x {
-			continue // saturates to the identity: no contribution
+		if c < x || (seen != nil && c >= seen[v]) {
+			continue // saturates to the identity, or cannot lower v: no contribution
 		}
 		p := &acc[v]
 		cur := atomic.LoadUint32(p)
