@@ -37,7 +37,7 @@ CUDA_GOFLAGS = -tags cuda -ldflags "$(KERNELS_X) $(VERSION_X)"
 # where no GPU is visible).
 CUDA_TEST_PKGS ?= . ./cuda/... ./gpu/... ./cmd/mgraph/...
 
-.PHONY: all build test lint demo clean cuda cuda-toolkit gpu-test python python-test
+.PHONY: all build test race lint demo clean cuda cuda-toolkit gpu-test python python-test
 
 all: build
 
@@ -56,6 +56,16 @@ ifneq ($(NVCC),)
 	$(CUDA_ENV) $(GO) test $(CUDA_GOFLAGS) $(CUDA_TEST_PKGS)
 endif
 	$(MAKE) python-test
+	$(MAKE) race
+
+# race: the race detector over the packages whose engines run goroutines on
+# shared arrays and the Go API's concurrent use (-short: no datasets; about
+# two minutes on two cores). The race detector needs cgo's C compiler.
+RACE_PKGS ?= . ./cpu ./sparse ./pull ./dense ./sampler ./engine ./internal/... ./layout/...
+race:
+	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null; then \
+		echo "$(GO) test -race -short $(RACE_PKGS)"; $(GO) test -race -short $(RACE_PKGS); \
+	else echo "race: no C compiler for cgo: skipping the race detector"; fi
 
 # --- Python ------------------------------------------------------------------
 # python: the C API (capi/) as python/mgraph/libmgraph.so, with CUDA when nvcc
