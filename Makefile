@@ -37,7 +37,7 @@ CUDA_GOFLAGS = -tags cuda -ldflags "$(KERNELS_X) $(VERSION_X)"
 # where no GPU is visible).
 CUDA_TEST_PKGS ?= . ./cuda/... ./gpu/... ./cmd/mgraph/...
 
-.PHONY: all build test race lint demo clean cuda cuda-toolkit gpu-test python python-test
+.PHONY: all build test race stress lint demo clean cuda cuda-toolkit gpu-test python python-test
 
 all: build
 
@@ -66,6 +66,15 @@ race:
 	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null; then \
 		echo "$(GO) test -race -short $(RACE_PKGS)"; $(GO) test -race -short $(RACE_PKGS); \
 	else echo "race: no C compiler for cgo: skipping the race detector"; fi
+
+# stress: the long differential stress run (make test runs the short one):
+# STRESS_N random graphs from every generator, every app in every mode on
+# the CPU backend against the serial references; failures are minimised and
+# saved under apps/testdata/stress as regression tests.
+STRESS_N ?= 300
+STRESS_SEED ?= 1
+stress:
+	$(GO) test ./apps -run 'TestStress$$' -count=1 -timeout 120m -stress.n $(STRESS_N) -stress.seed $(STRESS_SEED)
 
 # --- Python ------------------------------------------------------------------
 # python: the C API (capi/) as python/mgraph/libmgraph.so, with CUDA when nvcc

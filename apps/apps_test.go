@@ -2,10 +2,13 @@ package apps_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 
 	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/cpu"
@@ -20,23 +23,36 @@ import (
 var modes = []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse, engine.Async, engine.Auto}
 
 // backends builds the forward backend and, for directed graphs, the
-// backend over the transpose; withWeights adds weights first.
+// backend over the transpose.
 func backends(t testing.TB, el *graph.EdgeList, p layout.Params) (fwd, bwd *cpu.Backend) {
+	fwd, bwd, err := buildBackends(el, p)
+	require.NoError(t, err)
+	return fwd, bwd
+}
+
+// buildBackends is backends returning its error.
+func buildBackends(el *graph.EdgeList, p layout.Params) (fwd, bwd *cpu.Backend, err error) {
 	ctx := context.Background()
 	l, err := preprocess.Build(ctx, el, p, preprocess.Options{Workers: 2})
-	require.NoError(t, err)
-	fwd, err = cpu.New(l, 2)
-	require.NoError(t, err)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fwd, err = cpu.New(l, 2); err != nil {
+		return nil, nil, err
+	}
 	bwd = fwd
 	if el.Directed {
 		tr := el.Clone()
 		tr.Transpose()
 		lt, err := preprocess.Build(ctx, tr, p, preprocess.Options{Workers: 2})
-		require.NoError(t, err)
-		bwd, err = cpu.New(lt, 2)
-		require.NoError(t, err)
+		if err != nil {
+			return nil, nil, err
+		}
+		if bwd, err = cpu.New(lt, 2); err != nil {
+			return nil, nil, err
+		}
 	}
-	return fwd, bwd
+	return fwd, bwd, nil
 }
 
 // sourcesOf picks up to three sources spread over the vertex ids.
@@ -50,81 +66,124 @@ func sourcesOf(n uint64) []uint32 {
 // checkAll runs every app in every mode on el and validates each result
 // against the reference; it also checks the modes agree with each other.
 func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params) {
+	require.NoError(t, checkGraph(el, p))
+}
+
+// checkGraph is checkAll returning the first disagreement as an error
+// naming the app, mode and source (the stress test minimises graphs with
+// it).
+func checkGraph(el *graph.EdgeList, p layout.Params) error {
 	ctx := context.Background()
 	weighted := el.Clone()
-	weighted.SetRandomWeights(9, 1, 64, 2)
-	fwd, bwd := backends(t, el, p)
-	wfwd, _ := backends(t, weighted, p)
-	g := apps.OriginalCSR(fwd.Layout(), 2)
-	wg := apps.OriginalCSR(wfwd.Layout(), 2)
+	if !weighted.Weighted() {
+		weighted.SetRandomWeights(9, 1, 64, 2)
+	}
 	sym := el.Clone()
 	sym.Symmetrize(2)
-	sfwd, _ := backends(t, sym, p)
+	fwd, bwd, err := buildBackends(el, p)
+	if err != nil {
+		return err
+	}
+	wfwd, _, err := buildBackends(weighted, p)
+	if err != nil {
+		return err
+	}
+	sfwd, _, err := buildBackends(sym, p)
+	if err != nil {
+		return err
+	}
+	g := apps.OriginalCSR(fwd.Layout(), 2)
+	wg := apps.OriginalCSR(wfwd.Layout(), 2)
 	sg := apps.OriginalCSR(sfwd.Layout(), 2)
 	n := el.NumVertices
 	pr := apps.DefaultPageRankOptions()
 	prDelta := pr
 	prDelta.MaxIterations = 0
+	// check wraps a run's error, or its validation's, with its tag.
+	check := func(tag string, runErr, valErr func() error) error {
+		if err := runErr(); err != nil {
+			return fmt.Errorf("%s: %w", tag, err)
+		}
+		if err := valErr(); err != nil {
+			return fmt.Errorf("%s: %w", tag, err)
+		}
+		return nil
+	}
 
 	results := map[string][]any{}
 	for _, mode := range modes {
 		opts := engine.RunOptions{Mode: mode, Seed: 5}
 		tag := func(app string) string { return fmt.Sprintf("%s/%s", app, mode) }
 		for _, s := range sourcesOf(n) {
-			levels, _, err := apps.BFS(ctx, fwd, s, opts)
-			require.NoError(t, err, tag("bfs"))
-			require.NoError(t, apps.ValidateBFS(g, s, levels), tag("bfs"))
+			stag := func(app string) string { return fmt.Sprintf("%s/source %d", tag(app), s) }
+			var levels, parents, dist []uint32
+			if err := check(stag("bfs"), func() (err error) { levels, _, err = apps.BFS(ctx, fwd, s, opts); return },
+				func() error { return apps.ValidateBFS(g, s, levels) }); err != nil {
+				return err
+			}
 			results["bfs"] = append(results["bfs"], levels)
-
-			parents, _, err := apps.BFSParents(ctx, fwd, s, opts)
-			require.NoError(t, err, tag("bfs-tree"))
-			require.NoError(t, apps.ValidateBFSTree(g, s, parents), tag("bfs-tree"))
+			if err := check(stag("bfs-tree"), func() (err error) { parents, _, err = apps.BFSParents(ctx, fwd, s, opts); return },
+				func() error { return apps.ValidateBFSTree(g, s, parents) }); err != nil {
+				return err
+			}
 			results["bfs-tree"] = append(results["bfs-tree"], parents)
-
-			dist, _, err := apps.SSSP(ctx, wfwd, s, opts)
-			require.NoError(t, err, tag("sssp"))
-			require.NoError(t, apps.ValidateSSSP(wg, s, dist), tag("sssp"))
+			if err := check(stag("sssp"), func() (err error) { dist, _, err = apps.SSSP(ctx, wfwd, s, opts); return },
+				func() error { return apps.ValidateSSSP(wg, s, dist) }); err != nil {
+				return err
+			}
 			results["sssp"] = append(results["sssp"], dist)
 		}
-		labels, _, err := apps.CC(ctx, sfwd, opts)
-		require.NoError(t, err, tag("cc"))
-		require.NoError(t, apps.ValidateCC(sg, labels), tag("cc"))
+		var labels, lpLabels []uint32
+		if err := check(tag("cc"), func() (err error) { labels, _, err = apps.CC(ctx, sfwd, opts); return },
+			func() error { return apps.ValidateCC(sg, labels) }); err != nil {
+			return err
+		}
 		results["cc"] = append(results["cc"], labels)
-		lpLabels, _, err := apps.CCLabels(ctx, sfwd, opts)
-		require.NoError(t, err, tag("cc-lp"))
-		require.Equal(t, labels, lpLabels, tag("cc-lp")+": label propagation and hooking disagree")
+		if err := check(tag("cc-lp"), func() (err error) { lpLabels, _, err = apps.CCLabels(ctx, sfwd, opts); return },
+			func() error {
+				if !slices.Equal(labels, lpLabels) {
+					return fmt.Errorf("label propagation and hooking disagree")
+				}
+				return nil
+			}); err != nil {
+			return err
+		}
 
+		var ranks, dranks, bc []float64
+		if err := check(tag("pr-delta"), func() (err error) { dranks, _, err = apps.PageRankDelta(ctx, fwd, prDelta, opts); return },
+			func() error { return apps.ValidatePageRankDelta(g, prDelta, dranks) }); err != nil {
+			return err
+		}
 		if mode == engine.Async { // pr and (on the CPU) bc refuse it
-			_, _, err := apps.PageRank(ctx, fwd, pr, opts)
-			require.ErrorIs(t, err, engine.ErrNotMonotone, tag("pr"))
-			dranks, _, err := apps.PageRankDelta(ctx, fwd, prDelta, opts)
-			require.NoError(t, err, tag("pr-delta"))
-			require.NoError(t, apps.ValidatePageRankDelta(g, prDelta, dranks), tag("pr-delta"))
-			_, _, err = apps.BC(ctx, fwd, bwd, []uint32{0}, opts)
-			require.ErrorIs(t, err, engine.ErrNotMonotone, tag("bc"))
+			if _, _, err := apps.PageRank(ctx, fwd, pr, opts); !errors.Is(err, engine.ErrNotMonotone) {
+				return fmt.Errorf("%s: want ErrNotMonotone, got %v", tag("pr"), err)
+			}
+			if _, _, err := apps.BC(ctx, fwd, bwd, []uint32{0}, opts); !errors.Is(err, engine.ErrNotMonotone) {
+				return fmt.Errorf("%s: want ErrNotMonotone, got %v", tag("bc"), err)
+			}
 			continue
 		}
-		ranks, _, err := apps.PageRank(ctx, fwd, pr, opts)
-		require.NoError(t, err, tag("pr"))
-		require.NoError(t, apps.ValidatePageRank(g, pr, ranks), tag("pr"))
-
-		dranks, _, err := apps.PageRankDelta(ctx, fwd, prDelta, opts)
-		require.NoError(t, err, tag("pr-delta"))
-		require.NoError(t, apps.ValidatePageRankDelta(g, prDelta, dranks), tag("pr-delta"))
-
+		if err := check(tag("pr"), func() (err error) { ranks, _, err = apps.PageRank(ctx, fwd, pr, opts); return },
+			func() error { return apps.ValidatePageRank(g, pr, ranks) }); err != nil {
+			return err
+		}
 		if srcs := sourcesOf(n); len(srcs) > 0 {
-			bc, _, err := apps.BC(ctx, fwd, bwd, srcs, opts)
-			require.NoError(t, err, tag("bc"))
-			require.NoError(t, apps.ValidateBC(g, srcs, bc), tag("bc"))
+			if err := check(tag("bc"), func() (err error) { bc, _, err = apps.BC(ctx, fwd, bwd, srcs, opts); return },
+				func() error { return apps.ValidateBC(g, srcs, bc) }); err != nil {
+				return err
+			}
 		}
 	}
 	// Min-style results are exact, so the modes must agree exactly.
 	for app, rs := range results {
 		per := len(rs) / len(modes)
 		for i := per; i < len(rs); i++ {
-			require.Equal(t, rs[i%per], rs[i], "%s: mode %s differs from hybrid", app, modes[i/per])
+			if !slices.Equal(rs[i%per].([]uint32), rs[i].([]uint32)) {
+				return fmt.Errorf("%s: mode %s differs from hybrid", app, modes[i/per])
+			}
 		}
 	}
+	return nil
 }
 
 func TestAppsAllModesAllShapes(t *testing.T) {
