@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// cliEnv, when set in the environment, makes the test binary run the mgraph
+// command with the arguments it holds (separated by cliSep) instead of the
+// tests: TestKilledWritesLeaveNoWrongFile starts it as a process it can kill.
+const (
+	cliEnv = "MGRAPH_TEST_CLI_ARGS"
+	cliSep = "\x1f"
+)
+
+func TestMain(m *testing.M) {
+	if args, ok := os.LookupEnv(cliEnv); ok {
+		os.Exit(run(context.Background(), strings.Split(args, cliSep), &env{stdout: os.Stdout, stderr: os.Stderr}))
+	}
+	os.Exit(m.Run())
+}
+
+// TestKilledWritesLeaveNoWrongFile kills (SIGKILL) convert, preprocess
+// into a file and preprocess into the cache at moments spread over the
+// second half of a run (where the output is written), and checks
+// that the output then either does not exist or is byte for byte the
+// output of a run that finished: no partial file ever passes for a result.
+func TestKilledWritesLeaveNoWrongFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes: skipped in -short")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.el")
+	code, _, stderr := runCLI(t, "gen", "rmat:16:8", "-o", in)
+	require.Zero(t, code, stderr)
+
+	cases := []struct {
+		name string
+		args func(out string) []string
+		out  func(out string) string // the file the command leaves (for the cache: its one entry)
+	}{
+		{"convert", func(out string) []string { return []string{"convert", in, out + ".mgb"} },
+			func(out string) string { return out + ".mgb" }},
+		{"preprocess", func(out string) []string {
+			return []string{"preprocess", "--preprocess-on", "cpu", in, "-o", out + ".mgl"}
+		}, func(out string) string { return out + ".mgl" }},
+		{"cache", func(out string) []string {
+			return []string{"preprocess", "--preprocess-on", "cpu", "--cache-dir", out, in}
+		}, cacheEntry},
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// The finished run's output, and how long a run takes.
+			ref := filepath.Join(dir, c.name+"-ref")
+			start := time.Now()
+			cmd := cli(c.args(ref)...)
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, string(out))
+			took := time.Since(start)
+			want, err := os.ReadFile(c.out(ref))
+			require.NoError(t, err)
+			var none, whole int
+			defer func() { t.Logf("%d kills left no output, %d a whole one", none, whole) }()
+			const kills = 12
+			for i := 0; i < kills; i++ {
+				base := filepath.Join(dir, c.name+"-kill", string(rune('a'+i)))
+				require.NoError(t, os.MkdirAll(filepath.Dir(base), 0o755))
+				cmd := cli(c.args(base)...)
+				require.NoError(t, cmd.Start())
+				// Spread over the run's second half and just past its end,
+				// where the output is written, with some jitter.
+				frac := 0.5 + 0.7*float64(i)/kills + 0.05*rng.Float64()
+				time.Sleep(time.Duration(frac * float64(took)))
+				_ = cmd.Process.Signal(syscall.SIGKILL)
+				_ = cmd.Wait()
+				path := c.out(base)
+				if path == "" {
+					none++ // killed before the cache had an entry
+					continue
+				}
+				got, err := os.ReadFile(path)
+				if os.IsNotExist(err) {
+					none++
+					continue
+				}
+				whole++
+				require.NoError(t, err)
+				require.True(t, bytes.Equal(want, got), "%s killed at a random moment left %s (%d bytes) that differs from a finished run's (%d bytes)",
+					c.name, path, len(got), len(want))
+			}
+		})
+	}
+}
+
+// cli returns the command that runs mgraph with args in a new process.
+func cli(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), cliEnv+"="+strings.Join(args, cliSep))
+	return cmd
+}
+
+// cacheEntry returns the one layout file a cache directory holds, or "".
+func cacheEntry(dir string) string {
+	var found string
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".mgl") {
+			found = p
+		}
+		return nil
+	})
+	return found
+}
