@@ -121,3 +121,48 @@ func cacheEntry(dir string) string {
 	})
 	return found
 }
+
+// TestConcurrentCacheWrites: processes building the same layout into one
+// cache at once all succeed and leave one entry, byte for byte a lone
+// run's.
+func TestConcurrentCacheWrites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes: skipped in -short")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.el")
+	code, _, stderr := runCLI(t, "gen", "rmat:15:8", "-o", in)
+	require.Zero(t, code, stderr)
+	args := func(cache string) []string {
+		return []string{"preprocess", "--preprocess-on", "cpu", "--cache-dir", cache, in}
+	}
+	lone := filepath.Join(dir, "lone")
+	out, err := cli(args(lone)...).CombinedOutput()
+	require.NoError(t, err, string(out))
+	want, err := os.ReadFile(cacheEntry(lone))
+	require.NoError(t, err)
+
+	shared := filepath.Join(dir, "shared")
+	const procs = 4
+	cmds := make([]*exec.Cmd, procs)
+	outs := make([]bytes.Buffer, procs)
+	for i := range cmds {
+		cmds[i] = cli(args(shared)...)
+		cmds[i].Stdout, cmds[i].Stderr = &outs[i], &outs[i]
+		require.NoError(t, cmds[i].Start())
+	}
+	for i, c := range cmds {
+		require.NoError(t, c.Wait(), "process %d: %s", i, outs[i].String())
+	}
+	var entries []string
+	_ = filepath.WalkDir(shared, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".mgl") {
+			entries = append(entries, p)
+		}
+		return nil
+	})
+	require.Len(t, entries, 1)
+	got, err := os.ReadFile(entries[0])
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(want, got), "the shared cache's entry differs from a lone run's")
+}
