@@ -1,8 +1,8 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
-	"context"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -25,7 +25,7 @@ const (
 
 func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv(cliEnv); ok {
-		os.Exit(run(context.Background(), strings.Split(args, cliSep), &env{stdout: os.Stdout, stderr: os.Stderr}))
+		os.Exit(cliMain(strings.Split(args, cliSep)))
 	}
 	os.Exit(m.Run())
 }
@@ -165,4 +165,36 @@ func TestConcurrentCacheWrites(t *testing.T) {
 	got, err := os.ReadFile(entries[0])
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(want, got), "the shared cache's entry differs from a lone run's")
+}
+
+// TestInterruptStopsRun: SIGINT stops a run between iterations: the
+// process exits with status 130 and says it was interrupted, promptly.
+func TestInterruptStopsRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes: skipped in -short")
+	}
+	cmd := cli("run", "bfs", "rmat:16:16", "--undirected", "--backend", "cpu", "--trials", "1000000")
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	// Wait for the trials to run.
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "trial 3/") {
+	}
+	go func() { // keep the pipe drained
+		for sc.Scan() {
+		}
+	}()
+	sent := time.Now()
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	err = cmd.Wait()
+	took := time.Since(sent)
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, stderr.String())
+	require.Equal(t, exitInterrupted, exit.ExitCode(), stderr.String())
+	require.Contains(t, stderr.String(), "interrupted")
+	t.Logf("exited %v after SIGINT", took)
+	require.Less(t, took, time.Second, "a run must stop within an iteration or so of SIGINT")
 }

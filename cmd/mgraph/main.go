@@ -56,10 +56,18 @@ func commands() []command {
 // errUsage marks errors caused by bad command-line usage (exit status 2).
 var errUsage = errors.New("usage")
 
-func main() {
+// exitInterrupted is the exit status of a command stopped by SIGINT (the
+// shell's 128 + 2).
+const exitInterrupted = 130
+
+func main() { os.Exit(cliMain(os.Args[1:])) }
+
+// cliMain runs the command line args on the process's standard streams,
+// cancelled by SIGINT, and returns the exit status.
+func cliMain(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	os.Exit(run(ctx, os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr}))
+	return run(ctx, args, &env{stdout: os.Stdout, stderr: os.Stderr})
 }
 
 // run executes the command line args and returns the process exit status.
@@ -95,6 +103,10 @@ func run(ctx context.Context, args []string, e *env) int {
 			return 2
 		}
 		if err := runFn(ctx, e, fs.Args()); err != nil {
+			if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+				fmt.Fprintf(e.stderr, "mgraph %s: interrupted\n", c.name)
+				return exitInterrupted
+			}
 			fmt.Fprintf(e.stderr, "mgraph %s: %v\n", c.name, err)
 			if errors.Is(err, errUsage) {
 				fmt.Fprintf(e.stderr, "Run 'mgraph %s --help' for usage.\n", c.name)
