@@ -3,10 +3,13 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,10 +24,24 @@ import (
 const (
 	cliEnv = "MGRAPH_TEST_CLI_ARGS"
 	cliSep = "\x1f"
+	// fsizeEnv caps the size of the files the CLI process may write
+	// (RLIMIT_FSIZE, in bytes): a write past it fails as on a full disk.
+	fsizeEnv = "MGRAPH_TEST_FSIZE"
 )
 
 func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv(cliEnv); ok {
+		if s := os.Getenv(fsizeEnv); s != "" {
+			limit, err := strconv.ParseUint(s, 10, 64)
+			if err == nil {
+				signal.Ignore(syscall.SIGXFSZ) // the write returns EFBIG instead
+				err = syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: limit, Max: limit})
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "test CLI:", err)
+				os.Exit(3)
+			}
+		}
 		os.Exit(cliMain(strings.Split(args, cliSep)))
 	}
 	os.Exit(m.Run())
@@ -197,4 +214,36 @@ func TestInterruptStopsRun(t *testing.T) {
 	require.Contains(t, stderr.String(), "interrupted")
 	t.Logf("exited %v after SIGINT", took)
 	require.Less(t, took, time.Second, "a run must stop within an iteration or so of SIGINT")
+}
+
+// TestWriteFailureLeavesNoFile: when the disk refuses a write halfway
+// (the file size limit stands in for a full disk), convert and preprocess
+// fail with an error naming the output and leave nothing under its name,
+// not even their temporary file.
+func TestWriteFailureLeavesNoFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes: skipped in -short")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.el")
+	code, _, stderr := runCLI(t, "gen", "rmat:14:8", "-o", in)
+	require.Zero(t, code, stderr)
+	outDir := filepath.Join(dir, "out")
+	require.NoError(t, os.MkdirAll(outDir, 0o755))
+	for _, c := range []struct{ name, out string }{{"convert", "g.mgb"}, {"convert", "g.wel"}, {"preprocess", "g.mgl"}} {
+		out := filepath.Join(outDir, c.out)
+		args := []string{c.name, in, out}
+		if c.name == "preprocess" {
+			args = []string{c.name, "--preprocess-on", "cpu", in, "-o", out}
+		}
+		cmd := cli(args...)
+		cmd.Env = append(cmd.Env, fsizeEnv+"=65536")
+		msg, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, "%s %s: %s", c.name, c.out, msg)
+		require.Equal(t, 1, exit.ExitCode(), string(msg))
+		require.Contains(t, string(msg), c.out, "the error names the output")
+		left, _ := os.ReadDir(outDir)
+		require.Empty(t, left, "%s %s left files behind: %s", c.name, c.out, msg)
+	}
 }
