@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,6 +47,22 @@ func TestKeyDependsOnEverything(t *testing.T) {
 	q = p
 	q.GroupThresholds = []uint64{2048, 1024, 512, 256, 127}
 	assert.NotEqual(t, k, cache.Key(a, "mtx", q))
+	// Every field of layout.Params, changed alone, changes the key: a new
+	// parameter that Key forgot fails here.
+	pv := reflect.ValueOf(p)
+	for i := 0; i < pv.NumField(); i++ {
+		q := p
+		f := reflect.ValueOf(&q).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.Uint32, reflect.Uint64:
+			f.SetUint(f.Uint() + 1)
+		case reflect.Slice: // GroupThresholds: one more group
+			f.Set(reflect.ValueOf(append(slices.Clone(p.GroupThresholds), 1)))
+		default:
+			t.Fatalf("layout.Params.%s has kind %s: teach cache.Key and this test about it", pv.Type().Field(i).Name, f.Kind())
+		}
+		assert.NotEqual(t, k, cache.Key(a, "mtx", q), "changing Params.%s must change the key", pv.Type().Field(i).Name)
+	}
 }
 
 func TestHashFile(t *testing.T) {
