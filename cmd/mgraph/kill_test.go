@@ -53,13 +53,7 @@ func TestMain(m *testing.M) {
 // that the output then either does not exist or is byte for byte the
 // output of a run that finished: no partial file ever passes for a result.
 func TestKilledWritesLeaveNoWrongFile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes: skipped in -short")
-	}
-	dir := t.TempDir()
-	in := filepath.Join(dir, "in.el")
-	code, _, stderr := runCLI(t, "gen", "rmat:16:8", "-o", in)
-	require.Zero(t, code, stderr)
+	dir, in := processTestInput(t, "rmat:16:8")
 
 	cases := []struct {
 		name string
@@ -120,6 +114,20 @@ func TestKilledWritesLeaveNoWrongFile(t *testing.T) {
 	}
 }
 
+// processTestInput skips a test that starts processes in -short mode, else
+// returns a temporary directory and in it an edge list generated from spec.
+func processTestInput(t *testing.T, spec string) (dir, in string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts processes: skipped in -short")
+	}
+	dir = t.TempDir()
+	in = filepath.Join(dir, "in.el")
+	code, _, stderr := runCLI(t, "gen", spec, "-o", in)
+	require.Zero(t, code, stderr)
+	return dir, in
+}
+
 // cli returns the command that runs mgraph with args in a new process.
 func cli(args ...string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -127,12 +135,20 @@ func cli(args ...string) *exec.Cmd {
 	return cmd
 }
 
-// cacheEntry returns the one layout file a cache directory holds, or "".
+// cacheEntry returns the last layout file a cache directory holds, or "".
 func cacheEntry(dir string) string {
-	var found string
+	if e := cacheEntries(dir); len(e) > 0 {
+		return e[len(e)-1]
+	}
+	return ""
+}
+
+// cacheEntries returns the layout files a cache directory holds.
+func cacheEntries(dir string) []string {
+	var found []string
 	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".mgl") {
-			found = p
+			found = append(found, p)
 		}
 		return nil
 	})
@@ -143,13 +159,7 @@ func cacheEntry(dir string) string {
 // cache at once all succeed and leave one entry, byte for byte a lone
 // run's.
 func TestConcurrentCacheWrites(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes: skipped in -short")
-	}
-	dir := t.TempDir()
-	in := filepath.Join(dir, "in.el")
-	code, _, stderr := runCLI(t, "gen", "rmat:15:8", "-o", in)
-	require.Zero(t, code, stderr)
+	dir, in := processTestInput(t, "rmat:15:8")
 	args := func(cache string) []string {
 		return []string{"preprocess", "--preprocess-on", "cpu", "--cache-dir", cache, in}
 	}
@@ -171,13 +181,7 @@ func TestConcurrentCacheWrites(t *testing.T) {
 	for i, c := range cmds {
 		require.NoError(t, c.Wait(), "process %d: %s", i, outs[i].String())
 	}
-	var entries []string
-	_ = filepath.WalkDir(shared, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".mgl") {
-			entries = append(entries, p)
-		}
-		return nil
-	})
+	entries := cacheEntries(shared)
 	require.Len(t, entries, 1)
 	got, err := os.ReadFile(entries[0])
 	require.NoError(t, err)
@@ -221,13 +225,7 @@ func TestInterruptStopsRun(t *testing.T) {
 // fail with an error naming the output and leave nothing under its name,
 // not even their temporary file.
 func TestWriteFailureLeavesNoFile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes: skipped in -short")
-	}
-	dir := t.TempDir()
-	in := filepath.Join(dir, "in.el")
-	code, _, stderr := runCLI(t, "gen", "rmat:14:8", "-o", in)
-	require.Zero(t, code, stderr)
+	dir, in := processTestInput(t, "rmat:14:8")
 	outDir := filepath.Join(dir, "out")
 	require.NoError(t, os.MkdirAll(outDir, 0o755))
 	for _, c := range []struct{ name, out string }{{"convert", "g.mgb"}, {"convert", "g.wel"}, {"preprocess", "g.mgl"}} {
