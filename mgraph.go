@@ -81,6 +81,14 @@ type Options struct {
 	Mode string
 	// Params are the layout's parameters (nil: the paper's defaults).
 	Params *layout.Params
+	// CacheDir, when not empty, is a layout cache directory for Load: a
+	// layout built from the same input (the file's bytes, or the spec and
+	// seed), options and parameters is loaded from it instead of read and
+	// preprocessed again, and a new one is stored there, the least recently
+	// used layouts beyond the cache's size limit removed (the CLI's, from
+	// $MGRAPH_CACHE_MAX or a tenth of the disk). The API's entries are its
+	// own: the CLI reads files with options of its own.
+	CacheDir string
 }
 
 // Stats describe one run: the trial (the call, to the result in host
@@ -115,26 +123,51 @@ type Graph struct {
 // .wel, .gr, .mgb, .sg, .wsg, optionally .gz/.zst; or a generator spec such
 // as "rmat:20" or "grid:1024") and prepares it.
 func Load(ctx context.Context, path string, opts Options) (*Graph, error) {
-	var el *graph.EdgeList
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		spec, specErr := gen.ParseSpec(path)
-		if specErr != nil {
-			return nil, fmt.Errorf("mgraph: %s: no such file, and not a generator spec (%v)", path, specErr)
-		}
-		seed := opts.Seed
-		if seed == 0 {
-			seed = 1
-		}
-		if el, err = spec.Generate(ctx, seed, opts.Threads, nil); err != nil {
-			return nil, fmt.Errorf("mgraph: generate %s: %w", spec, err)
-		}
-	} else {
-		if el, _, err = format.ReadFile(ctx, path, format.ReadOptions{Workers: opts.Threads}); err != nil {
-			return nil, fmt.Errorf("mgraph: %w", err)
-		}
+	if opts.CacheDir != "" {
+		return loadCached(ctx, path, opts)
+	}
+	el, err := readInput(ctx, path, opts)
+	if err != nil {
+		return nil, err
 	}
 	return prepare(ctx, el, opts)
 }
+
+// readInput reads the graph file path, or generates the spec path names.
+func readInput(ctx context.Context, path string, opts Options) (*graph.EdgeList, error) {
+	spec, isSpec, err := generatorSpec(path)
+	if err != nil {
+		return nil, err
+	}
+	if isSpec {
+		el, err := spec.Generate(ctx, opts.seed(), opts.Threads, nil)
+		if err != nil {
+			return nil, fmt.Errorf("mgraph: generate %s: %w", spec, err)
+		}
+		return el, nil
+	}
+	el, _, err := format.ReadFile(ctx, path, format.ReadOptions{Workers: opts.Threads})
+	if err != nil {
+		return nil, fmt.Errorf("mgraph: %w", err)
+	}
+	return el, nil
+}
+
+// generatorSpec returns the generator spec path names when no file is
+// there (isSpec), or that path is a file.
+func generatorSpec(path string) (spec gen.Spec, isSpec bool, err error) {
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		return gen.Spec{}, false, nil
+	}
+	spec, err = gen.ParseSpec(path)
+	if err != nil {
+		return gen.Spec{}, false, fmt.Errorf("mgraph: %s: no such file, and not a generator spec (%v)", path, err)
+	}
+	return spec, true, nil
+}
+
+// seed is a generator spec's seed (0 is taken as 1, the CLI's default).
+func (opts Options) seed() uint64 { return max(opts.Seed, 1) }
 
 // FromEdges prepares the graph of numVertices vertices with the arcs
 // src[i] → dst[i] (weights nil, or one per arc). An undirected graph lists
@@ -157,20 +190,21 @@ func FromEdges(ctx context.Context, numVertices int, src, dst, weights []uint32,
 
 // prepare applies opts' transforms to el, builds the layout and the backend.
 func prepare(ctx context.Context, el *graph.EdgeList, opts Options) (*Graph, error) {
-	if err := el.Validate(); err != nil {
-		return nil, fmt.Errorf("mgraph: %w", err)
+	l, err := buildLayout(ctx, el, opts)
+	if err != nil {
+		return nil, err
 	}
-	if opts.Undirected && el.Directed {
-		el.Symmetrize(opts.Threads)
-	}
-	if opts.Weights && !el.Weighted() {
-		el.SetRandomWeights(opts.WeightSeed, 1, 64, opts.Threads)
-	}
+	return newGraph(l, opts)
+}
+
+// settings returns opts' engine mode, layout parameters and whether the
+// graph runs on the GPU, checked.
+func (opts Options) settings() (engine.Mode, layout.Params, bool, error) {
 	mode := engine.Hybrid
 	if opts.Mode != "" {
 		m, err := engine.ParseMode(opts.Mode)
 		if err != nil {
-			return nil, fmt.Errorf("mgraph: %w", err)
+			return 0, layout.Params{}, false, fmt.Errorf("mgraph: %w", err)
 		}
 		mode = m
 	}
@@ -178,9 +212,28 @@ func prepare(ctx context.Context, el *graph.EdgeList, opts Options) (*Graph, err
 	if opts.Params != nil {
 		p = *opts.Params
 	}
-	useGPU := opts.Backend == CUDA || (opts.Backend == Auto && gpu.Available())
 	if opts.Backend != Auto && opts.Backend != CPU && opts.Backend != CUDA {
-		return nil, fmt.Errorf("mgraph: unknown backend %q (want cpu, cuda or auto)", opts.Backend)
+		return 0, layout.Params{}, false, fmt.Errorf("mgraph: unknown backend %q (want cpu, cuda or auto)", opts.Backend)
+	}
+	useGPU := opts.Backend == CUDA || (opts.Backend == Auto && gpu.Available())
+	return mode, p, useGPU, nil
+}
+
+// buildLayout applies opts' transforms to el and builds its layout (on the
+// GPU when the graph will run there and fits).
+func buildLayout(ctx context.Context, el *graph.EdgeList, opts Options) (*layout.Layout, error) {
+	if err := el.Validate(); err != nil {
+		return nil, fmt.Errorf("mgraph: %w", err)
+	}
+	_, p, useGPU, err := opts.settings()
+	if err != nil {
+		return nil, err
+	}
+	if opts.Undirected && el.Directed {
+		el.Symmetrize(opts.Threads)
+	}
+	if opts.Weights && !el.Weighted() {
+		el.SetRandomWeights(opts.WeightSeed, 1, 64, opts.Threads)
 	}
 	where := preprocess.OnCPU
 	if useGPU {
@@ -189,6 +242,15 @@ func prepare(ctx context.Context, el *graph.EdgeList, opts Options) (*Graph, err
 	l, _, err := preprocess.BuildOn(ctx, where, el, p, preprocess.Options{Workers: opts.Threads})
 	if err != nil {
 		return nil, fmt.Errorf("mgraph: %w", err)
+	}
+	return l, nil
+}
+
+// newGraph makes the graph of layout l with opts' backend and mode.
+func newGraph(l *layout.Layout, opts Options) (*Graph, error) {
+	mode, _, useGPU, err := opts.settings()
+	if err != nil {
+		return nil, err
 	}
 	g := &Graph{l: l, mode: mode, threads: opts.Threads}
 	if useGPU {

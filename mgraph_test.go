@@ -2,6 +2,8 @@ package mgraph_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -306,4 +308,56 @@ func TestBFSWithin(t *testing.T) {
 	require.ErrorContains(t, err, "depth limit of 0")
 	_, err = g.IntoWith(ctx, "sssp", []uint32{0}, mgraph.PageRankOptions{}, mgraph.RunOptions{DepthLimit: 2}, make([]uint32, g.NumVertices()))
 	require.ErrorContains(t, err, "bfs and bfs-tree take one")
+}
+
+// TestLoadCache: with CacheDir, Load stores the layout it builds and the
+// next Load of the same input takes it from the cache (shown by swapping
+// the entry for another graph's layout), for generator specs and files.
+func TestLoadCache(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "g.el")
+	require.NoError(t, os.WriteFile(file, []byte("0 1\n1 2\n2 3\n"), 0o644))
+	for _, input := range []string{"rmat:10:4", file} {
+		cdir := filepath.Join(t.TempDir(), "cache")
+		opts := mgraph.Options{Backend: mgraph.CPU, Undirected: true, CacheDir: cdir}
+		g, err := mgraph.Load(ctx, input, opts)
+		require.NoError(t, err)
+		want, _, err := g.BFS(ctx, 0)
+		require.NoError(t, err)
+		require.NoError(t, g.Close())
+		entries, _ := filepath.Glob(filepath.Join(cdir, "*.mgl"))
+		require.Len(t, entries, 1, input)
+
+		again, err := mgraph.Load(ctx, input, opts)
+		require.NoError(t, err)
+		got, _, err := again.BFS(ctx, 0)
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+		require.NoError(t, again.Close())
+
+		// Another graph's layout under this key: the cache is what Load reads.
+		other := filepath.Join(t.TempDir(), "other")
+		og, err := mgraph.Load(ctx, "grid:7", mgraph.Options{Backend: mgraph.CPU, Undirected: true, CacheDir: other})
+		require.NoError(t, err)
+		require.NoError(t, og.Close())
+		oentries, _ := filepath.Glob(filepath.Join(other, "*.mgl"))
+		require.Len(t, oentries, 1)
+		data, err := os.ReadFile(oentries[0])
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(entries[0], data, 0o644))
+		swapped, err := mgraph.Load(ctx, input, opts)
+		require.NoError(t, err)
+		require.Equal(t, 49, swapped.NumVertices(), "the cached layout was not used")
+		require.NoError(t, swapped.Close())
+
+		// Other options, another entry.
+		opts.Weights, opts.WeightSeed = true, 3
+		w, err := mgraph.Load(ctx, input, opts)
+		require.NoError(t, err)
+		require.True(t, w.Weighted())
+		require.NoError(t, w.Close())
+		entries, _ = filepath.Glob(filepath.Join(cdir, "*.mgl"))
+		require.Len(t, entries, 2)
+	}
 }

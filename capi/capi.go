@@ -92,9 +92,16 @@ func mgraph_last_error(buf *C.char, n C.int64_t) C.int64_t {
 	return C.int64_t(len(msg))
 }
 
+// mgraph_load: cache_dir, when not NULL or empty, is a layout cache
+// directory (mgraph.Options.CacheDir).
+//
 //export mgraph_load
-func mgraph_load(path, backend *C.char, undirected, weights C.int, weightSeed C.uint64_t, threads C.int) C.int64_t {
-	g, err := mgraph.Load(context.Background(), C.GoString(path), options(backend, undirected, weights, weightSeed, threads))
+func mgraph_load(path, backend *C.char, undirected, weights C.int, weightSeed C.uint64_t, threads C.int, cacheDir *C.char) C.int64_t {
+	opts := options(backend, undirected, weights, weightSeed, threads)
+	if cacheDir != nil {
+		opts.CacheDir = C.GoString(cacheDir)
+	}
+	g, err := mgraph.Load(context.Background(), C.GoString(path), opts)
 	if err != nil {
 		fail(err)
 		return 0

@@ -33,7 +33,7 @@ def _load() -> ctypes.CDLL:
     p_u32, p_dbl, p_i64 = ctypes.POINTER(u32), ctypes.POINTER(dbl), ctypes.POINTER(i64)
     sigs = {
         "mgraph_last_error": (i64, [ctypes.c_char_p, i64]),
-        "mgraph_load": (i64, [ctypes.c_char_p, ctypes.c_char_p, i32, i32, u64, i32]),
+        "mgraph_load": (i64, [ctypes.c_char_p, ctypes.c_char_p, i32, i32, u64, i32, ctypes.c_char_p]),
         "mgraph_from_edges": (i64, [i64, p_u32, p_u32, p_u32, i64, i32, ctypes.c_char_p, i32]),
         "mgraph_close": (i32, [i64]),
         "mgraph_info": (i32, [i64, p_i64]),

@@ -52,13 +52,15 @@ class Graph:
 
     @classmethod
     def load(cls, path: str, *, undirected: bool = False, weights_seed: Optional[int] = None,
-             backend: str = "", threads: int = 0) -> "Graph":
+             backend: str = "", threads: int = 0, cache_dir: Optional[str] = None) -> "Graph":
         """A graph file (.mtx, .el, .wel, .gr, .mgb, .sg, .wsg; .gz/.zst) or a
         generator spec ("rmat:20", "grid:1024"). weights_seed gives an
-        unweighted graph random weights in [1, 64]."""
+        unweighted graph random weights in [1, 64]. cache_dir: a layout
+        cache directory; a graph loaded before with the same options is
+        taken from it instead of read and preprocessed again."""
         w = weights_seed is not None
         h = LIB.mgraph_load(path.encode(), backend.encode(), int(undirected), int(w),
-                            int(weights_seed or 0), threads)
+                            int(weights_seed or 0), threads, cache_dir.encode() if cache_dir else None)
         return cls(h)
 
     @classmethod

@@ -73,6 +73,15 @@ def test_depth_limit(directed: bool) -> None:
                 mgraph.bfs(mg, 0, depth_limit=0)
 
 
+def test_load_with_cache(tmp_path) -> None:
+    cache = str(tmp_path / "cache")
+    with mgraph.Graph.load("rmat:10:4", undirected=True, backend="cpu", cache_dir=cache) as a:
+        first = mgraph.bfs(a, 0)
+    assert len(list((tmp_path / "cache").glob("*.mgl"))) == 1
+    with mgraph.Graph.load("rmat:10:4", undirected=True, backend="cpu", cache_dir=cache) as b:
+        np.testing.assert_array_equal(mgraph.bfs(b, 0), first)
+
+
 def test_connected_components() -> None:
     for g in graphs(False):
         with mgraph.Graph.from_networkx(g, backend="cpu") as mg:
