@@ -54,15 +54,12 @@ func cacheKey(path string, opts Options, p layout.Params) (string, error) {
 	if opts.Weights {
 		variant += fmt.Sprintf(" weights=%d", opts.WeightSeed)
 	}
-	spec, isSpec, err := generatorSpec(path)
+	digest, generated, err := cache.InputDigest(path, opts.seed())
 	if err != nil {
-		return "", err
-	}
-	var digest cache.Digest
-	if isSpec {
-		digest, variant = cache.HashString(fmt.Sprintf("gen %s seed=%d", spec, opts.seed())), "generated "+variant
-	} else if digest, err = cache.HashFile(path); err != nil {
 		return "", fmt.Errorf("mgraph: %w", err)
+	}
+	if generated {
+		variant = "generated " + variant
 	}
 	return cache.Key(digest, variant, p), nil
 }

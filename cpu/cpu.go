@@ -6,8 +6,10 @@
 package cpu
 
 import (
+	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/mgraph-dev/mgraph/dense"
 	"github.com/mgraph-dev/mgraph/engine"
@@ -86,12 +88,12 @@ func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runne
 // run's options allow it.
 type engines[V engine.Value] struct {
 	r      *sampler.Runner[V]
-	pull   *pull.Engine[V]
+	pull   engine.PullStepper[V]
 	values []uint32 // a min run's values (RunMin), reused by the next run
 }
 
 // newEngines allocates the engines over b's layout (the pull engine only
-// when withPull).
+// when withPull, and made by its first use: see lazyPull).
 func newEngines[V engine.Value](b *Backend, withPull bool) (*engines[V], error) {
 	d, err := dense.New[V](b.l, b.workers)
 	if err != nil {
@@ -103,11 +105,58 @@ func newEngines[V engine.Value](b *Backend, withPull bool) (*engines[V], error) 
 	}
 	e := &engines[V]{r: sampler.New[V](b.l, d, s, b.workers, engine.RunOptions{})}
 	if withPull {
-		if e.pull, err = pull.New[V](b.l, b.In(), b.workers); err != nil {
-			return nil, fmt.Errorf("cpu backend: %w", err)
-		}
+		e.pull = &lazyPull[V]{b: b}
 	}
 	return e, nil
+}
+
+// lazyPull is a pull stepper whose pull engine is made by its first Step or
+// Estimate: on a directed layout the engine needs the in-adjacency, a
+// transpose of the sparse part, which only EarlyExit programs (BFS) use, so
+// an SSSP run does not pay for it.
+type lazyPull[V engine.Value] struct {
+	b *Backend
+	e *pull.Engine[V]
+}
+
+var _ engine.PullStepper[uint32] = (*lazyPull[uint32])(nil)
+
+// engine returns the pull engine, made on first use.
+func (lp *lazyPull[V]) engine() (*pull.Engine[V], error) {
+	if lp.e == nil {
+		e, err := pull.New[V](lp.b.l, lp.b.In(), lp.b.workers)
+		if err != nil {
+			return nil, fmt.Errorf("cpu backend: %w", err)
+		}
+		lp.e = e
+	}
+	return lp.e, nil
+}
+
+// Step implements engine.PullStepper.
+func (lp *lazyPull[V]) Step(ctx context.Context, p engine.EarlyExit[V], values []V, active, next []uint8) (uint64, []engine.Phase, error) {
+	e, err := lp.engine()
+	if err != nil {
+		return 0, nil, err
+	}
+	return e.Step(ctx, p, values, active, next)
+}
+
+// NextArcs implements engine.PullStepper (0 before the first Step).
+func (lp *lazyPull[V]) NextArcs() uint64 {
+	if lp.e == nil {
+		return 0
+	}
+	return lp.e.NextArcs()
+}
+
+// Estimate implements engine.PullStepper.
+func (lp *lazyPull[V]) Estimate(ctx context.Context, p engine.EarlyExit[V], values []V, active []uint8) (time.Duration, error) {
+	e, err := lp.engine()
+	if err != nil {
+		return 0, err
+	}
+	return e.Estimate(ctx, p, values, active)
 }
 
 // In returns the layout's in-adjacency (Layout.In), built on first use and

@@ -113,14 +113,23 @@ func (c *Collector) Close() error { return c.release() }
 // those. Into(nil, 0) undoes it.
 func (c *Collector) Into(host unsafe.Pointer, bytes uint64) { c.target, c.tbytes = host, bytes }
 
-// dest returns where a collection of n elements of T copies to: Into's
-// memory when it holds them, else own (allocated by ensureOut).
-func dest[T any](c *Collector, own *Pinned[T], n uint64) (unsafe.Pointer, []T) {
+// result runs launch (the mapping into out, n elements of T) and the copy
+// of out to the host, between c's events, and returns the host copy and
+// the milliseconds on the device. The copy goes into Into's memory when it
+// holds the result, else into own (allocated by ensureOut).
+func result[T any](c *Collector, own *Pinned[T], out *Buffer[T], launch func() error) ([]T, float32, error) {
+	n := c.dl.desc.n
 	var zero T
-	if c.target != nil && c.tbytes >= n*uint64(unsafe.Sizeof(zero)) {
-		return c.target, unsafe.Slice((*T)(c.target), n)
+	bytes := n * uint64(unsafe.Sizeof(zero))
+	host, res := own.p, own.Slice()
+	if c.target != nil && c.tbytes >= bytes {
+		host, res = c.target, unsafe.Slice((*T)(c.target), n)
 	}
-	return own.p, own.Slice()
+	ms, err := c.collect(launch, host, out.h.p, bytes)
+	if err != nil {
+		return nil, 0, fmt.Errorf("collect: %w", err)
+	}
+	return res, ms, nil
 }
 
 // Reserve allocates the result buffers of both value types now (pinned
@@ -228,17 +237,12 @@ func (c *Collector) Uint32(values *Buffer[uint32], components bool) ([]uint32, f
 		return nil, 0, err
 	}
 	dev := c.dl.dev.ordinal
-	host, res := dest(c, c.hostU32, n)
-	ms, err := c.collect(func() error {
+	return result(c, c.hostU32, c.outU32, func() error {
 		if components {
 			return backendGatherComponents(dev, c.outU32.h.p, values.h.p, c.perm.h.p, c.smallest.h.p, n)
 		}
 		return backendGatherU32(dev, c.outU32.h.p, values.h.p, c.perm.h.p, n)
-	}, host, c.outU32.h.p, n*4)
-	if err != nil {
-		return nil, 0, fmt.Errorf("collect: %w", err)
-	}
-	return res, ms, nil
+	})
 }
 
 // BFSParents returns the BFS tree of levels (BFS levels in the layout
@@ -276,17 +280,12 @@ func (c *Collector) BFSParents(levels *Buffer[uint32]) ([]uint32, float32, error
 	dev := c.dl.dev.ordinal
 	desc := new(dlayout)
 	*desc = c.dl.desc
-	host, res := dest(c, c.hostU32, n)
-	ms, err := c.collect(func() error {
+	return result(c, c.hostU32, c.outU32, func() error {
 		if err := backendBFSParents(dev, unsafe.Pointer(desc), levels.h.p, c.ids.h.p); err != nil {
 			return err
 		}
 		return backendGatherIDs(dev, c.outU32.h.p, c.ids.h.p, c.perm.h.p, c.inv.h.p, n)
-	}, host, c.outU32.h.p, n*4)
-	if err != nil {
-		return nil, 0, fmt.Errorf("collect: %w", err)
-	}
-	return res, ms, nil
+	})
 }
 
 // Float64 returns values (layout numbering) in the original numbering,
@@ -301,8 +300,7 @@ func (c *Collector) Float64(values *Buffer[float64], normalise bool) ([]float64,
 		return nil, 0, err
 	}
 	dev := c.dl.dev.ordinal
-	host, res := dest(c, c.hostF64, n)
-	ms, err := c.collect(func() error {
+	return result(c, c.hostF64, c.outF64, func() error {
 		var divisor unsafe.Pointer
 		if normalise {
 			if err := backendReduceSumF64(dev, values.h.p, n, c.sum.h.p, c.scratch.h.p, c.scratch.Bytes(), nil); err != nil {
@@ -311,11 +309,7 @@ func (c *Collector) Float64(values *Buffer[float64], normalise bool) ([]float64,
 			divisor = c.sum.h.p
 		}
 		return backendGatherF64(dev, c.outF64.h.p, values.h.p, c.perm.h.p, divisor, n)
-	}, host, c.outF64.h.p, n*8)
-	if err != nil {
-		return nil, 0, fmt.Errorf("collect: %w", err)
-	}
-	return res, ms, nil
+	})
 }
 
 // Init sets a min program's initial state on the device: every value fill

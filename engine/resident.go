@@ -25,9 +25,6 @@ type Init struct {
 // Values returns the initial values and frontier that init describes for a
 // graph of n vertices, made on the host in parallel (workers goroutines).
 func (init Init) Values(n uint64, workers int) ([]uint32, *Frontier, error) {
-	if init.HasSource && uint64(init.Source) >= n {
-		return nil, nil, fmt.Errorf("init: source %d of a graph of %d vertices", init.Source, n)
-	}
 	return init.ValuesInto(make([]uint32, n), workers)
 }
 

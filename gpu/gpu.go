@@ -59,7 +59,6 @@ type Backend struct {
 	asyncDelta     uint32          // SSSP's near-far bucket width in async runs
 	delta          uint32          // SSSP's near-far bucket width in device loops (0: off; WithNearFarDelta)
 	prScheme       cuda.PRScheme   // WithPRScheme
-	noIn           bool            // a directed layout's in-adjacency does not fit the device: BFS runs push-only
 }
 
 var _ engine.Backend = (*Backend)(nil)
@@ -187,7 +186,7 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 		asyncDelta: nearFarDeltaTimes(weights, o.nearFar, engine.AsyncNearFarWeights), prScheme: o.prScheme}
 	// A directed layout's in-adjacency, for BFS's pull steps, is built
 	// with the layout (milliseconds on the device), not by the first run.
-	if _, err := b.pullReady(); err != nil {
+	if err := b.buildIn(); err != nil {
 		b.Close()
 		return nil, err
 	}
@@ -378,31 +377,23 @@ func (b *Backend) minRun() (*cuda.MinRun, error) {
 	return b.run, nil
 }
 
-// pullReady reports whether pull steps can run: the layout's in-adjacency
-// is on the device. A directed layout's is built there by New (4 bytes an
-// arc); when the device has no room for it, or the layout has more arcs
-// than one build takes, BFS runs push-only. The caller holds b.mu (or is
-// New).
-func (b *Backend) pullReady() (bool, error) {
-	if b.dl.HasIn() {
-		return true, nil
-	}
-	if b.noIn {
-		return false, nil
-	}
-	if b.l.NumArcs > cuda.MaxTransposeArcs {
-		b.noIn = true
-		return false, nil
+// buildIn builds a directed layout's in-adjacency on the device for New (4
+// bytes an arc; an undirected layout's is its sparse part). When the
+// device has no room for it, or the layout has more arcs than one build
+// takes, there is none: pull steps need it (cuda.DeviceLayout.HasIn), so
+// BFS runs push-only.
+func (b *Backend) buildIn() error {
+	if b.dl.HasIn() || b.l.NumArcs > cuda.MaxTransposeArcs {
+		return nil
 	}
 	err := b.dl.BuildIn()
 	if oom := (*cuda.OutOfMemoryError)(nil); errors.As(err, &oom) {
-		b.noIn = true
-		return false, nil
+		return nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("cuda backend: %w", err)
+		return fmt.Errorf("cuda backend: %w", err)
 	}
-	return true, nil
+	return nil
 }
 
 // iterateMin runs the iterations of min program p (kernel prog) from the
@@ -410,7 +401,7 @@ func (b *Backend) pullReady() (bool, error) {
 // (a list when isList), and times them into Result.Seconds. BFS in hybrid
 // mode may take pull steps (direction optimisation, with the CPU sampler's
 // switching rule, sampler.Alpha and sampler.Beta; on a directed layout over
-// its in-adjacency, pullReady).
+// its in-adjacency, when New could build it).
 func (b *Backend) iterateMin(ctx context.Context, run *cuda.MinRun, p engine.Program[uint32], prog int, opts engine.RunOptions, count, edges uint64, isList bool) (engine.Result, error) {
 	if opts.Mode == engine.Async {
 		return b.iterateAsync(run, p, prog, opts, count, isList)
@@ -423,13 +414,7 @@ func (b *Backend) iterateMin(ctx context.Context, run *cuda.MinRun, p engine.Pro
 	}
 	opts = withSampleRate(opts)
 	_, ee := p.(engine.EarlyExit[uint32])
-	canPull := ee && prog == cuda.ProgBFS && !opts.NoPull && opts.Mode == engine.Hybrid
-	if canPull {
-		var err error
-		if canPull, err = b.pullReady(); err != nil {
-			return engine.Result{}, err
-		}
-	}
+	canPull := ee && prog == cuda.ProgBFS && !opts.NoPull && opts.Mode == engine.Hybrid && b.dl.HasIn()
 	start := time.Now()
 	res, err := b.iterate(ctx, minSteps{run, prog}, prog, opts, canPull, count, edges, isList, nil, handoff)
 	res.Seconds = time.Since(start).Seconds()

@@ -87,8 +87,8 @@ func (s *Steppers) Dense() engine.DenseStepper[uint32] { return denseStepper{s} 
 // Sparse returns the MultiGraphS stepper.
 func (s *Steppers) Sparse() engine.SparseStepper[uint32] { return sparseStepper{s} }
 
-// Pull returns the pull stepper (BFS only; a directed layout's in-adjacency
-// is uploaded by the first step).
+// Pull returns the pull stepper (BFS only; over a directed layout's
+// in-adjacency, built with the backend).
 func (s *Steppers) Pull() engine.PullStepper[uint32] { return &pullStepper{s: s} }
 
 // prog checks p and returns its kernel id.
@@ -316,14 +316,7 @@ func (ps *pullStepper) pullProg(p engine.EarlyExit[uint32], values []uint32) (in
 	if prog != cuda.ProgBFS {
 		return 0, fmt.Errorf("cuda pull step: only BFS has a device pull step, not %T", p)
 	}
-	b := ps.s.b
-	b.mu.Lock()
-	ok, err := b.pullReady()
-	b.mu.Unlock()
-	if err != nil {
-		return 0, fmt.Errorf("cuda pull step: %w", err)
-	}
-	if !ok {
+	if !ps.s.b.dl.HasIn() {
 		return 0, fmt.Errorf("cuda pull step: the layout's in-adjacency does not fit the device")
 	}
 	return prog, nil

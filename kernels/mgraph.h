@@ -262,8 +262,8 @@ typedef struct {
     uint32_t *split_tickets;
     /* The in-adjacency pull steps scan (layout.InArcs): for an undirected
      * layout the sparse part itself; for a directed one its transpose, rows
-     * sorted by source, built on first use (mg_transpose,
-     * cuda.DeviceLayout.BuildIn); NULL until then. */
+     * sorted by source, built with the backend (mg_transpose,
+     * cuda.DeviceLayout.BuildIn, called by gpu.New); NULL when not built. */
     const uint64_t *in_offsets;
     const uint32_t *in_src;
     /* The vertices with at least MG_PULL_HEAVY_DEGREE in-arcs, which a pull

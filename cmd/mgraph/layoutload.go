@@ -2,18 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/cuda"
-	"github.com/mgraph-dev/mgraph/graph/gen"
 	"github.com/mgraph-dev/mgraph/internal/progress"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/layout/cache"
@@ -101,16 +97,10 @@ func (f *layoutFlags) params() (layout.Params, error) {
 // reading options that change the graph.
 func inputDigest(path string, in *inputFlags) (cache.Digest, string, error) {
 	variant := in.variant()
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		spec, specErr := gen.ParseSpec(path)
-		if specErr != nil {
-			return cache.Digest{}, "", fmt.Errorf("%s: no such file, and not a generator spec (%v)", path, specErr)
-		}
-		return cache.HashString(fmt.Sprintf("gen %s seed=%d", spec, in.seed)), "generated " + variant, nil
-	} else if err != nil {
-		return cache.Digest{}, "", err
+	d, generated, err := cache.InputDigest(path, in.seed)
+	if generated {
+		variant = "generated " + variant
 	}
-	d, err := cache.HashFile(path)
 	return d, variant, err
 }
 

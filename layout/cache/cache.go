@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mgraph-dev/mgraph/graph/gen"
 	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"
 )
@@ -95,6 +96,23 @@ const hashPiece = 64 << 20
 // HashString returns the SHA-256 of s (for generated graphs: the spec and
 // seed).
 func HashString(s string) Digest { return sha256.Sum256([]byte(s)) }
+
+// InputDigest identifies a graph input for the cache: the SHA-256 of the
+// file path (HashFile), or, when no file is there, of the generator spec
+// path names and its seed (generated is then true).
+func InputDigest(path string, seed uint64) (d Digest, generated bool, err error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		spec, specErr := gen.ParseSpec(path)
+		if specErr != nil {
+			return Digest{}, false, fmt.Errorf("%s: no such file, and not a generator spec (%v)", path, specErr)
+		}
+		return HashString(fmt.Sprintf("gen %s seed=%d", spec, seed)), true, nil
+	} else if err != nil {
+		return Digest{}, false, err
+	}
+	d, err = HashFile(path)
+	return d, false, err
+}
 
 // Key derives the cache key of a layout: the input digest, variant (every
 // option that changes the graph read from the input, e.g. the format and
