@@ -5,10 +5,8 @@ import (
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/apps"
-	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
-	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"github.com/stretchr/testify/require"
 )
 
@@ -21,15 +19,7 @@ func TestAsyncOnce(t *testing.T) {
 	needGPU(t)
 	ctx := context.Background()
 	for _, spec := range []string{"grid:24", "rmat:9:8"} {
-		el := testgraphs.Generated(t, spec, 1)
-		el.Symmetrize(2)
-		el.SetRandomWeights(3, 1, 64, 2)
-		l := build(t, el, testgraphs.SmallParams())
-		g := apps.OriginalCSR(l, 2)
-		cb, err := cpu.New(l, 2)
-		require.NoError(t, err)
-		gb, err := gpu.New(l, 2, gpu.WithAsyncBlocksPerSM(1))
-		require.NoError(t, err)
+		_, g, cb, gb := weightedPair(t, spec, 1, gpu.WithAsyncBlocksPerSM(1))
 		ro := engine.RunOptions{Mode: engine.Async, Trace: true}
 		for _, app := range []string{"bfs", "sssp", "cc-lp"} {
 			want, _, err := apps.Run(ctx, app, cb, cb, []uint32{3}, apps.PageRankOptions{}, engine.RunOptions{})

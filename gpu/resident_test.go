@@ -9,7 +9,9 @@ import (
 	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
+	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,16 +25,8 @@ func TestResidentRunsOnce(t *testing.T) {
 	needGPU(t)
 	ctx := context.Background()
 	for _, spec := range []string{"rmat:11:8", "grid:40x50:0.45"} {
-		el := testgraphs.Generated(t, spec, 4)
-		el.Symmetrize(4)
-		el.SetRandomWeights(3, 1, 64, 4)
-		l := build(t, el, testgraphs.SmallParams())
+		l, g, cb, gb := weightedPair(t, spec, 4)
 		require.NotEqual(t, l.Perm, identity(l.NumVertices), "%s: the layout must renumber", spec)
-		g := apps.OriginalCSR(l, 2)
-		cb, err := cpu.New(l, 2)
-		require.NoError(t, err)
-		gb, err := gpu.New(l, 2)
-		require.NoError(t, err)
 		srcs := []uint32{0, uint32(l.NumVertices / 3)}
 		pr := apps.DefaultPageRankOptions()
 		for _, app := range apps.Names {
@@ -59,6 +53,22 @@ func TestResidentRunsOnce(t *testing.T) {
 		}
 		require.NoError(t, gb.Close())
 	}
+}
+
+// weightedPair builds spec's graph (generator seed), symmetrized with
+// random weights, its layout with the small test parameters, its CSR in
+// original ids, and a CPU and a GPU backend over the layout.
+func weightedPair(t *testing.T, spec string, seed uint64, gopts ...gpu.Option) (*layout.Layout, *graph.CSR, *cpu.Backend, *gpu.Backend) {
+	t.Helper()
+	el := testgraphs.Generated(t, spec, seed)
+	el.Symmetrize(2)
+	el.SetRandomWeights(3, 1, 64, 2)
+	l := build(t, el, testgraphs.SmallParams())
+	cb, err := cpu.New(l, 2)
+	require.NoError(t, err)
+	gb, err := gpu.New(l, 2, gopts...)
+	require.NoError(t, err)
+	return l, apps.OriginalCSR(l, 2), cb, gb
 }
 
 func identity(n uint64) []uint32 {
