@@ -15,6 +15,7 @@ import (
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/ops"
 	"github.com/mgraph-dev/mgraph/pull"
 	"github.com/mgraph-dev/mgraph/sampler"
 	"github.com/mgraph-dev/mgraph/sparse"
@@ -47,6 +48,7 @@ func New(l *layout.Layout, workers int) (*Backend, error) {
 var (
 	_ engine.Backend     = (*Backend)(nil)
 	_ engine.TreeBackend = (*Backend)(nil)
+	_ ops.Provider       = (*Backend)(nil)
 )
 
 // Name returns "cpu".
@@ -57,6 +59,9 @@ func (b *Backend) Layout() *layout.Layout { return b.l }
 
 // Workers returns the number of goroutines the engines use.
 func (b *Backend) Workers() int { return b.workers }
+
+// OpsDevice returns an operator device over the backend's layout and workers.
+func (b *Backend) OpsDevice() (ops.Device, error) { return ops.NewCPU(b.l, b.workers) }
 
 // Uint32Runner returns a runner for uint32-valued programs.
 func (b *Backend) Uint32Runner(opts engine.RunOptions) (engine.Runner[uint32], error) {

@@ -25,6 +25,7 @@ import (
 	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/ops"
 	"github.com/mgraph-dev/mgraph/sampler"
 )
 
@@ -245,6 +246,16 @@ func (b *Backend) Close() error {
 		first = err
 	}
 	return first
+}
+
+// OpsDevice returns an operator device (package ops) over the backend's
+// device layout. Operators and the backend's own runs must not overlap.
+func (b *Backend) OpsDevice() (ops.Device, error) {
+	d, err := cuda.NewOpsDevice(b.dl)
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 // Name returns "cuda".

@@ -150,6 +150,18 @@ __device__ __forceinline__ uint64_t lower_bound(const T *a, uint64_t n, X x) {
     return lo;
 }
 
+// upper_bound_u64 returns the first index i of the sorted a[0..n) with
+// a[i] > x (n when there is none).
+__device__ __forceinline__ uint64_t upper_bound_u64(const uint64_t *a, uint64_t n, uint64_t x) {
+    uint64_t lo = 0, hi = n;
+    while (lo < hi) {
+        const uint64_t mid = (lo + hi) / 2;
+        if (a[mid] <= x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 // key_bits returns the number of bits (1..64) that hold every key up to
 // max_key: the end bit of a radix sort over such keys.
 inline int key_bits(uint64_t max_key) {

@@ -675,6 +675,135 @@ int mg_memcpy_dtoh_async(int dev, void *dst, const void *src, uint64_t bytes, mg
 int mg_cc_hook(int dev, const mg_dlayout *l, uint32_t *parent, mg_stream s, mg_event *ev, char *err,
                size_t errlen);
 
+/* --- Gunrock-style operators (ops.cu, ops.cuh, fn_*.cuh) -------------- */
+
+/* What a functor is given: arrays a[i] (device pointers, NULL when not
+ * bound), integer scalars u[i] and float scalars f[i]. */
+#define MG_OP_ARRAYS 8
+#define MG_OP_SCALARS 4
+typedef struct {
+    void *a[MG_OP_ARRAYS];
+    uint64_t u[MG_OP_SCALARS];
+    double f[MG_OP_SCALARS];
+} mg_op_args;
+/* A compressed adjacency: row u is [offsets[u], offsets[u+1]) of dst (and
+ * weights, or NULL), sorted by destination. */
+typedef struct {
+    uint64_t n, m;
+    const uint64_t *offsets;
+    const uint32_t *dst;
+    const uint32_t *weights;
+} mg_op_graph;
+/* An operator's input: element k of [0, count) is list[k], or k itself
+ * when list is NULL; with flags (a dense frontier) element k is skipped
+ * unless flags[k]. arcs: elements are arc ids, else vertex ids. */
+typedef struct {
+    const uint32_t *list;
+    const uint8_t *flags;
+    uint64_t count;
+    int32_t arcs;
+    int32_t reserved;
+} mg_op_in;
+/* What an advance or filter writes (what: MG_OUT_*): into list (capacity
+ * entries; *count, device, gets the number written and must be 0 before)
+ * or flags (universe entries, 0 before; *count gets the number set);
+ * bitmap (universe bits, 0 before) culls repeats: required for flags and
+ * for unique lists, NULL otherwise. */
+#define MG_OUT_NONE 0
+#define MG_OUT_VERTICES 1
+#define MG_OUT_ARCS 2
+typedef struct {
+    uint32_t *list;
+    uint8_t *flags;
+    uint32_t *bitmap;
+    unsigned long long *count;
+    uint64_t capacity;
+    int32_t what;
+    int32_t reserved;
+} mg_op_out;
+/* Load-balancing strategies of mg_op_advance (ops.Strategy, resolved):
+ * a thread per element; Merrill's thread/warp/CTA grouping, rows of
+ * MG_OP_WARP_DEGREE arcs or more expanded by a warp, of MG_OP_BLOCK_DEGREE
+ * or more by the block; arcs balanced over threads through the prefix sum
+ * of the elements' degrees. */
+#define MG_LB_THREAD 1
+#define MG_LB_TWC 2
+#define MG_LB_MERGED 3
+#define MG_OP_BLOCK 256
+#define MG_OP_WARP_DEGREE 32
+#define MG_OP_BLOCK_DEGREE 256
+/* Reductions of mg_op_reduce. */
+#define MG_REDUCE_SUM 0
+#define MG_REDUCE_MIN 1
+#define MG_REDUCE_MAX 2
+
+/* The functors compiled into the library (fn_*.cuh; ops.Functor.ID).
+ * Their Go twins are in package apps. */
+enum {
+    MG_FN_BFS = 1,         /* BFS levels: claim unvisited destinations */
+    MG_FN_SSSP = 2,        /* SSSP: relax with atomicMin */
+    MG_FN_SIMPLE = 3,      /* keep arcs that are not self-loops or repeats */
+    MG_FN_ORIENT = 4,      /* keep simple arcs from lower to higher (degree, id) */
+    MG_FN_TRI_COUNT = 5,   /* add an arc's common neighbours to its source */
+    MG_FN_EQUALS = 6,      /* keep vertices whose a[0] entry is u[0] */
+    MG_FN_KCORE_PEEL = 7,  /* remove vertices of degree below k */
+    MG_FN_KCORE_DROP = 8,  /* decrement the degree of live destinations */
+    MG_FN_LOCAL_MAX = 9,   /* mark undecided vertices of highest priority among undecided neighbours */
+    MG_FN_JP_COLOR = 10,   /* give marked vertices the smallest colour free among their neighbours */
+    MG_FN_MIS_JOIN = 11,   /* put marked vertices in the set */
+    MG_FN_MIS_EXCLUDE = 12,/* exclude undecided neighbours of set members */
+    MG_FN_PR_DANGLING = 13,/* rank of vertices without out-arcs */
+    MG_FN_PR_PULL = 14,    /* personalised PageRank's pull step */
+    MG_FN_L1_DIFF = 15,    /* |a[0][v] − a[1][v]| */
+    MG_FN_SCALE = 16,      /* a[0][v] *= f[0] */
+    MG_FN_GATHER = 17,     /* row sum of a[0][u] / degree(u) into a[1][v] */
+    MG_FN_PUSH_ADD = 18,   /* add a[0][src] / degree(src) into a[1][dst] */
+    MG_FN_IN_SET = 19,     /* keep arcs whose source is flagged in a[0] */
+    MG_FN_VALUE = 20,      /* a[0][v] (a double), for sums */
+    MG_FN_FLAGGED = 21,    /* 1 when the byte a[0][v] is not 0, for sums */
+    MG_FN_LAST = 21
+};
+
+/* Fills n elements of elem_bytes (1, 4 or 8) at p with value's low bytes.
+ * Synchronous. */
+int mg_op_fill(int dev, void *p, int elem_bytes, uint64_t value, uint64_t n, char *err, size_t errlen);
+/* The prefix sum of the input's degrees in g (count+1 entries into scan;
+ * an arc element has degree 1, a skipped one 0) and its total, *arcs
+ * (host). Synchronous. */
+int mg_op_advance_plan(int dev, const mg_op_graph *g, const mg_op_in *in, uint64_t *scan, uint64_t *arcs,
+                       char *err, size_t errlen);
+/* Calls functor fn's edge on every arc of the input (scan from
+ * mg_op_advance_plan, arcs its total) with strategy (MG_LB_*) and writes
+ * out; *written (host) gets out's count. Synchronous. */
+int mg_op_advance(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const mg_op_in *in,
+                  const uint64_t *scan, uint64_t arcs, int strategy, const mg_op_out *out, uint64_t *written,
+                  char *err, size_t errlen);
+/* Calls fn's vertex on every element of in; with out (may be NULL), the
+ * elements for which it returns true are written there, in order when out
+ * is a list without bitmap. *written (host) gets out's count. */
+int mg_op_filter(int dev, int fn, const mg_op_args *a, const mg_op_in *in, const mg_op_out *out,
+                 uint64_t *written, char *err, size_t errlen);
+/* The sum of fn's measure over in into *sum (host). */
+int mg_op_sum(int dev, int fn, const mg_op_args *a, const mg_op_in *in, double *sum, char *err, size_t errlen);
+/* For every vertex v of in, fn's reduced(v, op over v's row of g of fn's
+ * value). */
+int mg_op_reduce(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const mg_op_in *in, int op,
+                 char *err, size_t errlen);
+/* For every arc (u, v) of g (in->list NULL and in->count == g->m) or of
+ * the arc list in, fn's common(u, v, arc, |row u ∩ row v|); *total (host)
+ * gets the sum of the counts. */
+int mg_op_intersect(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const mg_op_in *in,
+                    uint64_t *total, char *err, size_t errlen);
+/* Counts the arcs of each row of g that fn's edge keeps into
+ * offsets[1..n] and scans them (offsets: n+1, the subgraph's); *kept
+ * (host) gets the total. */
+int mg_op_filter_arcs_count(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, uint64_t *offsets,
+                            uint64_t *kept, char *err, size_t errlen);
+/* Writes the kept arcs, in order, into dst (and weights when g has them),
+ * at the subgraph's offsets. */
+int mg_op_filter_arcs_write(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const uint64_t *offsets,
+                            uint32_t *dst, uint32_t *weights, char *err, size_t errlen);
+
 /* --- NVTX ranges (nvtx.cu) ---------------------------------------------- */
 
 /* Named ranges on the Nsight Systems timeline; without a tool attached

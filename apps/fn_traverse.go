@@ -1,0 +1,57 @@
+package apps
+
+import (
+	"sync/atomic"
+
+	"github.com/mgraph-dev/mgraph/ops"
+)
+
+// The Go twins of kernels/fn_traverse.cuh: BFS and SSSP as operator apps.
+
+// bfsFn claims unvisited destinations for depth+1 (MG_FN_BFS).
+type bfsFn struct {
+	level []uint32
+	depth uint32
+}
+
+func (f *bfsFn) Edge(_, dst uint32, _ uint64, _ uint32) bool {
+	p := &f.level[dst]
+	return atomic.LoadUint32(p) == Unreached && atomic.CompareAndSwapUint32(p, Unreached, f.depth+1)
+}
+
+func bfsFunctor(level *ops.Array[uint32], depth uint32) *ops.Functor {
+	return &ops.Functor{Name: "bfs", ID: ops.FnBFS, Arrays: []ops.Mem{level.Mem()}, Ints: []uint64{uint64(depth)},
+		CPU: &bfsFn{level: level.Host(), depth: depth}}
+}
+
+// ssspFn relaxes an arc with an atomic min (MG_FN_SSSP); unweighted graphs
+// have weight 1.
+type ssspFn struct {
+	dist       []uint32
+	unweighted bool
+}
+
+func (f *ssspFn) Edge(src, dst uint32, _ uint64, w uint32) bool {
+	if f.unweighted {
+		w = 1
+	}
+	nd := uint64(atomic.LoadUint32(&f.dist[src])) + uint64(w)
+	for {
+		old := atomic.LoadUint32(&f.dist[dst])
+		if nd >= Unreached || nd >= uint64(old) {
+			return false
+		}
+		if atomic.CompareAndSwapUint32(&f.dist[dst], old, uint32(nd)) {
+			return true
+		}
+	}
+}
+
+func ssspFunctor(dist *ops.Array[uint32], unweighted bool) *ops.Functor {
+	u := uint64(0)
+	if unweighted {
+		u = 1
+	}
+	return &ops.Functor{Name: "sssp", ID: ops.FnSSSP, Arrays: []ops.Mem{dist.Mem()}, Ints: []uint64{u},
+		CPU: &ssspFn{dist: dist.Host(), unweighted: unweighted}}
+}

@@ -1,0 +1,134 @@
+// Package opscheck runs every operator app (package apps: BFS and SSSP
+// with the operators, triangle counting, k-core, colouring, MIS,
+// personalised PageRank, HITS, SALSA, who-to-follow) on one backend with
+// every load-balancing strategy and validates each result against the
+// serial references. The CPU tests and the GPU tests share it.
+package opscheck
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/apps/ref"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/ops"
+)
+
+// Strategies are the load-balancing strategies every traversal runs with.
+var Strategies = []ops.Strategy{ops.Auto, ops.ThreadMapped, ops.TWC, ops.Merged}
+
+// Backends are what Check runs on: the graph as given (fwd) and, for the
+// apps on undirected or weighted graphs, its symmetrization (sym) and a
+// weighted copy (weighted). Any may be the same backend.
+type Backends struct {
+	Fwd, Sym, Weighted engine.Backend
+}
+
+// Check runs and validates every operator app; the first failure is
+// returned, naming the app, strategy and source.
+func Check(ctx context.Context, b Backends) error {
+	g := apps.OriginalCSR(b.Fwd.Layout(), 2)
+	sg := apps.OriginalCSR(b.Sym.Layout(), 2)
+	wg := apps.OriginalCSR(b.Weighted.Layout(), 2)
+	n := b.Fwd.Layout().NumVertices
+	var sources []uint32
+	if n > 0 {
+		sources = []uint32{0, uint32(n / 2), uint32(n - 1)}
+	}
+	for _, st := range Strategies {
+		o := apps.OpsOptions{Strategy: st}
+		for _, s := range sources {
+			levels, _, err := apps.BFSOps(ctx, b.Fwd, s, o)
+			if err == nil {
+				err = apps.ValidateBFS(g, s, levels)
+			}
+			if err != nil {
+				return fmt.Errorf("bfs ops/%s/source %d: %w", st, s, err)
+			}
+			dist, _, err := apps.SSSPOps(ctx, b.Weighted, s, o)
+			if err == nil {
+				err = apps.ValidateSSSP(wg, s, dist)
+			}
+			if err != nil {
+				return fmt.Errorf("sssp ops/%s/source %d: %w", st, s, err)
+			}
+		}
+		if err := checkStructure(ctx, b.Sym, sg, o); err != nil {
+			return fmt.Errorf("%s: %w", st, err)
+		}
+		hubs, auth, _, err := apps.SALSA(ctx, b.Fwd, 50, 1e-10, o)
+		if err == nil {
+			err = apps.ValidateHubsAuthorities(g, true, 50, 1e-10, hubs, auth)
+		}
+		if err != nil {
+			return fmt.Errorf("salsa/%s: %w", st, err)
+		}
+	}
+	o := apps.OpsOptions{}
+	pr := apps.DefaultPageRankOptions()
+	pr.Tolerance, pr.MaxIterations = 1e-10, 100
+	if n > 0 {
+		ranks, _, err := apps.PersonalizedPageRank(ctx, b.Fwd, sources, pr, o)
+		if err == nil {
+			err = apps.ValidatePPR(g, sources, pr, ranks)
+		}
+		if err != nil {
+			return fmt.Errorf("ppr: %w", err)
+		}
+		w := ref.DefaultWTFOptions()
+		for _, s := range sources {
+			rec, _, err := apps.WhoToFollow(ctx, b.Fwd, s, w, o)
+			if err == nil {
+				err = apps.ValidateWTF(g, s, w, rec)
+			}
+			if err != nil {
+				return fmt.Errorf("wtf/user %d: %w", s, err)
+			}
+		}
+	}
+	hubs, auth, _, err := apps.HITS(ctx, b.Fwd, 50, 1e-10, o)
+	if err == nil {
+		err = apps.ValidateHubsAuthorities(g, false, 50, 1e-10, hubs, auth)
+	}
+	if err != nil {
+		return fmt.Errorf("hits: %w", err)
+	}
+	return nil
+}
+
+// checkStructure runs the apps on undirected graphs.
+func checkStructure(ctx context.Context, b engine.Backend, sg *graph.CSR, o apps.OpsOptions) error {
+	total, per, _, err := apps.TriangleCount(ctx, b, true, o)
+	if err == nil {
+		err = apps.ValidateTriangles(sg, total, per)
+	}
+	if err != nil {
+		return fmt.Errorf("tc: %w", err)
+	}
+	core, _, err := apps.KCore(ctx, b, o)
+	if err == nil {
+		err = apps.ValidateKCore(sg, core)
+	}
+	if err != nil {
+		return fmt.Errorf("kcore: %w", err)
+	}
+	for seed := uint64(1); seed <= 2; seed++ {
+		colors, _, err := apps.Color(ctx, b, seed, o)
+		if err == nil {
+			err = apps.ValidateColor(sg, colors)
+		}
+		if err != nil {
+			return fmt.Errorf("color/seed %d: %w", seed, err)
+		}
+		in, _, err := apps.MIS(ctx, b, seed, o)
+		if err == nil {
+			err = apps.ValidateMIS(sg, in)
+		}
+		if err != nil {
+			return fmt.Errorf("mis/seed %d: %w", seed, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,39 @@
+// fn_traverse.cuh — the functors of BFS and SSSP expressed with the
+// operators (apps/bfsops.go, apps/ssspops.go hold the Go twins and the
+// enactors).
+#ifndef MGRAPH_KERNELS_FN_TRAVERSE_CUH
+#define MGRAPH_KERNELS_FN_TRAVERSE_CUH
+
+#include "ops.cuh"
+
+namespace mg {
+namespace fn {
+
+constexpr uint32_t kUnset = 0xffffffffu;
+
+// Bfs: a[0] levels (uint32, kUnset unvisited), u[0] the frontier's depth.
+// An arc claims its unvisited destination for the next depth.
+struct Bfs : ops::Functor {
+    static __device__ __forceinline__ bool edge(const mg_op_args &a, uint32_t, uint32_t dst, uint64_t, uint32_t) {
+        uint32_t *level = (uint32_t *)a.a[0];
+        return level[dst] == kUnset && atomicCAS(&level[dst], kUnset, (uint32_t)a.u[0] + 1) == kUnset;
+    }
+};
+
+// Sssp: a[0] distances (uint32, kUnset unreached), u[0] 1 when the graph
+// is unweighted (every arc weighs 1). An arc lowers its destination's
+// distance with atomicMin and outputs it when it did.
+struct Sssp : ops::Functor {
+    static __device__ __forceinline__ bool edge(const mg_op_args &a, uint32_t src, uint32_t dst, uint64_t, uint32_t w) {
+        uint32_t *dist = (uint32_t *)a.a[0];
+        if (a.u[0]) w = 1;
+        const uint64_t nd = (uint64_t)dist[src] + w;
+        if (nd >= kUnset || nd >= dist[dst]) return false;
+        return nd < atomicMin(&dist[dst], (uint32_t)nd);
+    }
+};
+
+}  // namespace fn
+}  // namespace mg
+
+#endif  // MGRAPH_KERNELS_FN_TRAVERSE_CUH

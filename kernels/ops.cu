@@ -1,0 +1,425 @@
+// ops.cu — the C API of the operators (mgraph.h, "Gunrock-style
+// operators"): each entry point checks its arguments, picks the functor
+// by id and launches the templates of ops.cuh. Every call is synchronous:
+// the host learns the output's size before the app's next operator.
+#include <cub/cub.cuh>
+
+#include "fn_rank.cuh"
+#include "fn_structure.cuh"
+#include "fn_traverse.cuh"
+
+namespace {
+
+using namespace mg;
+
+// Blocks per SM of the grid-stride operator launches.
+constexpr int kBlocksPerSM = 8;
+
+// The functor registry: id and struct of every functor in the library.
+#define MG_FUNCTORS(X)                \
+    X(MG_FN_BFS, fn::Bfs)             \
+    X(MG_FN_SSSP, fn::Sssp)           \
+    X(MG_FN_SIMPLE, fn::Simple)       \
+    X(MG_FN_ORIENT, fn::Orient)       \
+    X(MG_FN_TRI_COUNT, fn::TriCount)  \
+    X(MG_FN_EQUALS, fn::Equals)       \
+    X(MG_FN_KCORE_PEEL, fn::KcorePeel) \
+    X(MG_FN_KCORE_DROP, fn::KcoreDrop) \
+    X(MG_FN_LOCAL_MAX, fn::LocalMax)  \
+    X(MG_FN_JP_COLOR, fn::JpColor)    \
+    X(MG_FN_MIS_JOIN, fn::MisJoin)    \
+    X(MG_FN_MIS_EXCLUDE, fn::MisExclude) \
+    X(MG_FN_PR_DANGLING, fn::PrDangling) \
+    X(MG_FN_PR_PULL, fn::PrPull)      \
+    X(MG_FN_L1_DIFF, fn::L1Diff)      \
+    X(MG_FN_SCALE, fn::Scale)         \
+    X(MG_FN_GATHER, fn::Gather)       \
+    X(MG_FN_PUSH_ADD, fn::PushAdd)    \
+    X(MG_FN_IN_SET, fn::InSet)        \
+    X(MG_FN_VALUE, fn::Value)         \
+    X(MG_FN_FLAGGED, fn::Flagged)
+
+// dispatch calls body.template operator()<F>() for the functor of id fn,
+// or reports an unknown id.
+template <typename Body>
+int dispatch(int fn, Body body, char *err, size_t errlen) {
+    switch (fn) {
+#define MG_CASE(id, type) \
+    case id:              \
+        return body.template run<type>();
+        MG_FUNCTORS(MG_CASE)
+#undef MG_CASE
+    }
+    char msg[64];
+    snprintf(msg, sizeof msg, "unknown functor id %d", fn);
+    return invalid(msg, err, errlen);
+}
+
+// Scratch is device memory an entry point allocates and frees itself.
+struct Scratch {
+    void *p = nullptr;
+    ~Scratch() {
+        if (p) cudaFree(p);
+    }
+};
+
+unsigned grid(int dev, uint64_t items) { return grid_for(dev, items, MG_OP_BLOCK, kBlocksPerSM); }
+
+// check_in validates an input against the graph (or only its count).
+int check_graph(const mg_op_graph *g, char *err, size_t errlen) {
+    if (g == nullptr || g->offsets == nullptr || (g->m > 0 && g->dst == nullptr))
+        return invalid("operator: graph without offsets or destinations", err, errlen);
+    return MG_OK;
+}
+
+}  // namespace
+
+namespace mg {
+namespace ops {
+
+__global__ void degrees_kernel(mg_op_graph g, mg_op_in in, uint64_t *deg) {
+    for (uint64_t k = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; k < in.count; k += (uint64_t)gridDim.x * blockDim.x) {
+        const uint32_t x = element(in, k);
+        deg[k] = x == kSkip ? 0 : in.arcs ? 1 : g.offsets[x + 1] - g.offsets[x];
+    }
+}
+
+__global__ void fill_kernel(void *p, int elem_bytes, uint64_t value, uint64_t n) {
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        if (elem_bytes == 1) ((uint8_t *)p)[i] = (uint8_t)value;
+        else if (elem_bytes == 4) ((uint32_t *)p)[i] = (uint32_t)value;
+        else ((uint64_t *)p)[i] = value;
+    }
+}
+
+}  // namespace ops
+}  // namespace mg
+
+extern "C" int mg_op_fill(int dev, void *p, int elem_bytes, uint64_t value, uint64_t n, char *err, size_t errlen) {
+    if (elem_bytes != 1 && elem_bytes != 4 && elem_bytes != 8) return invalid("fill: element size not 1, 4 or 8", err, errlen);
+    if (n == 0) return MG_OK;
+    MG_SET_DEVICE(dev);
+    ops::fill_kernel<<<grid(dev, n), MG_OP_BLOCK>>>(p, elem_bytes, value, n);
+    MG_CHECK_LAUNCH("fill kernel");
+    MG_CHECK(cudaDeviceSynchronize());
+    return MG_OK;
+}
+
+extern "C" int mg_op_advance_plan(int dev, const mg_op_graph *g, const mg_op_in *in, uint64_t *scan, uint64_t *arcs,
+                                  char *err, size_t errlen) {
+    if (int rc = check_graph(g, err, errlen)) return rc;
+    MG_SET_DEVICE(dev);
+    *arcs = 0;
+    if (in->count == 0) return MG_OK;
+    ops::degrees_kernel<<<grid(dev, in->count), MG_OP_BLOCK>>>(*g, *in, scan);
+    MG_CHECK_LAUNCH("advance degrees kernel");
+    // Exclusive scan of count+1 entries (the last, never written by the
+    // kernel, is set to 0 first so the scan's last entry is the total).
+    MG_CHECK(cudaMemset(scan + in->count, 0, sizeof(uint64_t)));
+    size_t tb = 0;
+    Scratch tmp;
+    MG_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tb, scan, scan, (int)(in->count + 1)));
+    MG_CHECK(cudaMalloc(&tmp.p, tb));
+    MG_CHECK(cub::DeviceScan::ExclusiveSum(tmp.p, tb, scan, scan, (int)(in->count + 1)));
+    MG_CHECK(cudaMemcpy(arcs, scan + in->count, sizeof(uint64_t), cudaMemcpyDeviceToHost));
+    return MG_OK;
+}
+
+namespace {
+
+// reset zeroes what an output's kernels count into and cull with.
+int reset_out(const mg_op_out *out, uint64_t universe, char *err, size_t errlen) {
+    MG_CHECK(cudaMemset(out->count, 0, sizeof(unsigned long long)));
+    if (out->bitmap != nullptr) MG_CHECK(cudaMemset(out->bitmap, 0, ((universe + 31) / 32) * sizeof(uint32_t)));
+    if (out->flags != nullptr) MG_CHECK(cudaMemset(out->flags, 0, universe));
+    return MG_OK;
+}
+
+// written reads an output's count back, failing when a list overflowed.
+int read_written(const mg_op_out *out, uint64_t *written, char *err, size_t errlen) {
+    unsigned long long c = 0;
+    MG_CHECK(cudaMemcpy(&c, out->count, sizeof c, cudaMemcpyDeviceToHost));
+    *written = c;
+    if (out->list != nullptr && c > out->capacity) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "operator output of %llu elements overflowed its list of %llu", c,
+                 (unsigned long long)out->capacity);
+        return invalid(msg, err, errlen);
+    }
+    return MG_OK;
+}
+
+}  // namespace
+
+namespace {
+
+struct AdvanceBody {
+    int dev;
+    const mg_op_args *a;
+    const mg_op_graph *g;
+    const mg_op_in *in;
+    const uint64_t *scan;
+    uint64_t arcs;
+    int strategy;
+    const mg_op_out *out;
+    char *err;
+    size_t errlen;
+    template <typename F>
+    int run() {
+        switch (strategy) {
+        case MG_LB_THREAD:
+            ops::advance_thread<F><<<grid(dev, in->count), MG_OP_BLOCK>>>(*a, *g, *in, *out);
+            break;
+        case MG_LB_TWC:
+            ops::advance_twc<F><<<grid(dev, in->count), MG_OP_BLOCK>>>(*a, *g, *in, *out);
+            break;
+        case MG_LB_MERGED:
+            if (scan == nullptr) return invalid("advance: the merged strategy needs the plan's scan", err, errlen);
+            ops::advance_merged<F><<<grid(dev, arcs), MG_OP_BLOCK>>>(*a, *g, *in, scan, arcs, *out);
+            break;
+        default:
+            return invalid("advance: unknown load-balancing strategy", err, errlen);
+        }
+        MG_CHECK_LAUNCH("advance kernel");
+        return MG_OK;
+    }
+};
+
+struct FilterBody {
+    int dev;
+    const mg_op_args *a;
+    const mg_op_in *in;
+    const mg_op_out *out;
+    uint8_t *keep;
+    char *err;
+    size_t errlen;
+    template <typename F>
+    int run() {
+        if (out != nullptr && out->flags != nullptr)
+            ops::filter_dense<F><<<grid(dev, in->count), MG_OP_BLOCK>>>(*a, *in, *out);
+        else
+            ops::filter_flags<F><<<grid(dev, in->count), MG_OP_BLOCK>>>(*a, *in, out ? out->bitmap : nullptr, keep);
+        MG_CHECK_LAUNCH("filter kernel");
+        return MG_OK;
+    }
+};
+
+struct SumBody {
+    int dev;
+    const mg_op_args *a;
+    const mg_op_in *in;
+    double *acc;
+    char *err;
+    size_t errlen;
+    template <typename F>
+    int run() {
+        ops::sum_kernel<F><<<grid(dev, in->count), MG_OP_BLOCK>>>(*a, *in, acc);
+        MG_CHECK_LAUNCH("sum kernel");
+        return MG_OK;
+    }
+};
+
+struct ReduceBody {
+    int dev, op, width;
+    const mg_op_args *a;
+    const mg_op_graph *g;
+    const mg_op_in *in;
+    char *err;
+    size_t errlen;
+    template <typename F, typename R>
+    void launch() {
+        const unsigned blocks = grid(dev, in->count * (uint64_t)width);
+        if (width == 32) ops::reduce_kernel<F, R, 32><<<blocks, MG_OP_BLOCK>>>(*a, *g, *in);
+        else if (width == 8) ops::reduce_kernel<F, R, 8><<<blocks, MG_OP_BLOCK>>>(*a, *g, *in);
+        else ops::reduce_kernel<F, R, 1><<<blocks, MG_OP_BLOCK>>>(*a, *g, *in);
+    }
+    template <typename F>
+    int run() {
+        if (op == MG_REDUCE_SUM) launch<F, ops::RSum>();
+        else if (op == MG_REDUCE_MIN) launch<F, ops::RMin>();
+        else launch<F, ops::RMax>();
+        MG_CHECK_LAUNCH("reduce kernel");
+        return MG_OK;
+    }
+};
+
+struct IntersectBody {
+    int dev;
+    const mg_op_args *a;
+    const mg_op_graph *g;
+    const mg_op_in *in;
+    unsigned long long *acc;
+    char *err;
+    size_t errlen;
+    template <typename F>
+    int run() {
+        ops::intersect_kernel<F><<<grid(dev, in->count), MG_OP_BLOCK>>>(*a, *g, *in, acc);
+        MG_CHECK_LAUNCH("intersect kernel");
+        return MG_OK;
+    }
+};
+
+struct CountBody {
+    int dev;
+    const mg_op_args *a;
+    const mg_op_graph *g;
+    uint64_t *counts;
+    char *err;
+    size_t errlen;
+    template <typename F>
+    int run() {
+        if (g->n == 0) return MG_OK;
+        ops::filter_arcs_count<F><<<grid(dev, g->n * 32), MG_OP_BLOCK>>>(*a, *g, counts);
+        MG_CHECK_LAUNCH("filter-arcs count kernel");
+        return MG_OK;
+    }
+};
+
+struct WriteBody {
+    int dev;
+    const mg_op_args *a;
+    const mg_op_graph *g;
+    const uint64_t *offsets;
+    uint32_t *dst, *weights;
+    char *err;
+    size_t errlen;
+    template <typename F>
+    int run() {
+        ops::filter_arcs_write<F><<<grid(dev, g->n * 32), MG_OP_BLOCK>>>(*a, *g, offsets, dst, weights);
+        MG_CHECK_LAUNCH("filter-arcs write kernel");
+        return MG_OK;
+    }
+};
+
+}  // namespace
+
+extern "C" int mg_op_advance(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const mg_op_in *in,
+                             const uint64_t *scan, uint64_t arcs, int strategy, const mg_op_out *out,
+                             uint64_t *written, char *err, size_t errlen) {
+    if (int rc = check_graph(g, err, errlen)) return rc;
+    MG_SET_DEVICE(dev);
+    const uint64_t universe = out->what == MG_OUT_ARCS ? g->m : g->n;
+    if (out->what != MG_OUT_NONE)
+        if (int rc = reset_out(out, universe, err, errlen)) return rc;
+    *written = 0;
+    if (in->count == 0 || arcs == 0) return MG_OK;
+    AdvanceBody body{dev, a, g, in, scan, arcs, strategy, out, err, errlen};
+    if (int rc = dispatch(fn, body, err, errlen)) return rc;
+    MG_CHECK(cudaDeviceSynchronize());
+    if (out->what == MG_OUT_NONE) return MG_OK;
+    return read_written(out, written, err, errlen);
+}
+
+extern "C" int mg_op_filter(int dev, int fn, const mg_op_args *a, const mg_op_in *in, const mg_op_out *out,
+                            uint64_t *written, char *err, size_t errlen) {
+    MG_SET_DEVICE(dev);
+    *written = 0;
+    const bool ordered = out != nullptr && out->list != nullptr;
+    if (out != nullptr)
+        if (int rc = reset_out(out, out->capacity, err, errlen)) return rc;  // capacity: the universe for bitmaps and flags
+    if (in->count == 0) return MG_OK;
+    Scratch keep, tmp;
+    if (ordered) MG_CHECK(cudaMalloc(&keep.p, in->count));
+    FilterBody body{dev, a, in, out, (uint8_t *)keep.p, err, errlen};
+    if (int rc = dispatch(fn, body, err, errlen)) return rc;
+    if (out == nullptr) {
+        MG_CHECK(cudaDeviceSynchronize());
+        return MG_OK;
+    }
+    if (!ordered) {
+        MG_CHECK(cudaDeviceSynchronize());
+        return read_written(out, written, err, errlen);
+    }
+    // Keep the input's order: select the flagged elements.
+    size_t tb = 0;
+    if (in->list != nullptr) {
+        MG_CHECK(cub::DeviceSelect::Flagged(nullptr, tb, in->list, (const uint8_t *)keep.p, out->list, out->count,
+                                            (int)in->count));
+        MG_CHECK(cudaMalloc(&tmp.p, tb));
+        MG_CHECK(cub::DeviceSelect::Flagged(tmp.p, tb, in->list, (const uint8_t *)keep.p, out->list, out->count,
+                                            (int)in->count));
+    } else {
+        cub::CountingInputIterator<uint32_t> ids(0);
+        MG_CHECK(cub::DeviceSelect::Flagged(nullptr, tb, ids, (const uint8_t *)keep.p, out->list, out->count,
+                                            (int)in->count));
+        MG_CHECK(cudaMalloc(&tmp.p, tb));
+        MG_CHECK(cub::DeviceSelect::Flagged(tmp.p, tb, ids, (const uint8_t *)keep.p, out->list, out->count,
+                                            (int)in->count));
+    }
+    MG_CHECK(cudaDeviceSynchronize());
+    return read_written(out, written, err, errlen);
+}
+
+extern "C" int mg_op_sum(int dev, int fn, const mg_op_args *a, const mg_op_in *in, double *sum, char *err,
+                         size_t errlen) {
+    MG_SET_DEVICE(dev);
+    *sum = 0;
+    if (in->count == 0) return MG_OK;
+    Scratch acc;
+    MG_CHECK(cudaMalloc(&acc.p, sizeof(double)));
+    MG_CHECK(cudaMemset(acc.p, 0, sizeof(double)));
+    SumBody body{dev, a, in, (double *)acc.p, err, errlen};
+    if (int rc = dispatch(fn, body, err, errlen)) return rc;
+    MG_CHECK(cudaMemcpy(sum, acc.p, sizeof(double), cudaMemcpyDeviceToHost));
+    return MG_OK;
+}
+
+extern "C" int mg_op_reduce(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const mg_op_in *in, int op,
+                            char *err, size_t errlen) {
+    if (int rc = check_graph(g, err, errlen)) return rc;
+    if (op != MG_REDUCE_SUM && op != MG_REDUCE_MIN && op != MG_REDUCE_MAX)
+        return invalid("reduce: unknown reduction", err, errlen);
+    MG_SET_DEVICE(dev);
+    if (in->count == 0) return MG_OK;
+    // The group width follows the rows' average length.
+    const uint64_t avg = g->n ? g->m / g->n : 0;
+    const int width = avg >= 16 ? 32 : avg >= 4 ? 8 : 1;
+    ReduceBody body{dev, op, width, a, g, in, err, errlen};
+    if (int rc = dispatch(fn, body, err, errlen)) return rc;
+    MG_CHECK(cudaDeviceSynchronize());
+    return MG_OK;
+}
+
+extern "C" int mg_op_intersect(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const mg_op_in *in,
+                               uint64_t *total, char *err, size_t errlen) {
+    if (int rc = check_graph(g, err, errlen)) return rc;
+    MG_SET_DEVICE(dev);
+    *total = 0;
+    if (in->count == 0) return MG_OK;
+    Scratch acc;
+    MG_CHECK(cudaMalloc(&acc.p, sizeof(unsigned long long)));
+    MG_CHECK(cudaMemset(acc.p, 0, sizeof(unsigned long long)));
+    IntersectBody body{dev, a, g, in, (unsigned long long *)acc.p, err, errlen};
+    if (int rc = dispatch(fn, body, err, errlen)) return rc;
+    MG_CHECK(cudaMemcpy(total, acc.p, sizeof(uint64_t), cudaMemcpyDeviceToHost));
+    return MG_OK;
+}
+
+extern "C" int mg_op_filter_arcs_count(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, uint64_t *offsets,
+                                       uint64_t *kept, char *err, size_t errlen) {
+    if (int rc = check_graph(g, err, errlen)) return rc;
+    MG_SET_DEVICE(dev);
+    *kept = 0;
+    MG_CHECK(cudaMemset(offsets + g->n, 0, sizeof(uint64_t)));
+    CountBody body{dev, a, g, offsets, err, errlen};
+    if (int rc = dispatch(fn, body, err, errlen)) return rc;
+    size_t tb = 0;
+    Scratch tmp;
+    MG_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tb, offsets, offsets, (int)(g->n + 1)));
+    MG_CHECK(cudaMalloc(&tmp.p, tb));
+    MG_CHECK(cub::DeviceScan::ExclusiveSum(tmp.p, tb, offsets, offsets, (int)(g->n + 1)));
+    MG_CHECK(cudaMemcpy(kept, offsets + g->n, sizeof(uint64_t), cudaMemcpyDeviceToHost));
+    return MG_OK;
+}
+
+extern "C" int mg_op_filter_arcs_write(int dev, int fn, const mg_op_args *a, const mg_op_graph *g,
+                                       const uint64_t *offsets, uint32_t *dst, uint32_t *weights, char *err,
+                                       size_t errlen) {
+    if (int rc = check_graph(g, err, errlen)) return rc;
+    MG_SET_DEVICE(dev);
+    if (g->n == 0) return MG_OK;
+    WriteBody body{dev, a, g, offsets, dst, weights, err, errlen};
+    if (int rc = dispatch(fn, body, err, errlen)) return rc;
+    MG_CHECK(cudaDeviceSynchronize());
+    return MG_OK;
+}
