@@ -3,6 +3,7 @@ package ref
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/mgraph-dev/mgraph/graph"
@@ -103,10 +104,19 @@ func WhoToFollow(g *graph.CSR, user uint32, opts WTFOptions) []uint32 {
 // broken by the smaller index, skipping every v for which exclude(v) is
 // true (exclude may be nil). It returns fewer than k indices when fewer are
 // left, and none when k ≤ 0. NaN ranks below every number.
+//
+// Scores are compared rounded to TopKDigits significant digits: scores
+// equal in exact arithmetic but summed in different orders (by a parallel
+// engine and this reference) then tie, and both pick by index.
 func TopK(scores []float64, k int, exclude func(v uint32) bool) []uint32 {
 	if k <= 0 {
 		return []uint32{}
 	}
+	rounded := make([]float64, len(scores))
+	for v, x := range scores {
+		rounded[v] = roundDigits(x, TopKDigits)
+	}
+	scores = rounded
 	candidates := make([]uint32, 0, len(scores))
 	for v := range scores {
 		if exclude == nil || !exclude(uint32(v)) {
@@ -117,4 +127,17 @@ func TopK(scores []float64, k int, exclude func(v uint32) bool) []uint32 {
 		return cmp.Or(cmp.Compare(scores[b], scores[a]), cmp.Compare(a, b))
 	})
 	return candidates[:min(k, len(candidates))]
+}
+
+// TopKDigits is the significant digits TopK compares scores to.
+const TopKDigits = 10
+
+// roundDigits rounds x to digits significant digits (NaN, infinities and
+// zero are kept).
+func roundDigits(x float64, digits int) float64 {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	scale := math.Pow(10, float64(digits-1)-math.Floor(math.Log10(math.Abs(x))))
+	return math.Round(x*scale) / scale
 }
