@@ -24,7 +24,10 @@ func TestOperatorAppsAllShapes(t *testing.T) {
 			fwd, _ := backends(t, s.EL, testgraphs.SmallParams())
 			wfwd, _ := backends(t, weighted, testgraphs.SmallParams())
 			sfwd, _ := backends(t, sym, testgraphs.SmallParams())
-			require.NoError(t, opscheck.Check(context.Background(), opscheck.Backends{Fwd: fwd, Sym: sfwd, Weighted: wfwd}))
+			wsym := weighted.Clone()
+			wsym.Symmetrize(2)
+			wsfwd, _ := backends(t, wsym, testgraphs.SmallParams())
+			require.NoError(t, opscheck.Check(context.Background(), opscheck.Backends{Fwd: fwd, Sym: sfwd, Weighted: wfwd, SymWeighted: wsfwd}))
 		})
 	}
 }

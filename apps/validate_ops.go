@@ -109,3 +109,21 @@ func wtfScores(g *graph.CSR, user uint32, opts WTFOptions) []float64 {
 	_, auth, _ := ref.SALSA(bip, opts.SALSAIterations, opts.SALSATolerance)
 	return auth
 }
+
+// ValidateMSF checks a spanning forest (edges in original ids, U < V) and
+// its weight against Kruskal's (ref.CheckMSF) on g's edges.
+func ValidateMSF(g *graph.CSR, weight uint64, edges []ref.Edge) error {
+	el := &graph.EdgeList{NumVertices: g.NumVertices}
+	for u := uint32(0); uint64(u) < g.NumVertices; u++ {
+		nbrs, ws := g.Row(u)
+		el.Src = append(el.Src, make([]uint32, len(nbrs))...)
+		for i := range nbrs {
+			el.Src[len(el.Src)-len(nbrs)+i] = u
+		}
+		el.Dst = append(el.Dst, nbrs...)
+		if ws != nil {
+			el.Weights = append(el.Weights, ws...)
+		}
+	}
+	return ref.CheckMSF(el, weight, edges)
+}

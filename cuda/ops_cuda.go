@@ -35,6 +35,8 @@ var (
 	_ [ops.FnMISExclude - C.MG_FN_MIS_EXCLUDE]struct{}
 	_ [ops.FnPushAdd - C.MG_FN_PUSH_ADD]struct{}
 	_ [ops.FnFlagged - C.MG_FN_FLAGGED]struct{}
+	_ [ops.FnMSFReset - C.MG_FN_MSF_RESET]struct{}
+	_ [ops.FnMSFJump - C.MG_FN_MSF_JUMP]struct{}
 	_ [lbMerged - C.MG_LB_MERGED]struct{}
 	_ [C.MG_LB_MERGED - lbMerged]struct{}
 )

@@ -34,7 +34,10 @@ func TestOperatorAppsAllShapes(t *testing.T) {
 				}
 				sym := s.EL.Clone()
 				sym.Symmetrize(4)
-				b := opscheck.Backends{Fwd: gpuBackend(t, s.EL, p), Sym: gpuBackend(t, sym, p), Weighted: gpuBackend(t, weighted, p)}
+				wsym := weighted.Clone()
+				wsym.Symmetrize(4)
+				b := opscheck.Backends{Fwd: gpuBackend(t, s.EL, p), Sym: gpuBackend(t, sym, p), Weighted: gpuBackend(t, weighted, p),
+					SymWeighted: gpuBackend(t, wsym, p)}
 				require.NoError(t, opscheck.Check(context.Background(), b))
 			}
 		})

@@ -761,7 +761,13 @@ enum {
     MG_FN_IN_SET = 19,     /* keep arcs whose source is flagged in a[0] */
     MG_FN_VALUE = 20,      /* a[0][v] (a double), for sums */
     MG_FN_FLAGGED = 21,    /* 1 when the byte a[0][v] is not 0, for sums */
-    MG_FN_LAST = 21
+    MG_FN_MSF_RESET = 22,  /* Borůvka: a round's per-component minima and hooks reset */
+    MG_FN_MSF_MIN_WEIGHT = 23, /* Borůvka: lightest arc leaving each component */
+    MG_FN_MSF_MIN_EDGE = 24,   /* Borůvka: of those, the least (min, max) end pair */
+    MG_FN_MSF_HOOK = 25,   /* Borůvka: hook each component along its edge */
+    MG_FN_MSF_APPLY = 26,  /* Borůvka: roots take their hooks */
+    MG_FN_MSF_JUMP = 27,   /* Borůvka: pointer jumping to the roots */
+    MG_FN_LAST = 27
 };
 
 /* Fills n elements of elem_bytes (1, 4 or 8) at p with value's low bytes.

@@ -4,6 +4,7 @@
 // the host learns the output's size before the app's next operator.
 #include <cub/cub.cuh>
 
+#include "fn_msf.cuh"
 #include "fn_rank.cuh"
 #include "fn_structure.cuh"
 #include "fn_traverse.cuh"
@@ -37,7 +38,13 @@ constexpr int kBlocksPerSM = 8;
     X(MG_FN_PUSH_ADD, fn::PushAdd)    \
     X(MG_FN_IN_SET, fn::InSet)        \
     X(MG_FN_VALUE, fn::Value)         \
-    X(MG_FN_FLAGGED, fn::Flagged)
+    X(MG_FN_FLAGGED, fn::Flagged)     \
+    X(MG_FN_MSF_RESET, fn::MsfReset)  \
+    X(MG_FN_MSF_MIN_WEIGHT, fn::MsfMinWeight) \
+    X(MG_FN_MSF_MIN_EDGE, fn::MsfMinEdge) \
+    X(MG_FN_MSF_HOOK, fn::MsfHook)    \
+    X(MG_FN_MSF_APPLY, fn::MsfApply)  \
+    X(MG_FN_MSF_JUMP, fn::MsfJump)
 
 // dispatch calls body.template operator()<F>() for the functor of id fn,
 // or reports an unknown id.

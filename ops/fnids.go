@@ -25,5 +25,11 @@ const (
 	FnInSet      = 19 // keep arcs whose source is flagged in a[0]
 	FnValue      = 20 // a[0][v], for sums
 	FnFlagged    = 21 // 1 when the byte a[0][v] is set, for sums
-	FnLast       = 21
+	FnMSFReset   = 22 // Borůvka: reset a round's minima and hooks
+	FnMSFMinW    = 23 // Borůvka: lightest arc leaving each component
+	FnMSFMinEdge = 24 // Borůvka: of those, the least (min, max) end pair
+	FnMSFHook    = 25 // Borůvka: hook each component along its edge
+	FnMSFApply   = 26 // Borůvka: roots take their hooks
+	FnMSFJump    = 27 // Borůvka: pointer jumping to the roots
+	FnLast       = 27
 )

@@ -20,10 +20,11 @@ import (
 var Strategies = []ops.Strategy{ops.Auto, ops.ThreadMapped, ops.TWC, ops.Merged}
 
 // Backends are what Check runs on: the graph as given (fwd) and, for the
-// apps on undirected or weighted graphs, its symmetrization (sym) and a
-// weighted copy (weighted). Any may be the same backend.
+// apps on undirected or weighted graphs, its symmetrization (sym), a
+// weighted copy (weighted) and a weighted symmetrization (symWeighted,
+// for the spanning forest). Any may be the same backend.
 type Backends struct {
-	Fwd, Sym, Weighted engine.Backend
+	Fwd, Sym, Weighted, SymWeighted engine.Backend
 }
 
 // Check runs and validates every operator app; the first failure is
@@ -57,6 +58,15 @@ func Check(ctx context.Context, b Backends) error {
 		}
 		if err := checkStructure(ctx, b.Sym, sg, o); err != nil {
 			return fmt.Errorf("%s: %w", st, err)
+		}
+		for _, mb := range []engine.Backend{b.Sym, b.SymWeighted} {
+			weight, edges, _, err := apps.MSF(ctx, mb, o)
+			if err == nil {
+				err = apps.ValidateMSF(apps.OriginalCSR(mb.Layout(), 2), weight, edges)
+			}
+			if err != nil {
+				return fmt.Errorf("msf/%s: %w", st, err)
+			}
 		}
 		hubs, auth, _, err := apps.SALSA(ctx, b.Fwd, 50, 1e-10, o)
 		if err == nil {
