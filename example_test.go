@@ -128,3 +128,149 @@ func ExampleLoad() {
 	fmt.Println(g.NumVertices(), "vertices; the far corner is", levels[g.NumVertices()-1], "hops away;", stats.Iterations, "iterations")
 	// Output: 256 vertices; the far corner is 30 hops away; 31 iterations
 }
+
+// Two triangles sharing the edge 1 - 2, and a pendant vertex 4 on 3.
+func triangleGraph() *mgraph.Graph {
+	src := []uint32{0, 0, 1, 1, 2, 3}
+	dst := []uint32{1, 2, 2, 3, 3, 4}
+	g, err := mgraph.FromEdges(context.Background(), 5, src, dst, nil, false, mgraph.Options{Backend: mgraph.CPU})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return g
+}
+
+func ExampleGraph_Triangles() {
+	g := triangleGraph()
+	defer g.Close()
+	total, perVertex, _, err := g.Triangles(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(total, perVertex)
+	// Output: 2 [1 2 2 1 0]
+}
+
+func ExampleGraph_TriangleCount() {
+	g := triangleGraph()
+	defer g.Close()
+	total, _, err := g.TriangleCount(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(total)
+	// Output: 2
+}
+
+func ExampleGraph_CoreNumbers() {
+	g := triangleGraph()
+	defer g.Close()
+	core, _, err := g.CoreNumbers(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(core)
+	// Output: [2 2 2 2 1]
+}
+
+func ExampleGraph_Color() {
+	g := triangleGraph()
+	defer g.Close()
+	colors, _, err := g.Color(context.Background(), 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	proper := true
+	for _, e := range [][2]int{{0, 1}, {0, 2}, {1, 2}, {1, 3}, {2, 3}, {3, 4}} {
+		proper = proper && colors[e[0]] != colors[e[1]]
+	}
+	fmt.Println(colors, "proper:", proper)
+	// Output: [1 0 2 1 0] proper: true
+}
+
+func ExampleGraph_MaximalIndependentSet() {
+	g := smallGraph()
+	defer g.Close()
+	in, _, err := g.MaximalIndependentSet(context.Background(), 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(in)
+	// Output: [true false true false true false]
+}
+
+func ExampleGraph_PersonalizedPageRank() {
+	g := smallGraph()
+	defer g.Close()
+	ranks, _, err := g.PersonalizedPageRank(context.Background(), []uint32{0}, mgraph.PageRankOptions{Tolerance: 1e-12, MaxIterations: 200})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for v, r := range ranks {
+		fmt.Printf("%d: %.4f\n", v, r)
+	}
+	// Output:
+	// 0: 0.3022
+	// 1: 0.3582
+	// 2: 0.2383
+	// 3: 0.1013
+	// 4: 0.0000
+	// 5: 0.0000
+}
+
+func ExampleGraph_HITS() {
+	ctx := context.Background()
+	// 0 and 1 both point at 2 and 3; 2 points at 3.
+	g, err := mgraph.FromEdges(ctx, 4, []uint32{0, 0, 1, 1, 2}, []uint32{2, 3, 2, 3, 3}, nil, true, mgraph.Options{Backend: mgraph.CPU})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer g.Close()
+	hubs, authorities, _, err := g.HITS(ctx, 100, 1e-12)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("hubs %.4f\nauthorities %.4f\n", hubs, authorities)
+	// Output:
+	// hubs [0.3904 0.3904 0.2192 0.0000]
+	// authorities [0.0000 0.0000 0.4384 0.5616]
+}
+
+func ExampleGraph_SALSA() {
+	ctx := context.Background()
+	// The graph of ExampleGraph_HITS.
+	g, err := mgraph.FromEdges(ctx, 4, []uint32{0, 0, 1, 1, 2}, []uint32{2, 3, 2, 3, 3}, nil, true, mgraph.Options{Backend: mgraph.CPU})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer g.Close()
+	hubs, authorities, _, err := g.SALSA(ctx, 100, 1e-12)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// On a connected hub-authority graph SALSA's scores are the degrees
+	// over the arcs.
+	fmt.Printf("hubs %.4f\nauthorities %.4f\n", hubs, authorities)
+	// Output:
+	// hubs [0.4000 0.4000 0.2000 0.0000]
+	// authorities [0.0000 0.0000 0.4000 0.6000]
+}
+
+func ExampleGraph_WhoToFollow() {
+	ctx := context.Background()
+	// A follow graph: 0 follows 1 and 2, who both follow 3 and 4; 2 also
+	// follows 5.
+	src := []uint32{0, 0, 1, 1, 2, 2, 2}
+	dst := []uint32{1, 2, 3, 4, 3, 4, 5}
+	g, err := mgraph.FromEdges(ctx, 6, src, dst, nil, true, mgraph.Options{Backend: mgraph.CPU})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer g.Close()
+	rec, _, err := g.WhoToFollow(ctx, 0, mgraph.WTFOptions{TopK: 3})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(rec)
+	// Output: [3 4 5]
+}

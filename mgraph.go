@@ -1,8 +1,9 @@
 // Package mgraph is the Go API of the mgraph graph-analytics engine: load a
 // graph (a file in any format mgraph reads, a generator spec, or arrays of
-// arcs), and run BFS, SSSP, connected components, PageRank or betweenness
-// centrality on it, on the GPU when there is one and on all CPU cores
-// otherwise. Results are in the graph's original vertex ids, in slices the
+// arcs), and run BFS, SSSP, connected components, PageRank, betweenness
+// centrality, triangle counting, core numbers, colouring, maximal
+// independent sets, personalised PageRank, HITS, SALSA or who-to-follow on
+// it, on the GPU when there is one and on all CPU cores otherwise. Results are in the graph's original vertex ids, in slices the
 // caller owns.
 //
 //	g, err := mgraph.Load(ctx, "web.mtx.zst", mgraph.Options{})
@@ -98,7 +99,8 @@ type Stats struct {
 	Trial, Engine, Copy time.Duration
 	Iterations          int
 	// MTEPS is the papers' rate from the trial time (|E|/t; |E|·iterations/t
-	// for PageRank; 2|E|·sources/t for BC).
+	// for PageRank, personalised PageRank, HITS and SALSA; 2|E|·sources/t
+	// for BC).
 	MTEPS float64
 }
 

@@ -4,7 +4,10 @@
 // Graphs are integer handles; every function returns 0 (or a handle > 0)
 // on success and -1 (or 0) on failure, with the message for
 // mgraph_last_error. Results are copied into arrays the caller allocated
-// (NumPy arrays); the inputs of mgraph_from_edges are copied. On the cuda
+// (NumPy arrays); the inputs of mgraph_from_edges are copied. The apps
+// written with the operators (triangles, core numbers, colouring, MIS,
+// personalised PageRank, HITS, SALSA, who-to-follow: opsapps.go) copy
+// their results into the caller's arrays too. On the cuda
 // backend mgraph_host_alloc gives page-locked result arrays that runs fill
 // with no copy after the device's (mgraph.HostBuffer), recycled through a
 // small pool per graph by mgraph_host_free.
@@ -292,11 +295,17 @@ func into[V uint32 | float64](h C.int64_t, app string, sources []uint32, pr mgra
 		fail(err)
 		return -1
 	}
+	putStats(stats, st)
+	return 0
+}
+
+// putStats writes st into stats (trial, engine and copy seconds) unless
+// it is NULL.
+func putStats(stats *C.double, st mgraph.Stats) {
 	if stats != nil {
 		s := unsafe.Slice((*float64)(unsafe.Pointer(stats)), 3)
 		s[0], s[1], s[2] = st.Trial.Seconds(), st.Engine.Seconds(), st.Copy.Seconds()
 	}
-	return 0
 }
 
 // mgraph_bfs: depth > 0 is a depth limit (vertices further away are unreached), 0 none.

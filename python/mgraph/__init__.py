@@ -1,6 +1,7 @@
-"""mgraph: GPU graph analytics (BFS, SSSP, connected components, PageRank,
-betweenness) from Python, on NumPy arrays, SciPy matrices and NetworkX
-graphs. It wraps the mgraph engine (Go and CUDA) through its C API."""
+"""mgraph: GPU graph analytics (BFS, SSSP, connected components, PageRank
+and personalised PageRank, betweenness, triangles, core numbers, colouring,
+maximal independent sets, HITS, SALSA, who-to-follow) from Python, on
+NumPy arrays, SciPy matrices and NetworkX graphs. It wraps the mgraph engine (Go and CUDA) through its C API."""
 
 from ._lib import MgraphError
 from .algorithms import (
@@ -15,6 +16,8 @@ from .algorithms import (
     sssp,
 )
 from .graph import Graph, Stats
+from .link_analysis import hits, salsa, who_to_follow
+from .structure import color, core_number, maximal_independent_set, triangle_count, triangles
 
 __all__ = [
     "Graph",
@@ -24,9 +27,17 @@ __all__ = [
     "betweenness_centrality",
     "bfs",
     "bfs_predecessors",
+    "color",
     "connected_components",
+    "core_number",
+    "hits",
+    "maximal_independent_set",
     "pagerank",
+    "salsa",
     "single_source_dijkstra_path_length",
     "single_source_shortest_path_length",
     "sssp",
+    "triangle_count",
+    "triangles",
+    "who_to_follow",
 ]

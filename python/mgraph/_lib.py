@@ -31,6 +31,7 @@ def _load() -> ctypes.CDLL:
         raise
     i64, i32, u32, u64, dbl = ctypes.c_int64, ctypes.c_int, ctypes.c_uint32, ctypes.c_uint64, ctypes.c_double
     p_u32, p_dbl, p_i64 = ctypes.POINTER(u32), ctypes.POINTER(dbl), ctypes.POINTER(i64)
+    p_u64, p_u8 = ctypes.POINTER(u64), ctypes.POINTER(ctypes.c_uint8)
     sigs = {
         "mgraph_last_error": (i64, [ctypes.c_char_p, i64]),
         "mgraph_load": (i64, [ctypes.c_char_p, ctypes.c_char_p, i32, i32, u64, i32, ctypes.c_char_p]),
@@ -43,6 +44,14 @@ def _load() -> ctypes.CDLL:
         "mgraph_cc": (i32, [i64, p_u32, p_dbl]),
         "mgraph_pagerank": (i32, [i64, dbl, dbl, i32, p_dbl, p_dbl]),
         "mgraph_bc": (i32, [i64, p_u32, i64, p_dbl, p_dbl]),
+        "mgraph_triangles": (i32, [i64, p_u64, p_u64, p_dbl]),
+        "mgraph_core_number": (i32, [i64, p_u32, p_dbl]),
+        "mgraph_color": (i32, [i64, u64, p_u32, p_dbl]),
+        "mgraph_mis": (i32, [i64, u64, p_u8, p_dbl]),
+        "mgraph_ppr": (i32, [i64, p_u32, i64, dbl, dbl, i32, p_dbl, p_dbl]),
+        "mgraph_hits": (i32, [i64, i32, dbl, p_dbl, p_dbl, p_dbl]),
+        "mgraph_salsa": (i32, [i64, i32, dbl, p_dbl, p_dbl, p_dbl]),
+        "mgraph_who_to_follow": (i64, [i64, u32, i32, i32, dbl, dbl, i32, i32, dbl, p_u32, i64, p_dbl]),
         "mgraph_host_alloc": (ctypes.c_void_p, [i64, i32]),
         "mgraph_host_free": (i32, [ctypes.c_void_p]),
     }

@@ -6,15 +6,17 @@ these differences: results are arrays, not dicts; unreached vertices get
 UNREACHED rather than being left out; PageRank ignores weights (nx.pagerank
 weighs arcs by their "weight" attribute by default: pass weight=None to
 compare), spreads the rank of vertices without out-arcs over all vertices
-(as nx.pagerank does by default) and stops at an L1 change below tol
-(NetworkX scales its tolerance by n);
+(as nx.pagerank does by default; with a personalization, over its
+vertices, as nx.pagerank does too) and stops at an L1 change below tol
+(NetworkX scales its tolerance by n); a personalization is uniform over
+its vertices (NetworkX weighs them);
 betweenness is unnormalised and summed over the given sources (NetworkX's
 betweenness_centrality(normalized=False) halves it on undirected graphs)."""
 
 from __future__ import annotations
 
 import ctypes
-from typing import Iterable, Optional
+from typing import Iterable, Mapping, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +29,9 @@ from .graph import Graph, _u32
 UNREACHED = np.uint32(0xFFFFFFFF)
 
 _DBL = ctypes.POINTER(ctypes.c_double)
+
+#: PageRank's personalization: vertex ids, or a dict of vertex to weight.
+Personalization = Union[Mapping[int, float], Iterable[int]]
 
 
 def _stats() -> "ctypes.Array[ctypes.c_double]":
@@ -112,16 +117,43 @@ def connected_components(g: Graph, out: Optional[np.ndarray] = None) -> npt.NDAr
     return _labels(g, LIB.mgraph_cc, out=out)
 
 
-def pagerank(g: Graph, alpha: float = 0.85, tol: float = 1e-4, max_iter: int = 20,
-             out: Optional[np.ndarray] = None) -> npt.NDArray[np.float64]:
+def pagerank(g: Graph, alpha: float = 0.85, tol: float = 1e-4, max_iter: int = 20, out: Optional[np.ndarray] = None,
+             *, personalization: Optional[Personalization] = None) -> npt.NDArray[np.float64]:
     """PageRank with damping alpha; ranks sum to 1. Stops once an
     iteration changes the ranks by less than tol in L1, or after max_iter.
-    Into out when given."""
+    personalization, when given, is the vertices the random surfer jumps
+    to (and the rank of vertices without out-arcs goes to), uniformly:
+    their ids, or NetworkX's dict of vertex to weight, whose non-zero
+    weights must all be equal. Into out when given."""
     out = _result(g, out, np.float64)
     s = _stats()
-    check(LIB.mgraph_pagerank(g._handle(), alpha, tol, max_iter, out.ctypes.data_as(_DBL), s))
+    if personalization is None:
+        check(LIB.mgraph_pagerank(g._handle(), alpha, tol, max_iter, out.ctypes.data_as(_DBL), s))
+    else:
+        src = _sources(personalization)
+        check(LIB.mgraph_ppr(g._handle(), _u32(src), src.size, alpha, tol, max_iter, out.ctypes.data_as(_DBL), s))
     g._stats(s)
     return out
+
+
+def _sources(personalization: Personalization) -> npt.NDArray[np.uint32]:
+    """The personalised PageRank's sources, checked."""
+    if isinstance(personalization, Mapping):
+        weights = {int(v): float(w) for v, w in personalization.items()}
+        if any(w < 0 for w in weights.values()):
+            raise ValueError("personalization weights must be non-negative")
+        nonzero = {w for w in weights.values() if w != 0}
+        if len(nonzero) > 1:
+            raise ValueError("mgraph's personalization is uniform over its vertices: "
+                             f"give them equal weights (got {sorted(nonzero)})")
+        ids = [v for v, w in weights.items() if w != 0]
+    else:
+        ids = [int(v) for v in personalization]
+    if not ids:
+        raise ValueError("personalization needs at least one vertex (of non-zero weight)")
+    if min(ids) < 0:
+        raise ValueError(f"vertex {min(ids)} in personalization")
+    return np.ascontiguousarray(ids, dtype=np.uint32)
 
 
 def betweenness_centrality(g: Graph, sources: Optional[Iterable[int]] = None,
