@@ -2,11 +2,15 @@ package apps_test
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/graph/format"
 	"github.com/mgraph-dev/mgraph/internal/opscheck"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/ops"
 	"github.com/stretchr/testify/require"
 )
 
@@ -44,4 +48,36 @@ func TestOperatorAppsRefuseDirected(t *testing.T) {
 	require.ErrorContains(t, err, "undirected")
 	_, _, err = apps.MIS(ctx, fwd, 1, apps.OpsOptions{})
 	require.ErrorContains(t, err, "undirected")
+}
+
+// TestOperatorAppsOnDatasets runs every operator app on the shared
+// datasets on the CPU (Gunrock's rule picking the load balancing).
+func TestOperatorAppsOnDatasets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("datasets: skipped in -short")
+	}
+	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "datasets", "*.mtx.zst"))
+	if len(files) == 0 {
+		t.Skip("no datasets")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			el, _, err := format.ReadFile(context.Background(), f, format.ReadOptions{})
+			require.NoError(t, err)
+			weighted := el.Clone()
+			if !weighted.Weighted() {
+				weighted.SetRandomWeights(9, 1, 64, 2)
+			}
+			sym, wsym := el.Clone(), weighted.Clone()
+			sym.Symmetrize(2)
+			wsym.Symmetrize(2)
+			p := layout.DefaultParams()
+			fwd, _ := backends(t, el, p)
+			wfwd, _ := backends(t, weighted, p)
+			sfwd, _ := backends(t, sym, p)
+			wsfwd, _ := backends(t, wsym, p)
+			b := opscheck.Backends{Fwd: fwd, Sym: sfwd, Weighted: wfwd, SymWeighted: wsfwd}
+			require.NoError(t, opscheck.Check(context.Background(), b, ops.Auto))
+		})
+	}
 }

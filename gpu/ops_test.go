@@ -215,3 +215,20 @@ func TestFilterAndConvertMatchCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestOperatorAppsOnDatasets runs every operator app on the shared
+// datasets (Gunrock's rule picking the load balancing).
+func TestOperatorAppsOnDatasets(t *testing.T) {
+	onDatasets(t, func(t *testing.T, el *graph.EdgeList, p layout.Params, _ ...gpu.Option) {
+		weighted := el.Clone()
+		if !weighted.Weighted() {
+			weighted.SetRandomWeights(9, 1, 64, 4)
+		}
+		sym, wsym := el.Clone(), weighted.Clone()
+		sym.Symmetrize(4)
+		wsym.Symmetrize(4)
+		b := opscheck.Backends{Fwd: gpuBackend(t, el, p), Sym: gpuBackend(t, sym, p), Weighted: gpuBackend(t, weighted, p),
+			SymWeighted: gpuBackend(t, wsym, p)}
+		require.NoError(t, opscheck.Check(context.Background(), b, ops.Auto))
+	})
+}

@@ -27,9 +27,13 @@ type Backends struct {
 	Fwd, Sym, Weighted, SymWeighted engine.Backend
 }
 
-// Check runs and validates every operator app; the first failure is
-// returned, naming the app, strategy and source.
-func Check(ctx context.Context, b Backends) error {
+// Check runs and validates every operator app, the traversals with each
+// of strategies (all of Strategies when none is given); the first failure
+// is returned, naming the app, strategy and source.
+func Check(ctx context.Context, b Backends, strategies ...ops.Strategy) error {
+	if len(strategies) == 0 {
+		strategies = Strategies
+	}
 	g := apps.OriginalCSR(b.Fwd.Layout(), 2)
 	sg := apps.OriginalCSR(b.Sym.Layout(), 2)
 	wg := apps.OriginalCSR(b.Weighted.Layout(), 2)
@@ -38,7 +42,7 @@ func Check(ctx context.Context, b Backends) error {
 	if n > 0 {
 		sources = []uint32{0, uint32(n / 2), uint32(n - 1)}
 	}
-	for _, st := range Strategies {
+	for _, st := range strategies {
 		o := apps.OpsOptions{Strategy: st}
 		for _, s := range sources {
 			levels, _, err := apps.BFSOps(ctx, b.Fwd, s, o)
