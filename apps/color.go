@@ -71,7 +71,7 @@ func independentRounds(ctx context.Context, app string, b engine.Backend, seed u
 	if err != nil {
 		return nil, e.res, err
 	}
-	return toOriginal(e.l, state), e.res, nil
+	return state, e.res, nil
 }
 
 func (e *enactor) rounds(mis bool, seed uint64) ([]uint32, error) {
@@ -117,5 +117,5 @@ func (e *enactor) rounds(mis bool, seed uint64) ([]uint32, error) {
 		undecided.Swap(next)
 		e.res.Iterations++
 	}
-	return state.Get()
+	return state.Original()
 }

@@ -36,7 +36,7 @@ func KCore(ctx context.Context, b engine.Backend, o OpsOptions) ([]uint32, engin
 	if err != nil {
 		return nil, e.res, err
 	}
-	return toOriginal(e.l, core), e.res, nil
+	return core, e.res, nil
 }
 
 func (e *enactor) kcore() ([]uint32, error) {
@@ -92,7 +92,7 @@ func (e *enactor) kcore() ([]uint32, error) {
 			live.Swap(next)
 		}
 	}
-	return core.Get()
+	return core.Original()
 }
 
 // degreesOf returns the row lengths of g as uint32s on the device.

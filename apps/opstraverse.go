@@ -51,7 +51,7 @@ func traverseOps(ctx context.Context, app string, b engine.Backend, source uint3
 	}
 	var got []uint32
 	if err == nil {
-		got, err = values.Get()
+		got, err = values.Original()
 	}
 	if ferr := e.finish(values, in, out); err == nil {
 		err = ferr
@@ -59,7 +59,7 @@ func traverseOps(ctx context.Context, app string, b engine.Backend, source uint3
 	if err != nil {
 		return nil, e.res, err
 	}
-	return toOriginal(e.l, got), e.res, nil
+	return got, e.res, nil
 }
 
 func (e *enactor) traverse(app string, s uint32, values *ops.Array[uint32], in, out *ops.Frontier) error {

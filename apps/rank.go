@@ -57,7 +57,7 @@ func PersonalizedPageRank(ctx context.Context, b engine.Backend, sources []uint3
 	if err != nil {
 		return nil, e.res, err
 	}
-	return toOriginal(e.l, ranks), e.res, nil
+	return ranks, e.res, nil
 }
 
 // arrays allocates count arrays of n float64s, zeroed.
@@ -129,7 +129,7 @@ func (e *enactor) ppr(teleport []float64, pr PageRankOptions) ([]float64, error)
 			break
 		}
 	}
-	return rank.Get()
+	return rank.Original()
 }
 
 // HITS returns Kleinberg's hub and authority scores (ref.HITS's
@@ -159,19 +159,20 @@ func hubsAuthorities(ctx context.Context, app string, b engine.Backend, maxIter 
 	if err != nil {
 		return nil, nil, engine.Result{}, err
 	}
-	h, a, err := e.hubsAuthorities(e.d.Out(), app == "salsa", maxIter, tol)
+	h, a, err := e.hubsAuthorities(e.d.Out(), app == "salsa", maxIter, tol, true)
 	if ferr := e.finish(); err == nil {
 		err = ferr
 	}
 	if err != nil {
 		return nil, nil, e.res, err
 	}
-	return toOriginal(e.l, h), toOriginal(e.l, a), e.res, nil
+	return h, a, e.res, nil
 }
 
 // hubsAuthorities iterates HITS (salsa false) or SALSA on g and returns
-// hubs and authorities in layout numbering.
-func (e *enactor) hubsAuthorities(g *ops.Graph, salsa bool, maxIter int, tol float64) ([]float64, []float64, error) {
+// hubs and authorities, in original numbering when original is set, else
+// in layout numbering.
+func (e *enactor) hubsAuthorities(g *ops.Graph, salsa bool, maxIter int, tol float64, original bool) ([]float64, []float64, error) {
 	as, err := e.arrays(6)
 	if err != nil {
 		return nil, nil, err
@@ -235,11 +236,15 @@ func (e *enactor) hubsAuthorities(g *ops.Graph, salsa bool, maxIter int, tol flo
 			break
 		}
 	}
-	hs, err := h.Get()
+	get := (*ops.Array[float64]).Get
+	if original {
+		get = (*ops.Array[float64]).Original
+	}
+	hs, err := get(h)
 	if err != nil {
 		return nil, nil, err
 	}
-	ats, err := a.Get()
+	ats, err := get(a)
 	return hs, ats, err
 }
 

@@ -65,12 +65,12 @@ func (e *enactor) triangles(perVertex bool) (uint64, []uint64, error) {
 	}
 	e.res.Iterations++
 	e.res.Edges += simple.NumArcs
-	per, err := count.Get()
+	per, err := count.Original()
 	if err != nil {
 		return 0, nil, err
 	}
 	for v := range per {
 		per[v] /= 2
 	}
-	return total, toOriginal(e.l, per), nil
+	return total, per, nil
 }

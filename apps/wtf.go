@@ -85,7 +85,7 @@ func (e *enactor) circleSALSA(circle []uint32, w WTFOptions) ([]float64, []bool,
 	defer bip.Close()
 	iters := e.res.Iterations
 	e.res.Iterations = 0
-	_, auth, err := e.hubsAuthorities(bip, true, w.SALSAIterations, w.SALSATolerance)
+	_, auth, err := e.hubsAuthorities(bip, true, w.SALSAIterations, w.SALSATolerance, false)
 	e.res.Iterations += iters
 	if err != nil {
 		return nil, nil, err

@@ -115,6 +115,10 @@ type OpsDevice struct {
 	// scratch: the advance plan's prefix sums and the culling bitmap, kept
 	// between calls and grown as needed; counter: one device word.
 	scan, bitmap, counter *Buffer[byte]
+	// perm: the layout's permutation, uploaded by Original's first call;
+	// mapped: its output before the copy to the host.
+	perm   *Buffer[uint32]
+	mapped *Buffer[byte]
 }
 
 // NewOpsDevice returns an operator device over dl.
@@ -572,10 +576,52 @@ func (d *OpsDevice) Convert(f *ops.Frontier, dense bool) error {
 	return nil
 }
 
+// Original maps layout-numbered vertex values into dst in original
+// numbering on the device (the gather kernels of the resident runs) and
+// copies them once.
+func (d *OpsDevice) Original(m ops.Mem, elemBytes int, dst []byte) error {
+	l := d.dl.l
+	n := int(l.NumVertices)
+	if err := ops.CheckOriginal(m, elemBytes, dst, n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return nil
+	}
+	if d.perm == nil {
+		p, err := Alloc[uint32](d.dl.dev, n)
+		if err != nil {
+			return fmt.Errorf("cuda ops: original: %w", err)
+		}
+		if err := p.CopyFromHost(l.Perm); err != nil {
+			p.Free()
+			return err
+		}
+		d.perm = p
+	}
+	if err := d.grow(&d.mapped, uint64(len(dst))); err != nil {
+		return err
+	}
+	var err error
+	if elemBytes == 4 {
+		err = backendGatherU32(d.dev, d.mapped.h.p, m.Ptr(), d.perm.h.p, uint64(n))
+	} else {
+		err = backendGatherF64(d.dev, d.mapped.h.p, m.Ptr(), d.perm.h.p, nil, uint64(n))
+	}
+	if err != nil {
+		return fmt.Errorf("cuda ops: original: %w", err)
+	}
+	return d.mapped.CopyToHostAt(0, dst)
+}
+
 // Close frees the device's scratch.
 func (d *OpsDevice) Close() error {
 	var first error
-	for _, b := range []**Buffer[byte]{&d.scan, &d.bitmap, &d.counter} {
+	if d.perm != nil {
+		first = d.perm.Free()
+		d.perm = nil
+	}
+	for _, b := range []**Buffer[byte]{&d.scan, &d.bitmap, &d.counter, &d.mapped} {
 		if *b != nil {
 			if err := (*b).Free(); err != nil && first == nil {
 				first = err

@@ -60,6 +60,12 @@ type Backend struct {
 	asyncDelta     uint32          // SSSP's near-far bucket width in async runs
 	delta          uint32          // SSSP's near-far bucket width in device loops (0: off; WithNearFarDelta)
 	prScheme       cuda.PRScheme   // WithPRScheme
+
+	// The operator device (package ops), made by the first OpsDevice and
+	// kept with its scratch and uploaded permutation; opsMu is held from
+	// OpsDevice until the device handed out is closed.
+	opsMu  sync.Mutex
+	opsDev *cuda.OpsDevice
 }
 
 var _ engine.Backend = (*Backend)(nil)
@@ -242,20 +248,51 @@ func (b *Backend) Close() error {
 		}
 		b.col = nil
 	}
+	b.opsMu.Lock()
+	if b.opsDev != nil {
+		if err := b.opsDev.Close(); err != nil && first == nil {
+			first = err
+		}
+		b.opsDev = nil
+	}
+	b.opsMu.Unlock()
 	if err := b.dl.Close(); err != nil && first == nil {
 		first = err
 	}
 	return first
 }
 
-// OpsDevice returns an operator device (package ops) over the backend's
-// device layout. Operators and the backend's own runs must not overlap.
+// OpsDevice returns the operator device (package ops) over the backend's
+// device layout: one per backend, made on first use, whose scratch and
+// permutation stay for the next app. It is the caller's until it closes
+// it (other callers wait); operators and the backend's own runs must not
+// overlap.
 func (b *Backend) OpsDevice() (ops.Device, error) {
-	d, err := cuda.NewOpsDevice(b.dl)
-	if err != nil {
-		return nil, err
+	b.opsMu.Lock()
+	if b.opsDev == nil {
+		d, err := cuda.NewOpsDevice(b.dl)
+		if err != nil {
+			b.opsMu.Unlock()
+			return nil, err
+		}
+		b.opsDev = d
 	}
-	return d, nil
+	h := &heldOps{OpsDevice: b.opsDev}
+	h.release = sync.OnceFunc(b.opsMu.Unlock)
+	return h, nil
+}
+
+// heldOps is the backend's operator device while one caller holds it:
+// closing it hands it back.
+type heldOps struct {
+	*cuda.OpsDevice
+	release func()
+}
+
+// Close hands the device back to the backend, which keeps its memory.
+func (h *heldOps) Close() error {
+	h.release()
+	return nil
 }
 
 // Name returns "cuda".

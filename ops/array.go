@@ -123,6 +123,17 @@ func (a *Array[T]) Get() ([]T, error) {
 	return out, a.CopyOut(out)
 }
 
+// Original returns the elements, one per vertex of the device's layout
+// in layout numbering, as a new slice in original numbering.
+func (a *Array[T]) Original() ([]T, error) {
+	out := make([]T, a.n)
+	var zero T
+	if err := a.d.Original(a.mem, int(unsafe.Sizeof(zero)), Bytes(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // Close frees the array (safe to call twice and on nil).
 func (a *Array[T]) Close() error {
 	if a == nil || a.mem == nil {
@@ -149,6 +160,23 @@ func checkSpan(what string, off uint64, count int, size uint64) error {
 		return fmt.Errorf("ops: %s of %d bytes at %d in a block of %d", what, count, off, size)
 	}
 	return nil
+}
+
+// checkOriginal returns why n values of elemBytes in m cannot be mapped
+// into dst (for devices).
+func checkOriginal(m Mem, elemBytes int, dst []byte, n int) error {
+	if elemBytes != 4 && elemBytes != 8 {
+		return fmt.Errorf("ops: original: %d-byte values (want 4 or 8)", elemBytes)
+	}
+	if need := uint64(n) * uint64(elemBytes); m.Bytes() < need || uint64(len(dst)) != need {
+		return fmt.Errorf("ops: original: %d vertices of %d bytes from %d bytes into %d", n, elemBytes, m.Bytes(), len(dst))
+	}
+	return nil
+}
+
+// CheckOriginal is checkOriginal for devices outside this package.
+func CheckOriginal(m Mem, elemBytes int, dst []byte, n int) error {
+	return checkOriginal(m, elemBytes, dst, n)
 }
 
 // closeAll closes what it is given, returning the first error.

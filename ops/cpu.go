@@ -702,6 +702,22 @@ func copyKept(g, h *Graph, keep []bool, u int) {
 }
 
 // Convert: see NewCPU.
+// Original: see Device.
+func (d *cpuDevice) Original(m Mem, elemBytes int, dst []byte) error {
+	n := int(d.l.NumVertices)
+	if err := checkOriginal(m, elemBytes, dst, n); err != nil {
+		return err
+	}
+	src, perm := m.Host(), d.l.Perm
+	par.For(n, d.workers, 1<<14, func(lo, hi int) {
+		for old := lo; old < hi; old++ {
+			at := int(perm[old]) * elemBytes
+			copy(dst[old*elemBytes:(old+1)*elemBytes], src[at:at+elemBytes])
+		}
+	})
+	return nil
+}
+
 func (d *cpuDevice) Convert(f *Frontier, dense bool) error {
 	return wrap("convert", d.convert(f, dense))
 }

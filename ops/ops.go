@@ -74,6 +74,11 @@ type Device interface {
 	// Convert makes f dense (a flag per element) or sparse (a list), in
 	// place, keeping its elements.
 	Convert(f *Frontier, dense bool) error
+	// Original copies the layout's n vertex values of m, each elemBytes
+	// (4 or 8) wide and indexed by layout id, into dst (n·elemBytes bytes)
+	// indexed by original id: dst[old] = m[Perm[old]]. A GPU maps them on
+	// the device and copies once.
+	Original(m Mem, elemBytes int, dst []byte) error
 
 	// Close frees what the device allocated for itself (not the arrays,
 	// frontiers and graphs the app made, which it closes).
