@@ -19,6 +19,7 @@ import (
 func tinyPlan(t *testing.T) Plan {
 	p := DefaultPlan()
 	p.Graphs = []string{"rmat:8:8", "grid:16:0.1"}
+	p.Apps = []string{"bfs", "bfs-tree", "sssp", "cc", "cc-lp", "pr", "pr-delta", "bc"} // the MultiGraph apps (the operator apps have no modes)
 	p.Trials = 2
 	p.Threads = 2
 	p.Symmetrize = true

@@ -14,8 +14,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/bench"
+	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/cuda"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/ops"
 	"github.com/spf13/pflag"
 )
 
@@ -41,6 +46,8 @@ type benchFlags struct {
 	bcSources     int
 	externals     []string
 	out           string
+	engines       string
+	lb            string
 }
 
 func benchCommand() command {
@@ -60,12 +67,27 @@ plots and a Markdown page.
 
 Time excludes reading, preprocessing and uploads, which are recorded
 apart. MTEPS follows the papers: |E|/time for bfs, sssp, cc and pr-delta,
-|E|·iterations/time for pr, 2|E|·sources/time for bc.
+|E|·iterations/time for pr, 2|E|·sources/time for bc; |E|/time for the
+operator apps (tc: the symmetrized layout's arcs, not the oriented half it
+intersects; tc counts per vertex too, as 'mgraph run tc' does).
+
+The operator apps (tc, kcore, color, mis, ppr, hits, salsa, wtf; written
+with package ops) run on every backend, with the operators; they have no
+modes, so every mode of the plan runs the same program (give --modes
+hybrid to run them once). ppr personalises on, and wtf recommends for, the
+trial's source; ppr, hits and salsa stop at --pr-iterations.
+--engines multigraph,operators times bfs and sssp on both engines side by
+side: each backend B gets a twin B-ops (cpu-ops, cuda-ops; B-ops-STRATEGY
+for each --lb strategy but auto) that runs bfs, sssp and the operator apps
+with the operators, shown as its own series in the table (the other apps
+are error rows there, and the oracle, which steps the MultiGraph engines,
+leaves a note for it).
 
 Layouts come from the layout cache (see 'mgraph preprocess --help') or are
 built and stored. sssp runs on a weighted variant (random weights in
-[1, 64] from --weight-seed) when the graph has none; cc symmetrizes and bc
-transposes directed graphs as 'mgraph run' does.
+[1, 64] from --weight-seed) when the graph has none; cc, cc-lp, tc,
+kcore, color and mis symmetrize and bc transposes directed graphs as
+'mgraph run' does.
 
 --renumber runs every graph a second time after a random renumbering of its
 vertices (before preprocessing) and reports the slowdown.
@@ -90,7 +112,9 @@ Examples:
   mgraph bench --graphs rmat:18:16,grid:1024:0.1 --symmetrize --threads 2 --renumber --oracle=bfs --out results/
   mgraph bench --apps bfs,pr --modes hybrid rmat:20 --trials 5
   mgraph bench --apps bfs rmat:16 --external "bfs:gapbs=bfs -f {graph:el} -r {source} -n 1"
-  mgraph bench --config bench/plans/gpu-rmat21.json --out results/gpu-rmat21`,
+  mgraph bench --config bench/plans/gpu-rmat21.json --out results/gpu-rmat21
+  mgraph bench --apps bfs,sssp --engines multigraph,operators --lb auto,twc,lb --modes hybrid rmat:18:16 --symmetrize
+  mgraph bench --apps tc,kcore,color,mis --modes hybrid rmat:18:16 --symmetrize`,
 		flags: func(fs *pflag.FlagSet) func(context.Context, *env, []string) error {
 			f := &benchFlags{}
 			fs.StringVar(&f.config, "config", "", "read flags from FILE (name = value lines, or a JSON object for FILE.json); command-line flags win")
@@ -108,10 +132,12 @@ Examples:
 			fs.StringVar(&f.oracle, "oracle", "", "per-iteration oracle for these traversals (bfs, sssp, cc; --oracle alone: bfs)")
 			fs.Lookup("oracle").NoOptDefVal = "bfs"
 			fs.IntVar(&f.oracleRepeats, "oracle-repeats", 3, "times each oracle step is timed (the minimum is kept; steps over 20 ms run once)")
-			fs.IntVar(&f.prIterations, "pr-iterations", 20, "pr: iteration cap (pr-delta runs to convergence)")
+			fs.IntVar(&f.prIterations, "pr-iterations", 20, "pr, ppr, hits, salsa: iteration cap (pr-delta runs to convergence)")
 			fs.IntVar(&f.bcSources, "bc-sources", 1, "bc: sources per trial")
 			fs.StringArrayVar(&f.externals, "external", nil, "[APP:]NAME='COMMAND {graph} {source}': time another program on the same graph (repeatable)")
 			fs.StringVar(&f.out, "out", "", "write results.json, results.csv and table.txt into this directory")
+			fs.StringVar(&f.engines, "engines", "multigraph", "comma-separated engines of bfs and sssp: multigraph (the backends as named), operators (their twins cpu-ops, cuda-ops: bfs, sssp and the operator apps with the operators)")
+			fs.StringVar(&f.lb, "lb", "auto", "comma-separated load balancing of the operator backends: auto, thread, twc, lb (one twin each; needs --engines operators)")
 			f.in.register(fs)
 			f.lf.register(fs)
 			return func(ctx context.Context, e *env, args []string) error { return f.run(ctx, e, fs, args) }
@@ -239,6 +265,9 @@ func (f *benchFlags) plan(args []string) (bench.Plan, error) {
 	if p.Backends, err = bench.ParseBackends(f.backends); err != nil {
 		return p, usageError("--backends: %v", err)
 	}
+	if p.Backends, err = f.engineBackends(p.Backends); err != nil {
+		return p, err
+	}
 	switch {
 	case f.trials < 1:
 		return p, usageError("--trials must be at least 1, got %d", f.trials)
@@ -295,7 +324,7 @@ func (f *benchFlags) run(ctx context.Context, e *env, fs *pflag.FlagSet, args []
 	if err != nil {
 		return err
 	}
-	if slices.Contains(p.Backends, "cuda") && !cuda.Available() {
+	if slices.ContainsFunc(p.Backends, isCUDABackend) && !cuda.Available() {
 		return errors.New("--backends cuda: no CUDA device visible (no GPU, or no usable driver)")
 	}
 	res, err := bench.Run(ctx, p, bench.Options{Log: e.stdout, Progress: e.stderr, Commit: buildVersion()})
@@ -322,4 +351,110 @@ func (f *benchFlags) run(ctx context.Context, e *env, fs *pflag.FlagSet, args []
 			f.out, bench.FormatSeconds(res.WallSeconds), f.out)
 	}
 	return nil
+}
+
+// benchNew loads a layout onto a backend kind for bench (bench.Backend.New).
+type benchNew = func(l *layout.Layout, threads int) (engine.Backend, time.Duration, error)
+
+// isCUDABackend reports whether a bench backend runs on the GPU (cuda and
+// its operator twins).
+func isCUDABackend(name string) bool { return name == "cuda" || strings.HasPrefix(name, "cuda-ops") }
+
+// opsBackendName names the operator twin of backend base with strategy st:
+// base-ops for auto, base-ops-STRATEGY otherwise.
+func opsBackendName(base string, st ops.Strategy) string {
+	if st == ops.Auto {
+		return base + "-ops"
+	}
+	return base + "-ops-" + st.String()
+}
+
+// engineBackends applies --engines and --lb to the plan's backends: with
+// multigraph each backend stays; with operators each gets a twin per
+// strategy (registered here) on which apps.Run runs bfs and sssp with the
+// operators.
+func (f *benchFlags) engineBackends(base []string) ([]string, error) {
+	var engines []apps.Engine
+	for _, x := range strings.Split(f.engines, ",") {
+		if x = strings.TrimSpace(x); x == "" {
+			continue
+		}
+		e, err := apps.ParseEngine(x)
+		if err != nil {
+			return nil, usageError("--engines: %v", err)
+		}
+		if !slices.Contains(engines, e) {
+			engines = append(engines, e)
+		}
+	}
+	if len(engines) == 0 {
+		return nil, usageError("--engines: no engines in %q (want multigraph, operators or both)", f.engines)
+	}
+	var strategies []ops.Strategy
+	for _, x := range strings.Split(f.lb, ",") {
+		if x = strings.TrimSpace(x); x == "" {
+			continue
+		}
+		st, err := ops.ParseStrategy(x)
+		if err != nil {
+			return nil, usageError("--lb: %v", err)
+		}
+		if !slices.Contains(strategies, st) {
+			strategies = append(strategies, st)
+		}
+	}
+	if len(strategies) == 0 {
+		return nil, usageError("--lb: no strategies in %q (want auto, thread, twc or lb)", f.lb)
+	}
+	operators := slices.Contains(engines, apps.Operators)
+	if !operators && !slices.Equal(strategies, []ops.Strategy{ops.Auto}) {
+		return nil, usageError("--lb is the operators' load balancing: add --engines operators (or multigraph,operators)")
+	}
+	var out []string
+	for _, b := range base {
+		if slices.Contains(engines, apps.MultiGraph) {
+			out = append(out, b)
+		}
+		if !operators {
+			continue
+		}
+		var newBase benchNew
+		switch b {
+		case "cpu":
+			newBase = func(l *layout.Layout, threads int) (engine.Backend, time.Duration, error) {
+				c, err := cpu.New(l, threads)
+				return c, 0, err
+			}
+		case "cuda":
+			newBase = cudaBenchNew()
+		}
+		if newBase == nil {
+			return nil, usageError("--engines operators: backend %s has no operator twin (cpu and cuda have)", b)
+		}
+		for _, st := range strategies {
+			name := opsBackendName(b, st)
+			registerOpsBackend(name, b, newBase, apps.OpsOptions{Strategy: st})
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
+
+// registerOpsBackend registers name, the operator twin of backend base:
+// base's backends marked by apps.WithOperators(o). It has no steppers:
+// the per-iteration oracle is the MultiGraph engines' (it runs on base).
+func registerOpsBackend(name, base string, newBase benchNew, o apps.OpsOptions) {
+	bench.RegisterBackend(name, bench.Backend{
+		New: func(l *layout.Layout, threads int) (engine.Backend, time.Duration, error) {
+			b, upload, err := newBase(l, threads)
+			if err != nil {
+				return nil, 0, err
+			}
+			return apps.WithOperators(b, o), upload, nil
+		},
+		Steppers: func(*layout.Layout, int) (engine.DenseStepper[uint32], engine.SparseStepper[uint32], error) {
+			return nil, nil, fmt.Errorf("%s runs the operators, which have no dense and sparse steppers (the oracle runs on %s)", name, base)
+		},
+		DeviceTime: base == "cuda",
+	})
 }

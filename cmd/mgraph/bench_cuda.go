@@ -23,14 +23,7 @@ import (
 // copies around each step.
 func registerBenchBackends() {
 	bench.RegisterBackend("cuda", bench.Backend{
-		New: func(l *layout.Layout, threads int) (engine.Backend, time.Duration, error) {
-			start := time.Now()
-			b, err := gpu.New(l, threads)
-			if err != nil {
-				return nil, 0, cudaUnavailable(err)
-			}
-			return b, time.Since(start), nil
-		},
+		New: newCUDABench,
 		Steppers: func(l *layout.Layout, threads int) (engine.DenseStepper[uint32], engine.SparseStepper[uint32], error) {
 			st, err := newGPUSteppers(l, threads)
 			if err != nil {
@@ -48,6 +41,20 @@ func registerBenchBackends() {
 		DeviceTime: true,
 	})
 }
+
+// newCUDABench uploads l with gpu.New and returns the upload's wall time.
+func newCUDABench(l *layout.Layout, threads int) (engine.Backend, time.Duration, error) {
+	start := time.Now()
+	b, err := gpu.New(l, threads)
+	if err != nil {
+		return nil, 0, cudaUnavailable(err)
+	}
+	return b, time.Since(start), nil
+}
+
+// cudaBenchNew is how bench's cuda backend (and its operator twins,
+// cuda-ops) loads a layout.
+func cudaBenchNew() benchNew { return newCUDABench }
 
 // newGPUSteppers uploads l and returns steppers that own the upload.
 func newGPUSteppers(l *layout.Layout, threads int) (*gpu.Steppers, error) {

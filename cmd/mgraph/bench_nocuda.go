@@ -6,3 +6,6 @@ package main
 // `mgraph bench --backends cuda` then says that the GPU engines are not
 // built in. The cuda build's version is in bench_cuda.go.
 func registerBenchBackends() {}
+
+// cudaBenchNew is nil without the GPU engines: there is no cuda-ops.
+func cudaBenchNew() benchNew { return nil }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/apps/ref"
 	"github.com/mgraph-dev/mgraph/bench"
 	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/cuda"
@@ -23,6 +24,7 @@ import (
 	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/internal/atomicfile"
 	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/ops"
 	"github.com/spf13/pflag"
 )
 
@@ -52,6 +54,10 @@ type runFlags struct {
 	cpuProfile string
 	gpuLoopBl  uint32
 	gpuDelta   int64
+	engine     string
+	lb         string
+	// set reports whether a flag was given on the command line.
+	set func(name string) bool
 }
 
 func runCommand() command {
@@ -72,6 +78,26 @@ func runCommand() command {
   pr         PageRank, topology-driven (every vertex every iteration)
   pr-delta   PageRank, data-driven (only vertices whose rank still changes)
   bc         betweenness centrality (Brandes) from one or more sources
+or one written with the operators (package ops; --lb picks their load
+balancing of an advance):
+  tc         triangle count, total and per vertex (undirected)
+  kcore      core number of every vertex (undirected)
+  color      a proper colouring, Jones–Plassmann with random priorities
+             from --seed (undirected; at most max degree + 1 colours)
+  mis        a maximal independent set, Luby's rule from --seed
+             (undirected; --out writes 1 for members, 0 for the others)
+  msf        a minimum spanning forest, Borůvka (undirected; unweighted
+             arcs weigh 1; --out writes one edge per line: u, v, weight)
+  ppr        personalised PageRank over all the run's sources (--sources,
+             default 1; --damping, --tolerance, --max-iterations as pr)
+  hits       HITS hub and authority scores (--tolerance, --max-iterations)
+  salsa      SALSA hub and authority scores (as hits)
+  wtf        who-to-follow: 10 recommendations for the source (a user),
+             Gunrock's circle of trust (personalised PageRank, then SALSA)
+tc, kcore, color, mis and msf run on the symmetrized layout of a directed
+graph. --engine operators runs bfs and sssp with the operators too (the
+default, multigraph, is the MultiGraph engines); the operators have no
+modes (--mode is refused).
 GRAPH is a graph file, a layout file from 'mgraph preprocess', or a
 generator spec (rmat:20, grid:2048, ...). Layouts are cached (see 'mgraph
 preprocess --help'); reading and preprocessing are timed apart from the run.
@@ -81,29 +107,43 @@ original ids (what GAPBS times). Its line also shows the engine time (the
 iterations) and the copy (the result mapped and copied to the host).
 Reading, preprocessing and the layout's upload are timed apart. MTEPS follows the
 papers: |E|/time for bfs, sssp, cc and pr-delta, |E| per iteration for pr,
-and 2|E|·sources/time for bc, |E| being the graph's arcs.
+and 2|E|·sources/time for bc, |E| being the graph's arcs; |E|/time for the
+operator apps too (tc: the symmetrized layout's arcs, not the oriented half
+it intersects).
+
+--out writes one line per vertex (vertex, value): tc its triangles, kcore
+its core number, color its colour, mis 1 or 0, ppr its rank; hits and salsa
+two values (vertex, hub, authority; .bin: all hubs, then all authorities);
+wtf one line per recommendation (rank, vertex), best first; msf one line
+per forest edge (u, v, weight; .bin: three uint32s per edge). tc counts
+the total only unless --out asks for every vertex's triangles.
 
 Examples:
   mgraph run bfs rmat:20 --undirected --trials 5 --threads 2
   mgraph run sssp grid:1024 --weights 1 --validate
   mgraph run pr web.mtx.zst --mode dense --trace pr-trace.json
-  mgraph run bc coauthors.mtx.zst --sources 4 --out bc.tsv`,
+  mgraph run bc coauthors.mtx.zst --sources 4 --out bc.tsv
+  mgraph run bfs rmat:20 --undirected --engine operators --lb twc --validate
+  mgraph run tc rmat:18 --validate --out triangles.tsv
+  mgraph run hits web.mtx.zst --tolerance 1e-8 --max-iterations 100 --out hits.csv`,
 		flags: func(fs *pflag.FlagSet) func(context.Context, *env, []string) error {
 			f := &runFlags{}
 			fs.StringVar(&f.mode, "mode", "hybrid", "hybrid (sampling picks per iteration), dense, sparse, async (bfs, sssp, cc-lp, pr-delta, and bc on cuda: no iterations, a shared worklist) or auto (hybrid, handing long runs with small frontiers over to async)")
 			fs.StringVar(&f.backend, "backend", "auto", "cpu, cuda, or auto (cuda when a GPU engine is available)")
 			fs.Int64Var(&f.source, "source", -1, "source vertex, original id (-1: random, seeded, with out-degree > 0)")
-			fs.IntVar(&f.sources, "sources", 0, "number of random sources: bfs/sssp use one per trial (default: trials), bc uses all (default 1)")
-			fs.Uint64Var(&f.seed, "seed", 1, "seed of the random sources and of the hybrid's samples")
+			fs.IntVar(&f.sources, "sources", 0, "number of random sources: bfs, sssp and wtf use one per trial (default: trials), bc and ppr use all (default 1)")
+			fs.Uint64Var(&f.seed, "seed", 1, "seed of the random sources, of the hybrid's samples and of color's and mis's priorities")
 			fs.IntVar(&f.trials, "trials", 1, "times to run the program")
 			fs.BoolVar(&f.validate, "validate", false, "check the result against the serial reference (exit 1 on mismatch)")
 			fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout (graph, app, mode, backend, every trial's trial, engine and copy times and MTEPS, the best and median, the wall times, the validation); the human lines go to stderr")
 			fs.StringVar(&f.out, "out", "", "write vertex → value (original ids): TSV, CSV (with a header line) if FILE ends in .csv, or raw little-endian values if it ends in .bin")
-			fs.StringVar(&f.trace, "trace", "", "write a JSON record of every iteration (mode, frontier, estimates, phase times)")
+			fs.StringVar(&f.trace, "trace", "", "write a JSON record of every iteration (mode, frontier, estimates, phase times; with the operators, of every operator call: advance:lb, filter:equals, ...)")
 			fs.BoolVar(&f.noPull, "no-pull", false, "hybrid: only the paper's dense and sparse modes, no pull (bottom-up) steps for bfs")
 			fs.Int64Var(&f.weights, "weights", -1, "give an unweighted graph random weights in [1, 64] from this seed (for sssp)")
-			fs.Float64Var(&f.damping, "damping", 0.85, "pr: damping factor")
-			fs.Float64Var(&f.tolerance, "tolerance", 1e-4, "pr: stop when the L1 change of the ranks falls below this")
+			fs.Float64Var(&f.damping, "damping", 0.85, "pr, ppr: damping factor")
+			fs.Float64Var(&f.tolerance, "tolerance", 1e-4, "pr, ppr, hits, salsa: stop when the L1 change of the ranks (scores) falls below this")
+			fs.StringVar(&f.engine, "engine", "multigraph", "bfs, sssp: multigraph (the MultiGraph engines) or operators (package ops); the operator apps always use the operators")
+			fs.StringVar(&f.lb, "lb", "auto", "the operators' load balancing of an advance: auto (Gunrock's rule per call), thread (a thread per frontier vertex), twc (thread, warp or block by degree), lb (equal arcs per thread)")
 			fs.StringVar(&f.gpuSplit, "gpu-split", "", "cuda: the dense kernels' work split ROWS,EDGES,SLOTS (rows per heavy row chunk, light edges per chunk, slots per phase 2 chunk; 0 or empty: the default)")
 			fs.Uint32Var(&f.gpuAsyncBl, "gpu-async-blocks", 0, "cuda: thread blocks per SM of --mode async runs (0: the default; at most what fits)")
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
@@ -111,10 +151,13 @@ Examples:
 			fs.Uint32Var(&f.gpuLoopBl, "gpu-loop-blocks", 0, "cuda: thread blocks per SM of the device loops (0: sized by the frontier)")
 			fs.Int64Var(&f.gpuDelta, "gpu-near-far", 0, "cuda, sssp: bucket width of the near-far iterations in device loops and async runs (0: 32 (async: 128) times the mean arc weight, negative: off)")
 			fs.StringVar(&f.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the trials to FILE ('go tool pprof' reads it)")
-			fs.IntVar(&f.maxIter, "max-iterations", -1, "iteration cap (-1: the app's default: 20 for pr, none otherwise); for bfs and bfs-tree a depth limit (vertices further away are unreached)")
+			fs.IntVar(&f.maxIter, "max-iterations", -1, "iteration cap (-1: the app's default: 20 for pr, ppr, hits and salsa, none otherwise); for bfs and bfs-tree a depth limit (vertices further away are unreached); tc, kcore, color, mis, msf and wtf take none")
 			f.in.register(fs)
 			f.lf.register(fs)
-			return func(ctx context.Context, e *env, args []string) error { return f.run(ctx, e, args) }
+			return func(ctx context.Context, e *env, args []string) error {
+				f.set = fs.Changed
+				return f.run(ctx, e, args)
+			}
 		},
 	}
 }
@@ -134,7 +177,9 @@ type traceFile struct {
 	Graph    string        `json:"graph"`
 	Vertices uint64        `json:"vertices"`
 	Arcs     uint64        `json:"arcs"`
-	Mode     string        `json:"mode"`
+	Mode     string        `json:"mode,omitempty"` // the MultiGraph engines' mode; none for the operators
+	Engine   string        `json:"engine"`         // multigraph or operators
+	LB       string        `json:"lb,omitempty"`   // the operators' load balancing
 	Backend  string        `json:"backend"`
 	Threads  int           `json:"threads"`
 	Trials   []trialRecord `json:"trials"`
@@ -157,6 +202,11 @@ type runSummary struct {
 	} `json:"wall_seconds"` // from the command's start
 	// Validation is "ok", "failed: WHY", or "" when not asked for.
 	Validation string `json:"validation,omitempty"`
+	// Triangles is tc's total; Recommendations wtf's list (of the last
+	// trial).
+	Triangles       *uint64  `json:"triangles,omitempty"`
+	ForestWeight    *uint64  `json:"forest_weight,omitempty"` // msf
+	Recommendations []uint32 `json:"recommendations,omitempty"`
 }
 
 func (f *runFlags) run(ctx context.Context, e *env, args []string) error {
@@ -199,6 +249,11 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	case f.maxIter < -1:
 		return usageError("--max-iterations must be ≥ 0 (or -1 for the default), got %d", f.maxIter)
 	}
+	eng, strategy, err := f.checkEngine(app, mode)
+	if err != nil {
+		return err
+	}
+	useOps := apps.UsesOperators(app, eng)
 	if f.weights >= 0 {
 		f.in.addWeights, f.in.weightSeed = true, uint64(f.weights)
 	}
@@ -217,7 +272,11 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	}
 	l := dl.l
 	if apps.Undirected(app) && l.Directed {
-		fmt.Fprintln(e.stderr, "cc: the graph is directed; using its symmetrized layout (weak components)")
+		why := "weak components"
+		if app != "cc" && app != "cc-lp" {
+			why = app + " needs an undirected graph"
+		}
+		fmt.Fprintf(e.stderr, "%s: the graph is directed; using its symmetrized layout (%s)\n", app, why)
 		dl.finish(false)
 		f.in.undirected = true
 		if dl, err = loadLayoutDeferred(ctx, e, graphPath, &f.in, &f.lf, keep); err != nil {
@@ -282,13 +341,20 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	}
 	if f.maxIter >= 0 {
 		pr.MaxIterations = f.maxIter
-		if app != "pr" && app != "pr-delta" {
+		if !rankApp(app) {
 			opts.MaxIterations = f.maxIter
 		}
 	}
+	cfg := apps.Config{Engine: eng, Ops: apps.OpsOptions{Strategy: strategy, Trace: opts.Trace, MaxIterations: opts.MaxIterations},
+		TrianglesPerVertex: f.out != ""} // tc's per-vertex pass only for --out (GAPBS counts the total)
 
 	doc := traceFile{App: app, Graph: graphPath, Vertices: l.NumVertices, Arcs: l.NumArcs,
-		Mode: mode.String(), Backend: fwd.Name(), Threads: fwd.Workers()}
+		Mode: mode.String(), Engine: string(apps.MultiGraph), Backend: fwd.Name(), Threads: fwd.Workers()}
+	how := mode.String() // the summary line's
+	if useOps {
+		doc.Mode, doc.Engine, doc.LB = "", string(apps.Operators), strategy.String()
+		how = "operators (lb " + strategy.String() + ")"
+	}
 	var last any
 	var lastSources []uint32
 	var times []float64
@@ -301,12 +367,12 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	}
 	for t := 0; t < f.trials; t++ {
 		trialSources := sources
-		if apps.SingleSource(app) {
+		if apps.SingleSource(app) && !apps.MultiSource(app) {
 			trialSources = []uint32{sources[t%len(sources)]}
 		}
 		start := time.Now()
 		var res engine.Result
-		last, res, err = apps.Run(ctx, app, fwd, bwd, trialSources, pr, opts)
+		last, res, err = apps.RunWith(ctx, app, fwd, bwd, trialSources, pr, opts, cfg)
 		if err != nil {
 			stopProfile(false)
 			return fmt.Errorf("%s: %w", app, err)
@@ -316,13 +382,17 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		lastSources = trialSources
 		mteps := teps(app, l, res, len(trialSources), secs) / 1e6
 		rec := trialRecord{Trial: t + 1, Seconds: secs, MTEPS: mteps, Result: res}
-		if apps.SingleSource(app) || app == "bc" {
+		if apps.SingleSource(app) || apps.MultiSource(app) {
 			rec.Sources = trialSources
 		}
 		doc.Trials = append(doc.Trials, rec)
-		fmt.Fprintf(e.stdout, "trial %d/%d: %s (engine %s, copy %s), %.1f MTEPS, %d iterations, %d mode switches%s\n",
+		switches := fmt.Sprintf(", %d mode switches", res.Switches)
+		if useOps {
+			switches = "" // the operators have no modes
+		}
+		fmt.Fprintf(e.stdout, "trial %d/%d: %s (engine %s, copy %s), %.1f MTEPS, %d iterations%s%s\n",
 			t+1, f.trials, fmtSeconds(secs), fmtSeconds(res.Seconds), fmtSeconds(res.CopySeconds), mteps,
-			res.Iterations, res.Switches, modeCounts(res))
+			res.Iterations, switches, modeCounts(res))
 		if t == 0 {
 			firstResult = time.Since(wall)
 		}
@@ -352,8 +422,19 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	sum.BestSeconds, sum.MedianSeconds, sum.BestEngine, sum.BestCopy = best, median, bestRes.Seconds, bestRes.CopySeconds
 	sum.BestMTEPS = teps(app, l, bestRes, len(lastSources), best) / 1e6
 	fmt.Fprintf(e.stdout, "%s on %s (%d vertices, %d arcs), %s×%d, %s: trial best %s, median %s (best trial: engine %s, copy %s), %.1f MTEPS (best)\n",
-		app, graphPath, l.NumVertices, l.NumArcs, fwd.Name(), fwd.Workers(), mode,
+		app, graphPath, l.NumVertices, l.NumArcs, fwd.Name(), fwd.Workers(), how,
 		fmtSeconds(best), fmtSeconds(median), fmtSeconds(bestRes.Seconds), fmtSeconds(bestRes.CopySeconds), sum.BestMTEPS)
+	if line := describeResult(app, lastSources, last); line != "" {
+		fmt.Fprintln(e.stdout, line)
+	}
+	switch v := last.(type) {
+	case apps.Triangles:
+		sum.Triangles = &v.Total
+	case apps.Recommendations:
+		sum.Recommendations = []uint32(v)
+	case apps.Forest:
+		sum.ForestWeight = &v.Weight
+	}
 	printSummary := func() error {
 		if js == nil {
 			return nil
@@ -392,8 +473,64 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 }
 
 // gpuApps are the apps with a GPU implementation: all of them (the min
-// programs, both PageRanks and BC).
-var gpuApps = []string{"bfs", "bfs-tree", "sssp", "cc", "cc-lp", "pr", "pr-delta", "bc"}
+// programs, both PageRanks and BC on the GPU engines; the operator apps on
+// the backend's operator device).
+var gpuApps = []string{"bfs", "bfs-tree", "sssp", "cc", "cc-lp", "pr", "pr-delta", "bc",
+	"tc", "kcore", "color", "mis", "msf", "ppr", "hits", "salsa", "wtf"}
+
+// rankApp reports whether app takes its iteration cap from the PageRank
+// options (pr, pr-delta, and the operator apps ppr, hits and salsa, whose
+// validation runs the reference with the same cap).
+func rankApp(app string) bool {
+	switch app {
+	case "pr", "pr-delta", "ppr", "hits", "salsa":
+		return true
+	}
+	return false
+}
+
+// noCap lists the apps that have no iteration cap (--max-iterations is
+// refused rather than ignored).
+var noCap = []string{"tc", "kcore", "color", "mis", "msf", "wtf"}
+
+// checkEngine resolves --engine and --lb for app and refuses the flags that
+// do not apply: --engine operators for an app not written with the
+// operators, --engine multigraph for one written with them alone, --lb
+// with the MultiGraph engines, a --mode other than hybrid with the
+// operators (they have no modes), and an iteration cap for the operator
+// apps that have none.
+func (f *runFlags) checkEngine(app string, mode engine.Mode) (apps.Engine, ops.Strategy, error) {
+	set := f.set
+	if set == nil {
+		set = func(string) bool { return false }
+	}
+	eng, err := apps.ParseEngine(f.engine)
+	if err != nil {
+		return eng, ops.Auto, usageError("--engine: %v", err)
+	}
+	strategy, err := ops.ParseStrategy(f.lb)
+	if err != nil {
+		return eng, ops.Auto, usageError("--lb: %v", err)
+	}
+	opsApp := slices.Contains(apps.OperatorApps, app)
+	switch {
+	case eng == apps.Operators && !apps.UsesOperators(app, eng):
+		return eng, strategy, usageError("--engine operators: %s is not written with the operators (they run bfs and sssp, and %s always)",
+			app, strings.Join(apps.OperatorApps, ", "))
+	case eng == apps.MultiGraph && opsApp && set("engine"):
+		return eng, strategy, usageError("--engine multigraph: %s is written with the operators alone (drop --engine)", app)
+	}
+	useOps := apps.UsesOperators(app, eng)
+	switch {
+	case set("lb") && !useOps:
+		return eng, strategy, usageError("--lb is the operators' load balancing: %s runs on the MultiGraph engines (give --engine operators for bfs and sssp)", app)
+	case useOps && set("mode") && mode != engine.Hybrid:
+		return eng, strategy, usageError("--mode %s: the operators have no modes (%s runs with the operators; --lb picks their load balancing)", mode, app)
+	case f.maxIter >= 0 && slices.Contains(noCap, app):
+		return eng, strategy, usageError("--max-iterations: %s has no iteration cap", app)
+	}
+	return eng, strategy, nil
+}
 
 // checkBackend resolves --backend for app: auto is cuda when a GPU is
 // visible and app runs there, else cpu; cuda fails without a GPU build, a
@@ -425,7 +562,7 @@ func (f *runFlags) checkBackend(app string) error {
 // pickSources returns the sources of the run: --source, or random vertices
 // with out-degree > 0 drawn from --seed.
 func (f *runFlags) pickSources(app string, l *layout.Layout) ([]uint32, error) {
-	if !apps.SingleSource(app) && app != "bc" {
+	if !apps.SingleSource(app) && !apps.MultiSource(app) {
 		return nil, nil
 	}
 	n := l.NumVertices
@@ -441,7 +578,7 @@ func (f *runFlags) pickSources(app string, l *layout.Layout) ([]uint32, error) {
 	count := f.sources
 	if count == 0 {
 		count = 1
-		if app != "bc" {
+		if !apps.MultiSource(app) {
 			count = f.trials
 		}
 	}
@@ -462,17 +599,23 @@ func teps(app string, l *layout.Layout, res engine.Result, sources int, secs flo
 	return bench.TEPS(app, l.NumArcs, res.Iterations, sources, secs)
 }
 
-// modeCounts summarises how many iterations ran in each mode, when traced.
+// modeCounts summarises how many iterations ran in each mode, when traced:
+// the MultiGraph modes first, then the others (the operator calls, such as
+// advance:lb or filter:equals) in the order they first ran.
 func modeCounts(res engine.Result) string {
 	if len(res.Trace) == 0 {
 		return ""
 	}
 	counts := map[string]int{}
+	order := []string{"sparse", "dense", "pull", "async"}
 	for _, it := range res.Trace {
+		if counts[it.Mode] == 0 && !slices.Contains(order, it.Mode) {
+			order = append(order, it.Mode)
+		}
 		counts[it.Mode]++
 	}
 	out := ""
-	for _, m := range []string{"sparse", "dense", "pull", "async"} {
+	for _, m := range order {
 		if counts[m] > 0 {
 			if out != "" {
 				out += ", "
@@ -481,6 +624,55 @@ func modeCounts(res engine.Result) string {
 		}
 	}
 	return " (" + out + ")"
+}
+
+// describeResult returns a line summing up an operator app's result (""
+// for the other apps): the triangles, the largest core, the colours, the
+// set's size, the top authority, the recommendations.
+func describeResult(app string, sources []uint32, result any) string {
+	switch v := result.(type) {
+	case apps.Triangles:
+		return fmt.Sprintf("triangles: %d", v.Total)
+	case apps.Forest:
+		return fmt.Sprintf("spanning forest: %d edges, weight %d", len(v.Edges), v.Weight)
+	case apps.HubsAuthorities:
+		best := -1
+		for u, a := range v.Authorities {
+			if best < 0 || a > v.Authorities[best] {
+				best = u
+			}
+		}
+		if best < 0 {
+			return ""
+		}
+		return fmt.Sprintf("top authority: vertex %d (authority %.6g, hub %.6g)", best, v.Authorities[best], v.Hubs[best])
+	case apps.Recommendations:
+		ids := make([]string, len(v))
+		for i, u := range v {
+			ids[i] = strconv.FormatUint(uint64(u), 10)
+		}
+		return fmt.Sprintf("recommendations for vertex %d: %s", sources[0], strings.Join(ids, " "))
+	case []bool:
+		k := 0
+		for _, in := range v {
+			if in {
+				k++
+			}
+		}
+		return fmt.Sprintf("independent set: %d of %d vertices", k, len(v))
+	case []uint32:
+		switch app {
+		case "kcore":
+			return fmt.Sprintf("largest core number: %d", slices.Max(append([]uint32{0}, v...)))
+		case "color":
+			used := map[uint32]bool{}
+			for _, c := range v {
+				used[c] = true
+			}
+			return fmt.Sprintf("colours: %d", len(used))
+		}
+	}
+	return ""
 }
 
 func fmtSeconds(s float64) string {
@@ -494,8 +686,8 @@ func fmtSeconds(s float64) string {
 }
 
 // validateResult checks an app's result against apps/ref; maxIter is the
-// run's iteration cap (bfs's depth limit; other apps but pr and pr-delta
-// are not validated under one).
+// run's iteration cap (bfs's depth limit; other apps but pr, pr-delta, ppr,
+// hits and salsa, whose caps are pr's, are not validated under one).
 func validateResult(app string, l *layout.Layout, workers int, sources []uint32, pr apps.PageRankOptions, maxIter int, result any) error {
 	if maxIter > 0 && app != "bfs" && app != "bfs-tree" {
 		return fmt.Errorf("%s is not validated under --max-iterations (only bfs and bfs-tree, as a depth limit)", app)
@@ -519,51 +711,136 @@ func validateResult(app string, l *layout.Layout, workers int, sources []uint32,
 		return apps.ValidatePageRankDelta(g, pr, result.([]float64))
 	case "bc":
 		return apps.ValidateBC(g, sources, result.([]float64))
+	case "tc":
+		t := result.(apps.Triangles)
+		return apps.ValidateTriangles(g, t.Total, t.PerVertex)
+	case "kcore":
+		return apps.ValidateKCore(g, result.([]uint32))
+	case "color":
+		return apps.ValidateColor(g, result.([]uint32))
+	case "mis":
+		return apps.ValidateMIS(g, result.([]bool))
+	case "ppr":
+		return apps.ValidatePPR(g, sources, pr, result.([]float64))
+	case "hits", "salsa":
+		h := result.(apps.HubsAuthorities)
+		return apps.ValidateHubsAuthorities(g, app == "salsa", pr.MaxIterations, pr.Tolerance, h.Hubs, h.Authorities)
+	case "wtf":
+		return apps.ValidateWTF(g, sources[0], ref.DefaultWTFOptions(), []uint32(result.(apps.Recommendations)))
+	case "msf":
+		fo := result.(apps.Forest)
+		return apps.ValidateMSF(g, fo.Weight, fo.Edges)
 	}
 	return fmt.Errorf("no validation for %s", app)
 }
 
-// writeValues writes vertex → value in original numbering: TSV lines, or
-// the raw little-endian array when path ends in .bin. Written to a temporary
-// file and renamed, so no partial file is left under path.
+// writeValues writes vertex → value in original numbering: TSV lines, CSV
+// lines under a header when path ends in .csv, or the raw little-endian
+// array when path ends in .bin. Besides the apps' []uint32 (MaxUint32 as
+// "inf") and []float64, it writes tc's per-vertex counts, mis's []bool (1
+// or 0), hits' and salsa's two scores (vertex, hub, authority; .bin: the
+// hubs, then the authorities) and wtf's list (rank, vertex). Written to a
+// temporary file and renamed, so no partial file is left under path.
 func writeValues(path string, values any) error {
 	return writeAtomic(path, func(w io.Writer) error {
 		if strings.HasSuffix(path, ".bin") {
-			return binary.Write(w, binary.LittleEndian, values)
+			return writeBinary(w, values)
 		}
 		bw := bufio.NewWriterSize(w, 1<<20)
 		sep := byte('\t')
 		if strings.HasSuffix(strings.ToLower(path), ".csv") {
 			sep = ','
-			bw.WriteString("vertex,value\n")
+			header := "vertex,value\n"
+			switch values.(type) {
+			case apps.HubsAuthorities:
+				header = "vertex,hub,authority\n"
+			case apps.Recommendations:
+				header = "rank,vertex\n"
+			case apps.Forest:
+				header = "u,v,weight\n"
+			}
+			bw.WriteString(header)
 		}
 		var buf []byte
+		line := func(v int, fill func([]byte) []byte) {
+			buf = strconv.AppendUint(buf[:0], uint64(v), 10)
+			buf = append(buf, sep)
+			buf = fill(buf)
+			buf = append(buf, '\n')
+			bw.Write(buf)
+		}
 		switch vs := values.(type) {
 		case []uint32:
 			for v, x := range vs {
-				buf = strconv.AppendUint(buf[:0], uint64(v), 10)
-				buf = append(buf, sep)
-				if x == math.MaxUint32 {
-					buf = append(buf, "inf"...)
-				} else {
-					buf = strconv.AppendUint(buf, uint64(x), 10)
-				}
-				buf = append(buf, '\n')
-				bw.Write(buf)
+				line(v, func(b []byte) []byte {
+					if x == math.MaxUint32 {
+						return append(b, "inf"...)
+					}
+					return strconv.AppendUint(b, uint64(x), 10)
+				})
 			}
 		case []float64:
 			for v, x := range vs {
-				buf = strconv.AppendUint(buf[:0], uint64(v), 10)
-				buf = append(buf, sep)
-				buf = strconv.AppendFloat(buf, x, 'g', -1, 64)
-				buf = append(buf, '\n')
-				bw.Write(buf)
+				line(v, func(b []byte) []byte { return strconv.AppendFloat(b, x, 'g', -1, 64) })
+			}
+		case []bool:
+			for v, x := range vs {
+				line(v, func(b []byte) []byte {
+					if x {
+						return append(b, '1')
+					}
+					return append(b, '0')
+				})
+			}
+		case apps.Triangles:
+			for v, x := range vs.PerVertex {
+				line(v, func(b []byte) []byte { return strconv.AppendUint(b, x, 10) })
+			}
+		case apps.HubsAuthorities:
+			for v, h := range vs.Hubs {
+				line(v, func(b []byte) []byte {
+					b = strconv.AppendFloat(b, h, 'g', -1, 64)
+					b = append(b, sep)
+					return strconv.AppendFloat(b, vs.Authorities[v], 'g', -1, 64)
+				})
+			}
+		case apps.Recommendations:
+			for i, u := range vs {
+				line(i, func(b []byte) []byte { return strconv.AppendUint(b, uint64(u), 10) })
+			}
+		case apps.Forest:
+			for _, ed := range vs.Edges {
+				line(int(ed.U), func(b []byte) []byte {
+					b = strconv.AppendUint(b, uint64(ed.V), 10)
+					b = append(b, sep)
+					return strconv.AppendUint(b, uint64(ed.W), 10)
+				})
 			}
 		default:
 			return fmt.Errorf("cannot write values of type %T", values)
 		}
 		return bw.Flush()
 	})
+}
+
+// writeBinary writes values as raw little-endian arrays (see writeValues).
+func writeBinary(w io.Writer, values any) error {
+	switch vs := values.(type) {
+	case apps.Triangles:
+		return binary.Write(w, binary.LittleEndian, vs.PerVertex)
+	case apps.HubsAuthorities:
+		if err := binary.Write(w, binary.LittleEndian, vs.Hubs); err != nil {
+			return err
+		}
+		return binary.Write(w, binary.LittleEndian, vs.Authorities)
+	case apps.Recommendations:
+		return binary.Write(w, binary.LittleEndian, []uint32(vs))
+	case apps.Forest:
+		return binary.Write(w, binary.LittleEndian, vs.Edges) // U, V, W uint32 each
+	case []uint32, []float64, []bool:
+		return binary.Write(w, binary.LittleEndian, values)
+	}
+	return fmt.Errorf("cannot write values of type %T", values)
 }
 
 // writeJSONFile writes v as indented JSON, atomically.
