@@ -22,7 +22,7 @@ const (
 //
 //	U = V
 //	for round = 0; U ≠ ∅; round++:
-//	    compute(U, mark local maxima of priority(round))
+//	    reduce(U, max over neighbours: beats me? ⇒ mark local maxima of priority(round))
 //	    compute(U, colour marked vertices)
 //	    U = filter(U, uncoloured)
 func Color(ctx context.Context, b engine.Backend, seed uint64, o OpsOptions) ([]uint32, engine.Result, error) {
@@ -37,7 +37,7 @@ func Color(ctx context.Context, b engine.Backend, seed uint64, o OpsOptions) ([]
 //
 //	U = V
 //	for round = 0; U ≠ ∅; round++:
-//	    compute(U, mark local maxima of priority(round))
+//	    reduce(U, max over neighbours: beats me? ⇒ mark local maxima of priority(round))
 //	    J = filter(U, join if marked)
 //	    advance(J, exclude undecided neighbours)
 //	    U = filter(U, undecided)
@@ -98,7 +98,7 @@ func (e *enactor) rounds(mis bool, seed uint64) ([]uint32, error) {
 		return nil, err
 	}
 	for round := uint64(0); !undecided.Empty(); round++ {
-		if err := e.compute(localMaxFunctor(g, state, win, unset, seed+round), undecided); err != nil {
+		if err := e.reduce(g, localMaxFunctor(g, state, win, unset, seed+round), undecided, ops.ReduceMax); err != nil {
 			return nil, err
 		}
 		if mis {
@@ -117,5 +117,5 @@ func (e *enactor) rounds(mis bool, seed uint64) ([]uint32, error) {
 		undecided.Swap(next)
 		e.res.Iterations++
 	}
-	return state.Original()
+	return original(e, state)
 }

@@ -98,6 +98,28 @@ func (e *enactor) compute(f *ops.Functor, in *ops.Frontier) error {
 	return nil
 }
 
+// filterArcs runs an arc filter and records it.
+func (e *enactor) filterArcs(g *ops.Graph, f *ops.Functor) (*ops.Graph, error) {
+	t0 := time.Now()
+	sub, err := e.d.FilterArcs(e.ctx, g, f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.app, err)
+	}
+	e.record("filter-arcs:"+f.Name, int(g.NumVertices), g.NumArcs, t0)
+	return sub, nil
+}
+
+// intersect runs a segmented intersection and records it.
+func (e *enactor) intersect(g *ops.Graph, f *ops.Functor) (uint64, error) {
+	t0 := time.Now()
+	total, err := e.d.Intersect(e.ctx, g, f, nil)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", e.app, err)
+	}
+	e.record("intersect:"+f.Name, int(g.NumArcs), g.NumArcs, t0)
+	return total, nil
+}
+
 // sum runs a sum.
 func (e *enactor) sum(f *ops.Functor, in *ops.Frontier) (float64, error) {
 	s, err := e.d.Sum(e.ctx, f, in)
@@ -145,6 +167,15 @@ func (e *enactor) finish(closers ...interface{ Close() error }) error {
 	}
 	e.res.Seconds = time.Since(e.start).Seconds()
 	return first
+}
+
+// original returns a's per-vertex values in original numbering (mapped on
+// the device), adding the time to the result's CopySeconds.
+func original[T ops.Elem](e *enactor, a *ops.Array[T]) ([]T, error) {
+	t0 := time.Now()
+	out, err := a.Original()
+	e.res.CopySeconds += time.Since(t0).Seconds()
+	return out, err
 }
 
 // toOriginal maps values in layout numbering to the original one.

@@ -142,23 +142,26 @@ type localMaxFn struct {
 	rows
 }
 
-func (f *localMaxFn) Vertex(v uint32) bool {
-	p := priority(v, f.seed)
-	for _, u := range f.adj[f.off[v]:f.off[v+1]] {
-		if u == v || atomic.LoadUint32(&f.state[u]) != f.undecided {
-			continue
-		}
-		if q := priority(u, f.seed); q > p || (q == p && u > v) {
-			f.win[v] = 0
-			return false
-		}
+func (f *localMaxFn) Value(v, u uint32, _ uint64, _ uint32) float64 {
+	if u == v || atomic.LoadUint32(&f.state[u]) != f.undecided {
+		return 0
 	}
-	f.win[v] = 1
-	return true
+	if p, q := priority(v, f.seed), priority(u, f.seed); q > p || (q == p && u > v) {
+		return 1
+	}
+	return 0
 }
 
-// localMaxFunctor marks the undecided vertices (state == undecided) whose
-// (priority, id) beats every undecided neighbour's in g (MG_FN_LOCAL_MAX).
+func (f *localMaxFn) Reduced(v uint32, beaten float64) {
+	f.win[v] = 0
+	if beaten <= 0 { // an empty row reduces to −Inf
+		f.win[v] = 1
+	}
+}
+
+// localMaxFunctor, reduced with max over the undecided vertices' rows of
+// g, marks those whose (priority, id) beats every undecided neighbour's
+// (state == undecided; MG_FN_LOCAL_MAX).
 func localMaxFunctor(g *ops.Graph, state *ops.Array[uint32], win *ops.Array[uint8], undecided uint32, seed uint64) *ops.Functor {
 	return &ops.Functor{Name: "local-max", ID: ops.FnLocalMax,
 		Arrays: []ops.Mem{state.Mem(), win.Mem(), g.Offsets, g.Dst}, Ints: []uint64{uint64(undecided), seed},

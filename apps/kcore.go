@@ -41,7 +41,7 @@ func KCore(ctx context.Context, b engine.Backend, o OpsOptions) ([]uint32, engin
 
 func (e *enactor) kcore() ([]uint32, error) {
 	n := int(e.l.NumVertices)
-	simple, err := e.d.FilterArcs(e.ctx, e.d.Out(), simpleFunctor(e.d.Out()))
+	simple, err := e.filterArcs(e.d.Out(), simpleFunctor(e.d.Out()))
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func (e *enactor) kcore() ([]uint32, error) {
 			live.Swap(next)
 		}
 	}
-	return core.Original()
+	return original(e, core)
 }
 
 // degreesOf returns the row lengths of g as uint32s on the device.

@@ -51,7 +51,7 @@ func traverseOps(ctx context.Context, app string, b engine.Backend, source uint3
 	}
 	var got []uint32
 	if err == nil {
-		got, err = values.Original()
+		got, err = original(e, values)
 	}
 	if ferr := e.finish(values, in, out); err == nil {
 		err = ferr

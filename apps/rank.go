@@ -129,7 +129,7 @@ func (e *enactor) ppr(teleport []float64, pr PageRankOptions) ([]float64, error)
 			break
 		}
 	}
-	return rank.Original()
+	return original(e, rank)
 }
 
 // HITS returns Kleinberg's hub and authority scores (ref.HITS's
@@ -170,9 +170,9 @@ func hubsAuthorities(ctx context.Context, app string, b engine.Backend, maxIter 
 }
 
 // hubsAuthorities iterates HITS (salsa false) or SALSA on g and returns
-// hubs and authorities, in original numbering when original is set, else
+// hubs and authorities, in original numbering when inOriginal is set, else
 // in layout numbering.
-func (e *enactor) hubsAuthorities(g *ops.Graph, salsa bool, maxIter int, tol float64, original bool) ([]float64, []float64, error) {
+func (e *enactor) hubsAuthorities(g *ops.Graph, salsa bool, maxIter int, tol float64, inOriginal bool) ([]float64, []float64, error) {
 	as, err := e.arrays(6)
 	if err != nil {
 		return nil, nil, err
@@ -237,8 +237,8 @@ func (e *enactor) hubsAuthorities(g *ops.Graph, salsa bool, maxIter int, tol flo
 		}
 	}
 	get := (*ops.Array[float64]).Get
-	if original {
-		get = (*ops.Array[float64]).Original
+	if inOriginal {
+		get = func(a *ops.Array[float64]) ([]float64, error) { return original(e, a) }
 	}
 	hs, err := get(h)
 	if err != nil {

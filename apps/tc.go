@@ -36,21 +36,20 @@ func TriangleCount(ctx context.Context, b engine.Backend, perVertex bool, o OpsO
 
 func (e *enactor) triangles(perVertex bool) (uint64, []uint64, error) {
 	g := e.d.Out()
-	oriented, err := e.d.FilterArcs(e.ctx, g, orientFunctor(g))
+	oriented, err := e.filterArcs(g, orientFunctor(g))
 	if err != nil {
 		return 0, nil, err
 	}
 	defer oriented.Close()
-	total, err := e.d.Intersect(e.ctx, oriented, triCountFunctor(nil), nil)
+	total, err := e.intersect(oriented, triCountFunctor(nil))
 	if err != nil {
 		return 0, nil, err
 	}
 	e.res.Iterations++
-	e.res.Edges += oriented.NumArcs
 	if !perVertex {
 		return total, nil, nil
 	}
-	simple, err := e.d.FilterArcs(e.ctx, g, simpleFunctor(g))
+	simple, err := e.filterArcs(g, simpleFunctor(g))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -60,12 +59,11 @@ func (e *enactor) triangles(perVertex bool) (uint64, []uint64, error) {
 		return 0, nil, err
 	}
 	defer count.Close()
-	if _, err := e.d.Intersect(e.ctx, simple, triCountFunctor(count), nil); err != nil {
+	if _, err := e.intersect(simple, triCountFunctor(count)); err != nil {
 		return 0, nil, err
 	}
 	e.res.Iterations++
-	e.res.Edges += simple.NumArcs
-	per, err := count.Original()
+	per, err := original(e, count)
 	if err != nil {
 		return 0, nil, err
 	}

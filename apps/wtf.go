@@ -3,6 +3,7 @@ package apps
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/mgraph-dev/mgraph/apps/ref"
 	"github.com/mgraph-dev/mgraph/engine"
@@ -31,6 +32,7 @@ func WhoToFollow(ctx context.Context, b engine.Backend, user uint32, w WTFOption
 		return nil, engine.Result{}, err
 	}
 	pr := PageRankOptions{Damping: w.PageRank.Damping, Tolerance: w.PageRank.Tolerance, MaxIterations: w.PageRank.MaxIterations}
+	start := time.Now()
 	ppr, res, err := PersonalizedPageRank(ctx, b, []uint32{user}, pr, o)
 	if err != nil {
 		return nil, res, fmt.Errorf("wtf: %w", err)
@@ -40,7 +42,7 @@ func WhoToFollow(ctx context.Context, b engine.Backend, user uint32, w WTFOption
 	if err != nil {
 		return nil, res, err
 	}
-	e.res = res
+	e.res, e.start = res, start // the result and its time cover both parts
 	auth, isAuth, err := e.circleSALSA(circle, w)
 	var follows []uint32
 	if err == nil {
@@ -78,7 +80,7 @@ func (e *enactor) circleSALSA(circle []uint32, w WTFOptions) ([]float64, []bool,
 	if err := inCircle.CopyIn(flags); err != nil {
 		return nil, nil, err
 	}
-	bip, err := e.d.FilterArcs(e.ctx, e.d.Out(), inSetFunctor(inCircle))
+	bip, err := e.filterArcs(e.d.Out(), inSetFunctor(inCircle))
 	if err != nil {
 		return nil, nil, err
 	}

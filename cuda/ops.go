@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/ops"
 )
@@ -36,6 +37,12 @@ type opOut struct {
 	_                          int32
 }
 
+// opTemp is operator scratch (mg_op_temp_bytes).
+type opTemp struct {
+	p     unsafe.Pointer
+	bytes uint64
+}
+
 // Load-balancing strategies as mgraph.h numbers them.
 const (
 	lbThread = 1
@@ -43,10 +50,15 @@ const (
 	lbMerged = 3
 )
 
-// opsMem is device memory of an operator device.
-type opsMem struct{ b *Buffer[byte] }
+// opsMem is device memory of an operator device: a block of its pool
+// (Free gives it back) of at least bytes.
+type opsMem struct {
+	d     *OpsDevice
+	b     *Buffer[byte]
+	bytes uint64
+}
 
-func (m *opsMem) Bytes() uint64 { return m.b.Bytes() }
+func (m *opsMem) Bytes() uint64 { return m.bytes }
 
 func (m *opsMem) Ptr() unsafe.Pointer {
 	if m.b == nil || m.b.Len() == 0 {
@@ -58,6 +70,9 @@ func (m *opsMem) Ptr() unsafe.Pointer {
 func (m *opsMem) Host() []byte { return nil }
 
 func (m *opsMem) Upload(off uint64, src []byte) error {
+	if off > m.bytes || uint64(len(src)) > m.bytes-off {
+		return fmt.Errorf("cuda ops: upload of %d bytes at %d into %d", len(src), off, m.bytes)
+	}
 	if len(src) == 0 {
 		return nil
 	}
@@ -65,6 +80,9 @@ func (m *opsMem) Upload(off uint64, src []byte) error {
 }
 
 func (m *opsMem) Download(off uint64, dst []byte) error {
+	if off > m.bytes || uint64(len(dst)) > m.bytes-off {
+		return fmt.Errorf("cuda ops: download of %d bytes at %d from %d", len(dst), off, m.bytes)
+	}
 	if len(dst) == 0 {
 		return nil
 	}
@@ -75,9 +93,9 @@ func (m *opsMem) Free() error {
 	if m.b == nil {
 		return nil
 	}
-	err := m.b.Free()
+	b := m.b
 	m.b = nil
-	return err
+	return m.d.release(b)
 }
 
 // viewMem is device memory the operator device does not own (the
@@ -114,16 +132,63 @@ type OpsDevice struct {
 	out, in *ops.Graph
 	// scratch: the advance plan's prefix sums and the culling bitmap, kept
 	// between calls and grown as needed; counter: one device word.
-	scan, bitmap, counter *Buffer[byte]
+	scan, bitmap, counter, temp *Buffer[byte]
 	// perm: the layout's permutation, uploaded by Original's first call;
-	// mapped: its output before the copy to the host.
-	perm   *Buffer[uint32]
-	mapped *Buffer[byte]
+	// mapped: its output before the copy to the host, through the pinned
+	// staging buffer.
+	perm    *Buffer[uint32]
+	mapped  *Buffer[byte]
+	staging *Pinned[byte]
+	// pool: freed blocks by size class, reused by Alloc (cudaMalloc and
+	// cudaFree synchronise and cost as much as a small kernel); pooled is
+	// their bytes, at most MaxOpsPool; closed once Close ran.
+	pool   map[uint64][]*Buffer[byte]
+	pooled uint64
+	closed bool
+}
+
+// MaxOpsPool bounds the bytes an operator device keeps for reuse.
+const MaxOpsPool = 4 << 30
+
+// minPoolClass is the smallest size class of the pool (bytes).
+const minPoolClass = 4 << 10
+
+// sizeClass rounds bytes up to the pool's class: a power of two.
+func sizeClass(bytes uint64) uint64 {
+	c := uint64(minPoolClass)
+	for c < bytes {
+		c <<= 1
+	}
+	return c
+}
+
+// release takes a block back into the pool, or frees it when the pool is
+// full or the device closed.
+func (d *OpsDevice) release(b *Buffer[byte]) error {
+	c := b.Bytes()
+	if d.closed || d.pooled+c > MaxOpsPool || c != sizeClass(c) {
+		return b.Free()
+	}
+	d.pool[c] = append(d.pool[c], b)
+	d.pooled += c
+	return nil
+}
+
+// tempFor returns scratch for an operator over n elements.
+func (d *OpsDevice) tempFor(n uint64) (opTemp, error) {
+	need, err := backendOpTempBytes(n)
+	if err != nil {
+		return opTemp{}, err
+	}
+	if err := d.grow(&d.temp, need); err != nil {
+		return opTemp{}, err
+	}
+	return opTemp{d.temp.h.p, d.temp.Bytes()}, nil
 }
 
 // NewOpsDevice returns an operator device over dl.
 func NewOpsDevice(dl *DeviceLayout) (*OpsDevice, error) {
-	d := &OpsDevice{dl: dl, dev: dl.dev.ordinal}
+	d := &OpsDevice{dl: dl, dev: dl.dev.ordinal, pool: map[uint64][]*Buffer[byte]{}}
 	s := &dl.desc
 	var w unsafe.Pointer
 	if s.sparseWeights != 0 {
@@ -175,13 +240,21 @@ func (d *OpsDevice) In() (*ops.Graph, error) {
 	return d.in, nil
 }
 
-// Alloc returns device memory.
+// Alloc returns device memory: a block of its size class from the pool,
+// or a new one.
 func (d *OpsDevice) Alloc(bytes uint64) (ops.Mem, error) {
-	b, err := Alloc[byte](d.dl.dev, int(bytes))
+	c := sizeClass(bytes)
+	if free := d.pool[c]; len(free) > 0 {
+		b := free[len(free)-1]
+		d.pool[c] = free[:len(free)-1]
+		d.pooled -= c
+		return &opsMem{d: d, b: b, bytes: bytes}, nil
+	}
+	b, err := Alloc[byte](d.dl.dev, int(c))
 	if err != nil {
 		return nil, fmt.Errorf("cuda ops: %w", err)
 	}
-	return &opsMem{b: b}, nil
+	return &opsMem{d: d, b: b, bytes: bytes}, nil
 }
 
 // Fill sets n elements of m.
@@ -312,8 +385,12 @@ func (d *OpsDevice) Advance(ctx context.Context, g *ops.Graph, f *ops.Functor, i
 		return st, err
 	}
 	og := graphOf(g)
+	t, err := d.tempFor(x.count)
+	if err != nil {
+		return st, err
+	}
 	var arcs uint64
-	if err := backendOpAdvancePlan(d.dev, og, x, d.scan.h.p, &arcs); err != nil {
+	if err := backendOpAdvancePlan(d.dev, og, x, d.scan.h.p, &arcs, t); err != nil {
 		return st, fmt.Errorf("advance with %s: %w", f.Name, err)
 	}
 	size := int(x.count)
@@ -394,8 +471,12 @@ func (d *OpsDevice) Filter(ctx context.Context, f *ops.Functor, in, out *ops.Fro
 			oo.list = out.List.Mem().Ptr()
 		}
 	}
+	t, err := d.tempFor(x.count)
+	if err != nil {
+		return err
+	}
 	var written uint64
-	if err := backendOpFilter(d.dev, f.ID, a, x, oo, &written); err != nil {
+	if err := backendOpFilter(d.dev, f.ID, a, x, oo, &written, t); err != nil {
 		return fmt.Errorf("filter with %s: %w", f.Name, err)
 	}
 	out.SetLen(int(written))
@@ -414,8 +495,13 @@ func (d *OpsDevice) Compute(ctx context.Context, f *ops.Functor, in *ops.Frontie
 	if err := checkVertexIn("compute", in, d.dl.desc.n); err != nil {
 		return err
 	}
+	x := input(in, d.dl.desc.n)
+	t, err := d.tempFor(x.count)
+	if err != nil {
+		return err
+	}
 	var written uint64
-	if err := backendOpFilter(d.dev, f.ID, a, input(in, d.dl.desc.n), nil, &written); err != nil {
+	if err := backendOpFilter(d.dev, f.ID, a, x, nil, &written, t); err != nil {
 		return fmt.Errorf("compute with %s: %w", f.Name, err)
 	}
 	return ctx.Err()
@@ -433,8 +519,12 @@ func (d *OpsDevice) Sum(ctx context.Context, f *ops.Functor, in *ops.Frontier) (
 	if err := checkVertexIn("sum", in, d.dl.desc.n); err != nil {
 		return 0, err
 	}
+	t, err := d.tempFor(0)
+	if err != nil {
+		return 0, err
+	}
 	var s float64
-	if err := backendOpSum(d.dev, f.ID, a, input(in, d.dl.desc.n), &s); err != nil {
+	if err := backendOpSum(d.dev, f.ID, a, input(in, d.dl.desc.n), &s, t); err != nil {
 		return 0, fmt.Errorf("sum with %s: %w", f.Name, err)
 	}
 	return s, ctx.Err()
@@ -478,8 +568,12 @@ func (d *OpsDevice) Intersect(ctx context.Context, g *ops.Graph, f *ops.Functor,
 	}
 	x := input(in, g.NumArcs)
 	x.arcs = 1
+	t, err := d.tempFor(0)
+	if err != nil {
+		return 0, err
+	}
 	var total uint64
-	if err := backendOpIntersect(d.dev, f.ID, a, graphOf(g), x, &total); err != nil {
+	if err := backendOpIntersect(d.dev, f.ID, a, graphOf(g), x, &total, t); err != nil {
 		return 0, fmt.Errorf("intersect with %s: %w", f.Name, err)
 	}
 	return total, ctx.Err()
@@ -499,8 +593,13 @@ func (d *OpsDevice) FilterArcs(ctx context.Context, g *ops.Graph, f *ops.Functor
 	if err != nil {
 		return nil, err
 	}
+	t, err := d.tempFor(g.NumVertices)
+	if err != nil {
+		off.Free()
+		return nil, err
+	}
 	var kept uint64
-	if err := backendOpFilterArcsCount(d.dev, f.ID, a, og, off.Ptr(), &kept); err != nil {
+	if err := backendOpFilterArcsCount(d.dev, f.ID, a, og, off.Ptr(), &kept, t); err != nil {
 		off.Free()
 		return nil, fmt.Errorf("filter arcs with %s: %w", f.Name, err)
 	}
@@ -611,17 +710,47 @@ func (d *OpsDevice) Original(m ops.Mem, elemBytes int, dst []byte) error {
 	if err != nil {
 		return fmt.Errorf("cuda ops: original: %w", err)
 	}
-	return d.mapped.CopyToHostAt(0, dst)
+	if d.staging == nil || len(d.staging.Slice()) < len(dst) {
+		if err := d.staging.Free(); err != nil {
+			return err
+		}
+		p, err := AllocPinned[byte](d.dl.dev, len(dst))
+		if err != nil {
+			d.staging = nil
+			return d.mapped.CopyToHostAt(0, dst) // no pinned memory: straight to dst
+		}
+		d.staging = p
+	}
+	stage := d.staging.Slice()[:len(dst)]
+	if err := d.mapped.CopyToHostAt(0, stage); err != nil {
+		return err
+	}
+	par.For(len(dst), 0, 1<<20, func(lo, hi int) { copy(dst[lo:hi], stage[lo:hi]) })
+	return nil
 }
 
-// Close frees the device's scratch.
+// Close frees the device's scratch and pool.
 func (d *OpsDevice) Close() error {
 	var first error
+	d.closed = true
 	if d.perm != nil {
 		first = d.perm.Free()
 		d.perm = nil
 	}
-	for _, b := range []**Buffer[byte]{&d.scan, &d.bitmap, &d.counter, &d.mapped} {
+	if err := d.staging.Free(); err != nil && first == nil {
+		first = err
+	}
+	d.staging = nil
+	for c, bs := range d.pool {
+		for _, b := range bs {
+			if err := b.Free(); err != nil && first == nil {
+				first = err
+			}
+		}
+		delete(d.pool, c)
+	}
+	d.pooled = 0
+	for _, b := range []**Buffer[byte]{&d.scan, &d.bitmap, &d.counter, &d.mapped, &d.temp} {
 		if *b != nil {
 			if err := (*b).Free(); err != nil && first == nil {
 				first = err

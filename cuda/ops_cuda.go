@@ -47,10 +47,16 @@ func backendOpFill(dev int, p unsafe.Pointer, elem int, value, n uint64) error {
 	})
 }
 
-func backendOpAdvancePlan(dev int, g *opGraph, in *opIn, scan unsafe.Pointer, arcs *uint64) error {
+func backendOpTempBytes(n uint64) (uint64, error) {
+	var b C.uint64_t
+	err := call("ops temp bytes", func(e *C.char, en C.size_t) C.int { return C.mg_op_temp_bytes(C.uint64_t(n), &b, e, en) })
+	return uint64(b), err
+}
+
+func backendOpAdvancePlan(dev int, g *opGraph, in *opIn, scan unsafe.Pointer, arcs *uint64, t opTemp) error {
 	return call("ops advance plan", func(e *C.char, en C.size_t) C.int {
 		return C.mg_op_advance_plan(C.int(dev), (*C.mg_op_graph)(unsafe.Pointer(g)), (*C.mg_op_in)(unsafe.Pointer(in)),
-			(*C.uint64_t)(scan), (*C.uint64_t)(unsafe.Pointer(arcs)), e, en)
+			(*C.uint64_t)(scan), (*C.uint64_t)(unsafe.Pointer(arcs)), t.p, C.uint64_t(t.bytes), e, en)
 	})
 }
 
@@ -62,17 +68,17 @@ func backendOpAdvance(dev, fn int, a *opArgs, g *opGraph, in *opIn, scan unsafe.
 	})
 }
 
-func backendOpFilter(dev, fn int, a *opArgs, in *opIn, out *opOut, written *uint64) error {
+func backendOpFilter(dev, fn int, a *opArgs, in *opIn, out *opOut, written *uint64, t opTemp) error {
 	return call("ops filter", func(e *C.char, en C.size_t) C.int {
 		return C.mg_op_filter(C.int(dev), C.int(fn), (*C.mg_op_args)(unsafe.Pointer(a)), (*C.mg_op_in)(unsafe.Pointer(in)),
-			(*C.mg_op_out)(unsafe.Pointer(out)), (*C.uint64_t)(unsafe.Pointer(written)), e, en)
+			(*C.mg_op_out)(unsafe.Pointer(out)), (*C.uint64_t)(unsafe.Pointer(written)), t.p, C.uint64_t(t.bytes), e, en)
 	})
 }
 
-func backendOpSum(dev, fn int, a *opArgs, in *opIn, sum *float64) error {
+func backendOpSum(dev, fn int, a *opArgs, in *opIn, sum *float64, t opTemp) error {
 	return call("ops sum", func(e *C.char, en C.size_t) C.int {
 		return C.mg_op_sum(C.int(dev), C.int(fn), (*C.mg_op_args)(unsafe.Pointer(a)), (*C.mg_op_in)(unsafe.Pointer(in)),
-			(*C.double)(unsafe.Pointer(sum)), e, en)
+			(*C.double)(unsafe.Pointer(sum)), t.p, C.uint64_t(t.bytes), e, en)
 	})
 }
 
@@ -83,17 +89,17 @@ func backendOpReduce(dev, fn int, a *opArgs, g *opGraph, in *opIn, op int) error
 	})
 }
 
-func backendOpIntersect(dev, fn int, a *opArgs, g *opGraph, in *opIn, total *uint64) error {
+func backendOpIntersect(dev, fn int, a *opArgs, g *opGraph, in *opIn, total *uint64, t opTemp) error {
 	return call("ops intersect", func(e *C.char, en C.size_t) C.int {
 		return C.mg_op_intersect(C.int(dev), C.int(fn), (*C.mg_op_args)(unsafe.Pointer(a)), (*C.mg_op_graph)(unsafe.Pointer(g)),
-			(*C.mg_op_in)(unsafe.Pointer(in)), (*C.uint64_t)(unsafe.Pointer(total)), e, en)
+			(*C.mg_op_in)(unsafe.Pointer(in)), (*C.uint64_t)(unsafe.Pointer(total)), t.p, C.uint64_t(t.bytes), e, en)
 	})
 }
 
-func backendOpFilterArcsCount(dev, fn int, a *opArgs, g *opGraph, offsets unsafe.Pointer, kept *uint64) error {
+func backendOpFilterArcsCount(dev, fn int, a *opArgs, g *opGraph, offsets unsafe.Pointer, kept *uint64, t opTemp) error {
 	return call("ops filter-arcs count", func(e *C.char, en C.size_t) C.int {
 		return C.mg_op_filter_arcs_count(C.int(dev), C.int(fn), (*C.mg_op_args)(unsafe.Pointer(a)), (*C.mg_op_graph)(unsafe.Pointer(g)),
-			(*C.uint64_t)(offsets), (*C.uint64_t)(unsafe.Pointer(kept)), e, en)
+			(*C.uint64_t)(offsets), (*C.uint64_t)(unsafe.Pointer(kept)), t.p, C.uint64_t(t.bytes), e, en)
 	})
 }
 

@@ -35,7 +35,9 @@ func TestResidentRunsOnce(t *testing.T) {
 			require.NoError(t, err, tag)
 			got, res, err := apps.Run(ctx, app, gb, gb, srcs, pr, engine.RunOptions{})
 			require.NoError(t, err, tag)
-			require.Positive(t, res.CopySeconds, tag)
+			if !slices.Contains(apps.OperatorApps, app) { // tc's total and msf's forest are not per-vertex copies
+				require.Positive(t, res.CopySeconds, tag)
+			}
 			switch w := want.(type) {
 			case []uint32:
 				require.Equal(t, w, got, tag)

@@ -80,28 +80,18 @@ __device__ __forceinline__ uint64_t priority(uint32_t v, uint64_t seed) {
     return x ^ (x >> 31);
 }
 
-// LocalMax marks (a[1], bytes) an undecided vertex (state a[0] == u[0])
-// whose (priority, id) in round u[1] beats every undecided neighbour's;
-// the graph is offsets a[2], destinations a[3].
+// LocalMax, a reduction (max) over an undecided vertex v's row: an arc
+// counts 1 when its other end u is undecided (state a[0] == u[0]) and
+// beats v in (priority, id) in round u[1]; v is marked (a[1], bytes) when
+// none does.
 struct LocalMax : ops::Functor {
-    static __device__ __forceinline__ bool vertex(const mg_op_args &a, uint32_t v) {
-        const uint32_t *state = (const uint32_t *)a.a[0];
-        uint8_t *win = (uint8_t *)a.a[1];
-        const uint64_t *off = (const uint64_t *)a.a[2];
-        const uint32_t *adj = (const uint32_t *)a.a[3];
-        const uint32_t undecided = (uint32_t)a.u[0];
-        const uint64_t p = priority(v, a.u[1]);
-        for (uint64_t e = off[v]; e < off[v + 1]; e++) {
-            const uint32_t u = adj[e];
-            if (u == v || state[u] != undecided) continue;
-            const uint64_t q = priority(u, a.u[1]);
-            if (q > p || (q == p && u > v)) {
-                win[v] = 0;
-                return false;
-            }
-        }
-        win[v] = 1;
-        return true;
+    static __device__ __forceinline__ double value(const mg_op_args &a, uint32_t v, uint32_t u, uint64_t, uint32_t) {
+        if (u == v || ((const uint32_t *)a.a[0])[u] != (uint32_t)a.u[0]) return 0;
+        const uint64_t p = priority(v, a.u[1]), q = priority(u, a.u[1]);
+        return q > p || (q == p && u > v) ? 1 : 0;
+    }
+    static __device__ __forceinline__ void reduced(const mg_op_args &a, uint32_t v, double beaten) {
+        ((uint8_t *)a.a[1])[v] = beaten <= 0;  // an empty row reduces to −Inf
     }
 };
 

@@ -770,6 +770,11 @@ enum {
     MG_FN_LAST = 27
 };
 
+/* Scratch the operators take from the caller instead of allocating:
+ * mg_op_temp_bytes gives the bytes an operator over n elements (n+1 for
+ * prefix sums) may use; every entry point below that takes temp and
+ * temp_bytes needs at least that much for its input's size. */
+int mg_op_temp_bytes(uint64_t n, uint64_t *bytes, char *err, size_t errlen);
 /* Fills n elements of elem_bytes (1, 4 or 8) at p with value's low bytes.
  * Synchronous. */
 int mg_op_fill(int dev, void *p, int elem_bytes, uint64_t value, uint64_t n, char *err, size_t errlen);
@@ -777,7 +782,7 @@ int mg_op_fill(int dev, void *p, int elem_bytes, uint64_t value, uint64_t n, cha
  * an arc element has degree 1, a skipped one 0) and its total, *arcs
  * (host). Synchronous. */
 int mg_op_advance_plan(int dev, const mg_op_graph *g, const mg_op_in *in, uint64_t *scan, uint64_t *arcs,
-                       char *err, size_t errlen);
+                       void *temp, uint64_t temp_bytes, char *err, size_t errlen);
 /* Calls functor fn's edge on every arc of the input (scan from
  * mg_op_advance_plan, arcs its total) with strategy (MG_LB_*) and writes
  * out; *written (host) gets out's count. Synchronous. */
@@ -788,9 +793,10 @@ int mg_op_advance(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, co
  * elements for which it returns true are written there, in order when out
  * is a list without bitmap. *written (host) gets out's count. */
 int mg_op_filter(int dev, int fn, const mg_op_args *a, const mg_op_in *in, const mg_op_out *out,
-                 uint64_t *written, char *err, size_t errlen);
+                 uint64_t *written, void *temp, uint64_t temp_bytes, char *err, size_t errlen);
 /* The sum of fn's measure over in into *sum (host). */
-int mg_op_sum(int dev, int fn, const mg_op_args *a, const mg_op_in *in, double *sum, char *err, size_t errlen);
+int mg_op_sum(int dev, int fn, const mg_op_args *a, const mg_op_in *in, double *sum, void *temp, uint64_t temp_bytes,
+              char *err, size_t errlen);
 /* For every vertex v of in, fn's reduced(v, op over v's row of g of fn's
  * value). */
 int mg_op_reduce(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const mg_op_in *in, int op,
@@ -799,12 +805,12 @@ int mg_op_reduce(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, con
  * the arc list in, fn's common(u, v, arc, |row u ∩ row v|); *total (host)
  * gets the sum of the counts. */
 int mg_op_intersect(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const mg_op_in *in,
-                    uint64_t *total, char *err, size_t errlen);
+                    uint64_t *total, void *temp, uint64_t temp_bytes, char *err, size_t errlen);
 /* Counts the arcs of each row of g that fn's edge keeps into
  * offsets[1..n] and scans them (offsets: n+1, the subgraph's); *kept
  * (host) gets the total. */
 int mg_op_filter_arcs_count(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, uint64_t *offsets,
-                            uint64_t *kept, char *err, size_t errlen);
+                            uint64_t *kept, void *temp, uint64_t temp_bytes, char *err, size_t errlen);
 /* Writes the kept arcs, in order, into dst (and weights when g has them),
  * at the subgraph's offsets. */
 int mg_op_filter_arcs_write(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const uint64_t *offsets,

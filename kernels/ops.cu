@@ -62,13 +62,33 @@ int dispatch(int fn, Body body, char *err, size_t errlen) {
     return invalid(msg, err, errlen);
 }
 
-// Scratch is device memory an entry point allocates and frees itself.
-struct Scratch {
-    void *p = nullptr;
-    ~Scratch() {
-        if (p) cudaFree(p);
-    }
+// Temp cuts the caller's scratch (mg_op_temp_bytes) into an accumulator
+// (the first kAlign bytes), keep flags (n bytes) and CUB's temporary storage, each
+// kAlign-aligned.
+constexpr uint64_t kAlign = 256;
+uint64_t align_up(uint64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
+struct Temp {
+    unsigned char *base;
+    uint64_t bytes, n;
+    void *acc() const { return base; }
+    uint8_t *keep() const { return base + kAlign; }
+    void *cub() const { return base + kAlign + align_up(n); }
+    uint64_t cub_bytes() const { return bytes - kAlign - align_up(n); }
 };
+
+// take checks the caller's scratch for an input of n elements.
+int take(void *temp, uint64_t temp_bytes, uint64_t n, Temp *t, char *err, size_t errlen) {
+    uint64_t need = 0;
+    if (int rc = mg_op_temp_bytes(n, &need, err, errlen)) return rc;
+    if (temp == nullptr || temp_bytes < need) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "operator scratch of %llu bytes, %llu needed for %llu elements",
+                 (unsigned long long)temp_bytes, (unsigned long long)need, (unsigned long long)n);
+        return invalid(msg, err, errlen);
+    }
+    *t = Temp{(unsigned char *)temp, temp_bytes, n};
+    return MG_OK;
+}
 
 unsigned grid(int dev, uint64_t items) { return grid_for(dev, items, MG_OP_BLOCK, kBlocksPerSM); }
 
@@ -102,6 +122,19 @@ __global__ void fill_kernel(void *p, int elem_bytes, uint64_t value, uint64_t n)
 }  // namespace ops
 }  // namespace mg
 
+extern "C" int mg_op_temp_bytes(uint64_t n, uint64_t *bytes, char *err, size_t errlen) {
+    size_t scan = 0, select = 0;
+    uint64_t *u64 = nullptr;
+    uint32_t *u32 = nullptr;
+    uint8_t *flags = nullptr;
+    unsigned long long *count = nullptr;
+    const int items = (int)(n + 1 < (uint64_t)INT32_MAX ? n + 1 : INT32_MAX);
+    MG_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan, u64, u64, items));
+    MG_CHECK(cub::DeviceSelect::Flagged(nullptr, select, u32, flags, u32, count, items));
+    *bytes = kAlign + align_up(n) + align_up(scan > select ? scan : select) + kAlign;
+    return MG_OK;
+}
+
 extern "C" int mg_op_fill(int dev, void *p, int elem_bytes, uint64_t value, uint64_t n, char *err, size_t errlen) {
     if (elem_bytes != 1 && elem_bytes != 4 && elem_bytes != 8) return invalid("fill: element size not 1, 4 or 8", err, errlen);
     if (n == 0) return MG_OK;
@@ -113,8 +146,10 @@ extern "C" int mg_op_fill(int dev, void *p, int elem_bytes, uint64_t value, uint
 }
 
 extern "C" int mg_op_advance_plan(int dev, const mg_op_graph *g, const mg_op_in *in, uint64_t *scan, uint64_t *arcs,
-                                  char *err, size_t errlen) {
+                                  void *temp, uint64_t temp_bytes, char *err, size_t errlen) {
     if (int rc = check_graph(g, err, errlen)) return rc;
+    Temp t;
+    if (int rc = take(temp, temp_bytes, in->count, &t, err, errlen)) return rc;
     MG_SET_DEVICE(dev);
     *arcs = 0;
     if (in->count == 0) return MG_OK;
@@ -123,11 +158,8 @@ extern "C" int mg_op_advance_plan(int dev, const mg_op_graph *g, const mg_op_in 
     // Exclusive scan of count+1 entries (the last, never written by the
     // kernel, is set to 0 first so the scan's last entry is the total).
     MG_CHECK(cudaMemset(scan + in->count, 0, sizeof(uint64_t)));
-    size_t tb = 0;
-    Scratch tmp;
-    MG_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tb, scan, scan, (int)(in->count + 1)));
-    MG_CHECK(cudaMalloc(&tmp.p, tb));
-    MG_CHECK(cub::DeviceScan::ExclusiveSum(tmp.p, tb, scan, scan, (int)(in->count + 1)));
+    size_t tb = t.cub_bytes();
+    MG_CHECK(cub::DeviceScan::ExclusiveSum(t.cub(), tb, scan, scan, (int)(in->count + 1)));
     MG_CHECK(cudaMemcpy(arcs, scan + in->count, sizeof(uint64_t), cudaMemcpyDeviceToHost));
     return MG_OK;
 }
@@ -318,16 +350,16 @@ extern "C" int mg_op_advance(int dev, int fn, const mg_op_args *a, const mg_op_g
 }
 
 extern "C" int mg_op_filter(int dev, int fn, const mg_op_args *a, const mg_op_in *in, const mg_op_out *out,
-                            uint64_t *written, char *err, size_t errlen) {
+                            uint64_t *written, void *temp, uint64_t temp_bytes, char *err, size_t errlen) {
     MG_SET_DEVICE(dev);
+    Temp t;
+    if (int rc = take(temp, temp_bytes, in->count, &t, err, errlen)) return rc;
     *written = 0;
     const bool ordered = out != nullptr && out->list != nullptr;
     if (out != nullptr)
         if (int rc = reset_out(out, out->capacity, err, errlen)) return rc;  // capacity: the universe for bitmaps and flags
     if (in->count == 0) return MG_OK;
-    Scratch keep, tmp;
-    if (ordered) MG_CHECK(cudaMalloc(&keep.p, in->count));
-    FilterBody body{dev, a, in, out, (uint8_t *)keep.p, err, errlen};
+    FilterBody body{dev, a, in, out, ordered ? t.keep() : nullptr, err, errlen};
     if (int rc = dispatch(fn, body, err, errlen)) return rc;
     if (out == nullptr) {
         MG_CHECK(cudaDeviceSynchronize());
@@ -338,36 +370,29 @@ extern "C" int mg_op_filter(int dev, int fn, const mg_op_args *a, const mg_op_in
         return read_written(out, written, err, errlen);
     }
     // Keep the input's order: select the flagged elements.
-    size_t tb = 0;
+    size_t tb = t.cub_bytes();
     if (in->list != nullptr) {
-        MG_CHECK(cub::DeviceSelect::Flagged(nullptr, tb, in->list, (const uint8_t *)keep.p, out->list, out->count,
-                                            (int)in->count));
-        MG_CHECK(cudaMalloc(&tmp.p, tb));
-        MG_CHECK(cub::DeviceSelect::Flagged(tmp.p, tb, in->list, (const uint8_t *)keep.p, out->list, out->count,
-                                            (int)in->count));
+        MG_CHECK(cub::DeviceSelect::Flagged(t.cub(), tb, in->list, t.keep(), out->list, out->count, (int)in->count));
     } else {
         cub::CountingInputIterator<uint32_t> ids(0);
-        MG_CHECK(cub::DeviceSelect::Flagged(nullptr, tb, ids, (const uint8_t *)keep.p, out->list, out->count,
-                                            (int)in->count));
-        MG_CHECK(cudaMalloc(&tmp.p, tb));
-        MG_CHECK(cub::DeviceSelect::Flagged(tmp.p, tb, ids, (const uint8_t *)keep.p, out->list, out->count,
-                                            (int)in->count));
+        MG_CHECK(cub::DeviceSelect::Flagged(t.cub(), tb, ids, t.keep(), out->list, out->count, (int)in->count));
     }
     MG_CHECK(cudaDeviceSynchronize());
     return read_written(out, written, err, errlen);
 }
 
-extern "C" int mg_op_sum(int dev, int fn, const mg_op_args *a, const mg_op_in *in, double *sum, char *err,
-                         size_t errlen) {
+extern "C" int mg_op_sum(int dev, int fn, const mg_op_args *a, const mg_op_in *in, double *sum, void *temp,
+                         uint64_t temp_bytes, char *err, size_t errlen) {
     MG_SET_DEVICE(dev);
     *sum = 0;
     if (in->count == 0) return MG_OK;
-    Scratch acc;
-    MG_CHECK(cudaMalloc(&acc.p, sizeof(double)));
-    MG_CHECK(cudaMemset(acc.p, 0, sizeof(double)));
-    SumBody body{dev, a, in, (double *)acc.p, err, errlen};
+    Temp t;
+    if (int rc = take(temp, temp_bytes, 0, &t, err, errlen)) return rc;
+    void *const acc = t.acc();
+    MG_CHECK(cudaMemset(acc, 0, sizeof(double)));
+    SumBody body{dev, a, in, (double *)acc, err, errlen};
     if (int rc = dispatch(fn, body, err, errlen)) return rc;
-    MG_CHECK(cudaMemcpy(sum, acc.p, sizeof(double), cudaMemcpyDeviceToHost));
+    MG_CHECK(cudaMemcpy(sum, acc, sizeof(double), cudaMemcpyDeviceToHost));
     return MG_OK;
 }
 
@@ -388,33 +413,33 @@ extern "C" int mg_op_reduce(int dev, int fn, const mg_op_args *a, const mg_op_gr
 }
 
 extern "C" int mg_op_intersect(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const mg_op_in *in,
-                               uint64_t *total, char *err, size_t errlen) {
+                               uint64_t *total, void *temp, uint64_t temp_bytes, char *err, size_t errlen) {
     if (int rc = check_graph(g, err, errlen)) return rc;
     MG_SET_DEVICE(dev);
     *total = 0;
     if (in->count == 0) return MG_OK;
-    Scratch acc;
-    MG_CHECK(cudaMalloc(&acc.p, sizeof(unsigned long long)));
-    MG_CHECK(cudaMemset(acc.p, 0, sizeof(unsigned long long)));
-    IntersectBody body{dev, a, g, in, (unsigned long long *)acc.p, err, errlen};
+    Temp t;
+    if (int rc = take(temp, temp_bytes, 0, &t, err, errlen)) return rc;
+    void *const acc = t.acc();
+    MG_CHECK(cudaMemset(acc, 0, sizeof(unsigned long long)));
+    IntersectBody body{dev, a, g, in, (unsigned long long *)acc, err, errlen};
     if (int rc = dispatch(fn, body, err, errlen)) return rc;
-    MG_CHECK(cudaMemcpy(total, acc.p, sizeof(uint64_t), cudaMemcpyDeviceToHost));
+    MG_CHECK(cudaMemcpy(total, acc, sizeof(uint64_t), cudaMemcpyDeviceToHost));
     return MG_OK;
 }
 
 extern "C" int mg_op_filter_arcs_count(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, uint64_t *offsets,
-                                       uint64_t *kept, char *err, size_t errlen) {
+                                       uint64_t *kept, void *temp, uint64_t temp_bytes, char *err, size_t errlen) {
     if (int rc = check_graph(g, err, errlen)) return rc;
     MG_SET_DEVICE(dev);
+    Temp t;
+    if (int rc = take(temp, temp_bytes, g->n, &t, err, errlen)) return rc;
     *kept = 0;
     MG_CHECK(cudaMemset(offsets + g->n, 0, sizeof(uint64_t)));
     CountBody body{dev, a, g, offsets, err, errlen};
     if (int rc = dispatch(fn, body, err, errlen)) return rc;
-    size_t tb = 0;
-    Scratch tmp;
-    MG_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, tb, offsets, offsets, (int)(g->n + 1)));
-    MG_CHECK(cudaMalloc(&tmp.p, tb));
-    MG_CHECK(cub::DeviceScan::ExclusiveSum(tmp.p, tb, offsets, offsets, (int)(g->n + 1)));
+    size_t tb = t.cub_bytes();
+    MG_CHECK(cub::DeviceScan::ExclusiveSum(t.cub(), tb, offsets, offsets, (int)(g->n + 1)));
     MG_CHECK(cudaMemcpy(kept, offsets + g->n, sizeof(uint64_t), cudaMemcpyDeviceToHost));
     return MG_OK;
 }
