@@ -1,0 +1,146 @@
+package partition
+
+import (
+	"context"
+	"fmt"
+	"sync"
+)
+
+// Message is one packaged update: a vertex, in its owner part's local
+// numbering (Part.GhostRemote), and the value the sender's ghost copy of it
+// now has.
+type Message struct {
+	Vertex uint32 // the vertex's local id in the receiving (owner) part
+	Value  uint32 // the sender's value for it (a level, distance or label)
+}
+
+// MessageBytes is the size of one Message on the wire.
+const MessageBytes = 8
+
+// Exchanger moves packaged updates between the parts of a run and reduces
+// their counts: the communication layer of the superstep loop.
+//
+// Both methods are collective: in every superstep the worker of each part
+// (rank 0..Parts()-1, one goroutine each) calls AllToAll once and then
+// AllReduceSum once, in that order, and a call returns only when every
+// rank has made the matching call (or ctx ends). This is the shape of
+// NCCL's grouped ncclSend/ncclRecv and ncclAllReduce with one communicator
+// rank per GPU, so a GPU implementation can replace MemExchanger without
+// changing Run; it would move device buffers and needs the counts of
+// AllToAll's messages exchanged first (an all-to-all of sizes).
+//
+// After a call has failed (an error or a cancelled context), the exchanger
+// is in an undefined state and must not be used again; NCCL's equivalent
+// is aborting the communicator.
+type Exchanger interface {
+	// Parts returns the number of ranks.
+	Parts() int
+	// AllToAll sends send[q] to rank q for every q (send has Parts()
+	// entries; send[rank] is normally empty) and returns the messages every
+	// rank sent to this one, in rank order. The send slices may be reused
+	// once AllToAll returns; the result belongs to the caller.
+	AllToAll(ctx context.Context, rank int, send [][]Message) ([]Message, error)
+	// AllReduceSum returns the sum of x over all ranks.
+	AllReduceSum(ctx context.Context, rank int, x uint64) (uint64, error)
+}
+
+// MemExchanger is the in-memory Exchanger: the ranks are goroutines of one
+// process, and messages are copied between their slices. It serves the CPU
+// backend and tests; make a new one for every run.
+type MemExchanger struct {
+	n    int
+	bar  barrier
+	box  [][][]Message // box[to][from]
+	sums []uint64
+}
+
+var _ Exchanger = (*MemExchanger)(nil)
+
+// NewMemExchanger returns an in-memory exchanger between parts ranks.
+func NewMemExchanger(parts int) *MemExchanger {
+	e := &MemExchanger{n: parts, bar: barrier{n: parts, ch: make(chan struct{})}, sums: make([]uint64, parts)}
+	e.box = make([][][]Message, parts)
+	for i := range e.box {
+		e.box[i] = make([][]Message, parts)
+	}
+	return e
+}
+
+// Parts returns the number of ranks.
+func (e *MemExchanger) Parts() int { return e.n }
+
+// AllToAll implements Exchanger: every rank posts its outgoing slices, and
+// after a barrier copies the ones addressed to it; a second barrier keeps
+// the senders' slices untouched until every rank has copied them.
+func (e *MemExchanger) AllToAll(ctx context.Context, rank int, send [][]Message) ([]Message, error) {
+	if rank < 0 || rank >= e.n || len(send) != e.n {
+		return nil, fmt.Errorf("exchange: rank %d of %d sends to %d ranks", rank, e.n, len(send))
+	}
+	for q, m := range send {
+		e.box[q][rank] = m
+	}
+	if err := e.bar.wait(ctx); err != nil {
+		return nil, fmt.Errorf("exchange: rank %d: %w", rank, err)
+	}
+	total := 0
+	for _, m := range e.box[rank] {
+		total += len(m)
+	}
+	recv := make([]Message, 0, total)
+	for _, m := range e.box[rank] {
+		recv = append(recv, m...)
+	}
+	if err := e.bar.wait(ctx); err != nil {
+		return nil, fmt.Errorf("exchange: rank %d: %w", rank, err)
+	}
+	return recv, nil
+}
+
+// AllReduceSum implements Exchanger.
+func (e *MemExchanger) AllReduceSum(ctx context.Context, rank int, x uint64) (uint64, error) {
+	if rank < 0 || rank >= e.n {
+		return 0, fmt.Errorf("all-reduce: rank %d of %d", rank, e.n)
+	}
+	e.sums[rank] = x
+	if err := e.bar.wait(ctx); err != nil {
+		return 0, fmt.Errorf("all-reduce: rank %d: %w", rank, err)
+	}
+	var sum uint64
+	for _, s := range e.sums {
+		sum += s
+	}
+	if err := e.bar.wait(ctx); err != nil {
+		return 0, fmt.Errorf("all-reduce: rank %d: %w", rank, err)
+	}
+	return sum, nil
+}
+
+// barrier is a reusable barrier of n goroutines whose waits end with the
+// context: the last arrival of a generation closes that generation's
+// channel. After a wait ends by its context the barrier is broken.
+type barrier struct {
+	mu    sync.Mutex
+	n     int
+	count int
+	ch    chan struct{}
+}
+
+func (b *barrier) wait(ctx context.Context) error {
+	b.mu.Lock()
+	ch := b.ch
+	b.count++
+	if b.count == b.n {
+		b.count = 0
+		b.ch = make(chan struct{})
+		b.mu.Unlock()
+		close(ch)
+		return nil
+	}
+	b.mu.Unlock()
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

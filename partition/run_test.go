@@ -1,0 +1,303 @@
+package partition_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/testgraphs"
+	"github.com/mgraph-dev/mgraph/partition"
+	"github.com/mgraph-dev/mgraph/preprocess"
+	"github.com/stretchr/testify/require"
+)
+
+// split partitions el with o and returns its parts with a CPU backend over
+// each part's layout (SmallParams).
+func split(t testing.TB, el *graph.EdgeList, o partition.Options) ([]*partition.Part, []engine.Backend) {
+	t.Helper()
+	ctx := context.Background()
+	owner, err := partition.Assign(ctx, el, o)
+	require.NoError(t, err)
+	return splitOwned(t, el, owner, o.Parts)
+}
+
+func splitOwned(t testing.TB, el *graph.EdgeList, owner []uint32, parts int) ([]*partition.Part, []engine.Backend) {
+	t.Helper()
+	ctx := context.Background()
+	ps, err := partition.Split(ctx, el, owner, parts)
+	require.NoError(t, err)
+	ls, err := partition.BuildLayouts(ctx, ps, testgraphs.SmallParams(), preprocess.Options{Workers: 1})
+	require.NoError(t, err)
+	bs := make([]engine.Backend, len(ls))
+	for i, l := range ls {
+		b, err := cpu.New(l, 1)
+		require.NoError(t, err)
+		bs[i] = b
+	}
+	return ps, bs
+}
+
+func sourcesOf(n uint64) []uint32 {
+	if n == 0 {
+		return nil
+	}
+	return []uint32{0, uint32(n / 2), uint32(n - 1)}
+}
+
+// TestRunMatchesReference runs bfs, sssp and cc with 1–4 parts and every
+// partitioner on every test shape and validates against the references.
+func TestRunMatchesReference(t *testing.T) {
+	ctx := context.Background()
+	counts := partCounts
+	if testing.Short() {
+		counts = []int{1, 3}
+	}
+	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
+		weighted := s.EL.Clone()
+		weighted.SetRandomWeights(9, 1, 64, 2)
+		sym := s.EL.Clone()
+		sym.Symmetrize(2)
+		g, wg, sg := graph.ToCSR(s.EL, 2), graph.ToCSR(weighted, 2), graph.ToCSR(sym, 2)
+		for _, m := range partition.Methods {
+			for _, parts := range counts {
+				tag := fmt.Sprintf("%s/%s/%d parts", s.Name, m, parts)
+				o := partition.Options{Method: m, Parts: parts, Seed: 7, Bias: 0.8}
+				ps, bs := split(t, s.EL, o)
+				wps, wbs := split(t, weighted, o)
+				sps, sbs := split(t, sym, o)
+				for _, src := range sourcesOf(s.EL.NumVertices) {
+					levels, st, err := partition.Run(ctx, "bfs", ps, bs, src, partition.RunOptions{})
+					require.NoError(t, err, "%s/bfs from %d", tag, src)
+					require.NoError(t, apps.ValidateBFS(g, src, levels), "%s/bfs from %d", tag, src)
+					require.True(t, st.Converged, tag)
+					dist, _, err := partition.Run(ctx, "sssp", wps, wbs, src, partition.RunOptions{})
+					require.NoError(t, err, "%s/sssp from %d", tag, src)
+					require.NoError(t, apps.ValidateSSSP(wg, src, dist), "%s/sssp from %d", tag, src)
+				}
+				labels, _, err := partition.Run(ctx, "cc", sps, sbs, 0, partition.RunOptions{})
+				require.NoError(t, err, "%s/cc", tag)
+				require.NoError(t, apps.ValidateCC(sg, labels), "%s/cc", tag)
+			}
+		}
+	}
+}
+
+// TestRunModes: every synchronous mode of the parts' engines gives the
+// same result (the hybrid's pull steps run on the parts' directed layouts).
+func TestRunModes(t *testing.T) {
+	ctx := context.Background()
+	el := testgraphs.Shapes(t, testgraphs.Small)[0].EL // rmat
+	weighted := el.Clone()
+	weighted.SetRandomWeights(9, 1, 64, 2)
+	g, wg := graph.ToCSR(el, 2), graph.ToCSR(weighted, 2)
+	o := partition.Options{Method: partition.Random, Parts: 3, Seed: 1}
+	ps, bs := split(t, el, o)
+	wps, wbs := split(t, weighted, o)
+	for _, mode := range []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse, engine.Auto} {
+		opts := partition.RunOptions{Engine: engine.RunOptions{Mode: mode, Seed: 3}}
+		levels, _, err := partition.Run(ctx, "bfs", ps, bs, 5, opts)
+		require.NoError(t, err, mode.String())
+		require.NoError(t, apps.ValidateBFS(g, 5, levels), mode.String())
+		dist, _, err := partition.Run(ctx, "sssp", wps, wbs, 5, opts)
+		require.NoError(t, err, mode.String())
+		require.NoError(t, apps.ValidateSSSP(wg, 5, dist), mode.String())
+		labels, _, err := partition.Run(ctx, "cc", ps, bs, 0, opts)
+		require.NoError(t, err, mode.String())
+		require.NoError(t, apps.ValidateCC(g, labels), mode.String())
+	}
+	_, _, err := partition.Run(ctx, "bfs", ps, bs, 0, partition.RunOptions{Engine: engine.RunOptions{Mode: engine.Async}})
+	require.ErrorContains(t, err, "async")
+}
+
+// TestRunDepthLimit: a superstep cap is a BFS depth limit.
+func TestRunDepthLimit(t *testing.T) {
+	ctx := context.Background()
+	for _, s := range testgraphs.Shapes(t, testgraphs.Small)[:6] {
+		g := graph.ToCSR(s.EL, 2)
+		ps, bs := split(t, s.EL, partition.Options{Method: partition.BRP, Parts: 3, Seed: 2, Bias: 0.5})
+		for _, depth := range []int{1, 2, 5} {
+			levels, st, err := partition.Run(ctx, "bfs", ps, bs, 0, partition.RunOptions{MaxSupersteps: depth})
+			require.NoError(t, err, s.Name)
+			require.NoError(t, apps.ValidateBFSWithin(g, 0, depth, levels), "%s/depth %d", s.Name, depth)
+			require.LessOrEqual(t, st.Supersteps, depth, s.Name)
+		}
+	}
+}
+
+func TestRunStats(t *testing.T) {
+	ctx := context.Background()
+	var chain [][2]uint32
+	for v := uint32(0); v+1 < 100; v++ {
+		chain = append(chain, [2]uint32{v, v + 1})
+	}
+	el := testgraphs.Undirected(100, chain...)
+	// One part: no messages; BFS from 0 takes 99 levels plus the empty last superstep.
+	ps, bs := split(t, el, partition.Options{Method: partition.Static, Parts: 1})
+	_, st, err := partition.Run(ctx, "bfs", ps, bs, 0, partition.RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, 100, st.Supersteps)
+	require.True(t, st.Converged)
+	require.Len(t, st.Steps, st.Supersteps)
+	require.Zero(t, st.Messages)
+	require.Equal(t, uint64(1), st.Steps[0].Active)
+	// Four static parts of a chain: the wave crosses three part borders,
+	// one message each, and each border's first vertex sends one back
+	// (its ghost copy of the previous vertex is stale), which the owner
+	// discards.
+	ps, bs = split(t, el, partition.Options{Method: partition.Static, Parts: 4})
+	_, st, err = partition.Run(ctx, "bfs", ps, bs, 0, partition.RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, 100, st.Supersteps)
+	require.Equal(t, uint64(6), st.Messages)
+	require.Equal(t, 6*uint64(partition.MessageBytes), st.Bytes)
+	require.Len(t, st.PartCompute, 4)
+	var msgs, bytes uint64
+	for _, s := range st.Steps {
+		require.Equal(t, uint64(1), s.Active) // one vertex per level
+		msgs, bytes = msgs+s.Messages, bytes+s.Bytes
+	}
+	require.Equal(t, st.Messages, msgs)
+	require.Equal(t, st.Bytes, bytes)
+	// A cap stops the run unconverged.
+	_, st, err = partition.Run(ctx, "bfs", ps, bs, 0, partition.RunOptions{MaxSupersteps: 10})
+	require.NoError(t, err)
+	require.Equal(t, 10, st.Supersteps)
+	require.False(t, st.Converged)
+}
+
+// hookExchanger wraps an exchanger and calls hook before every all-reduce
+// of every rank; a non-nil error from hook fails that call.
+type hookExchanger struct {
+	partition.Exchanger
+	hook func(rank int) error
+}
+
+func (h hookExchanger) AllReduceSum(ctx context.Context, rank int, x uint64) (uint64, error) {
+	if err := h.hook(rank); err != nil {
+		return 0, err
+	}
+	return h.Exchanger.AllReduceSum(ctx, rank, x)
+}
+
+func TestRunCancelled(t *testing.T) {
+	var chain [][2]uint32
+	for v := uint32(0); v+1 < 500; v++ {
+		chain = append(chain, [2]uint32{v, v + 1})
+	}
+	el := testgraphs.Undirected(500, chain...)
+	ps, bs := split(t, el, partition.Options{Method: partition.Static, Parts: 3})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err := partition.Run(ctx, "bfs", ps, bs, 0, partition.RunOptions{})
+	require.ErrorIs(t, err, context.Canceled)
+
+	// Cancelled in the middle of the run, by rank 0 at its tenth superstep.
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	var calls atomic.Int32
+	ex := hookExchanger{partition.NewMemExchanger(3), func(rank int) error {
+		if rank == 0 && calls.Add(1) == 10 {
+			cancel()
+		}
+		return nil
+	}}
+	_, _, err = partition.Run(ctx, "bfs", ps, bs, 0, partition.RunOptions{Exchanger: ex})
+	require.ErrorIs(t, err, context.Canceled)
+}
+
+// TestRunPartFails: an error on one part stops every part and is the one
+// reported.
+func TestRunPartFails(t *testing.T) {
+	var chain [][2]uint32
+	for v := uint32(0); v+1 < 500; v++ {
+		chain = append(chain, [2]uint32{v, v + 1})
+	}
+	el := testgraphs.Undirected(500, chain...)
+	ps, bs := split(t, el, partition.Options{Method: partition.Static, Parts: 3})
+	boom := errors.New("link down")
+	var calls atomic.Int32
+	ex := hookExchanger{partition.NewMemExchanger(3), func(rank int) error {
+		if rank == 1 && calls.Add(1) == 5 {
+			return boom
+		}
+		return nil
+	}}
+	_, _, err := partition.Run(context.Background(), "cc", ps, bs, 0, partition.RunOptions{Exchanger: ex})
+	require.ErrorIs(t, err, boom)
+	require.ErrorContains(t, err, "part 1")
+}
+
+func TestRunBadArguments(t *testing.T) {
+	ctx := context.Background()
+	dir := &graph.EdgeList{NumVertices: 3, Directed: true, Src: []uint32{0, 1}, Dst: []uint32{1, 2}}
+	ps, bs := split(t, dir, partition.Options{Method: partition.Static, Parts: 2})
+	none := partition.RunOptions{}
+	_, _, err := partition.Run(ctx, "pr", ps, bs, 0, none)
+	require.ErrorContains(t, err, "unknown app")
+	_, _, err = partition.Run(ctx, "bfs", ps, bs, 3, none)
+	require.ErrorContains(t, err, "source 3 is not a vertex")
+	_, _, err = partition.Run(ctx, "sssp", ps, bs, 0, none)
+	require.ErrorContains(t, err, "needs edge weights")
+	_, _, err = partition.Run(ctx, "cc", ps, bs, 0, none)
+	require.ErrorContains(t, err, "undirected")
+	_, _, err = partition.Run(ctx, "bfs", ps, bs[:1], 0, none)
+	require.ErrorContains(t, err, "1 backends for 2 parts")
+	_, _, err = partition.Run(ctx, "bfs", ps, []engine.Backend{bs[1], bs[0]}, 0, none)
+	require.Error(t, err)
+	_, _, err = partition.Run(ctx, "bfs", ps, bs, 0, partition.RunOptions{Exchanger: partition.NewMemExchanger(3)})
+	require.ErrorContains(t, err, "3 ranks for 2 parts")
+	_, _, err = partition.Run(ctx, "bfs", nil, nil, 0, none)
+	require.ErrorContains(t, err, "no parts")
+	// A directed BFS across the parts is right.
+	levels, _, err := partition.Run(ctx, "bfs", ps, bs, 0, none)
+	require.NoError(t, err)
+	require.Equal(t, []uint32{0, 1, 2}, levels)
+}
+
+func TestMemExchanger(t *testing.T) {
+	ctx := context.Background()
+	ex := partition.NewMemExchanger(3)
+	got := make([][]partition.Message, 3)
+	sums := make([]uint64, 3)
+	errs := make(chan error, 3)
+	for r := 0; r < 3; r++ {
+		go func() {
+			send := make([][]partition.Message, 3)
+			for q := range send {
+				if q != r {
+					send[q] = []partition.Message{{Vertex: uint32(r), Value: uint32(10*r + q)}}
+				}
+			}
+			in, err := ex.AllToAll(ctx, r, send)
+			if err == nil {
+				got[r] = in
+				sums[r], err = ex.AllReduceSum(ctx, r, uint64(r+1))
+			}
+			errs <- err
+		}()
+	}
+	for range 3 {
+		require.NoError(t, <-errs)
+	}
+	for r := range 3 {
+		var want []partition.Message
+		for q := range 3 {
+			if q != r {
+				want = append(want, partition.Message{Vertex: uint32(q), Value: uint32(10*q + r)})
+			}
+		}
+		require.Equal(t, want, got[r])
+		require.Equal(t, uint64(6), sums[r])
+	}
+	require.True(t, slices.Equal([]int{3}, []int{ex.Parts()}))
+	_, err := ex.AllToAll(ctx, 5, make([][]partition.Message, 3))
+	require.Error(t, err)
+}
