@@ -14,9 +14,10 @@ const (
 )
 
 // Color colours an undirected graph (self-loops ignored) by Jones and
-// Plassmann's rule with random priorities: in each round every uncoloured
-// vertex whose (priority, id) beats all its uncoloured neighbours' takes
-// the smallest colour no neighbour has. Colours are at most the vertex's
+// Plassmann's rule, largest degree first with random priorities among
+// equal degrees: in each round every uncoloured vertex whose (degree,
+// priority, id) beats all its uncoloured neighbours' takes the smallest
+// colour no neighbour has. Colours are at most the vertex's
 // degree, so at most Δ+1 are used. seed picks the priorities; the result
 // is in original numbering.
 //
@@ -98,7 +99,7 @@ func (e *enactor) rounds(mis bool, seed uint64) ([]uint32, error) {
 		return nil, err
 	}
 	for round := uint64(0); !undecided.Empty(); round++ {
-		if err := e.reduce(g, localMaxFunctor(g, state, win, unset, seed+round), undecided, ops.ReduceMax); err != nil {
+		if err := e.reduce(g, localMaxFunctor(g, state, win, unset, seed+round, !mis), undecided, ops.ReduceMax); err != nil {
 			return nil, err
 		}
 		if mis {

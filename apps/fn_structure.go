@@ -135,15 +135,22 @@ func priority(v uint32, seed uint64) uint64 {
 }
 
 type localMaxFn struct {
-	state     []uint32
-	win       []uint8
-	undecided uint32
-	seed      uint64
+	state       []uint32
+	win         []uint8
+	undecided   uint32
+	seed        uint64
+	degreeFirst bool
 	rows
 }
 
 func (f *localMaxFn) Value(v, u uint32, _ uint64, _ uint32) float64 {
 	if u == v || atomic.LoadUint32(&f.state[u]) != f.undecided {
+		return 0
+	}
+	if dv, du := f.off[v+1]-f.off[v], f.off[u+1]-f.off[u]; f.degreeFirst && du != dv {
+		if du > dv {
+			return 1
+		}
 		return 0
 	}
 	if p, q := priority(v, f.seed), priority(u, f.seed); q > p || (q == p && u > v) {
@@ -160,12 +167,18 @@ func (f *localMaxFn) Reduced(v uint32, beaten float64) {
 }
 
 // localMaxFunctor, reduced with max over the undecided vertices' rows of
-// g, marks those whose (priority, id) beats every undecided neighbour's
-// (state == undecided; MG_FN_LOCAL_MAX).
-func localMaxFunctor(g *ops.Graph, state *ops.Array[uint32], win *ops.Array[uint8], undecided uint32, seed uint64) *ops.Functor {
+// g, marks those whose (priority, id) — (degree, priority, id) with
+// degreeFirst — beats every undecided neighbour's (state == undecided;
+// MG_FN_LOCAL_MAX).
+func localMaxFunctor(g *ops.Graph, state *ops.Array[uint32], win *ops.Array[uint8], undecided uint32, seed uint64, degreeFirst bool) *ops.Functor {
+	ldf := uint64(0)
+	if degreeFirst {
+		ldf = 1
+	}
 	return &ops.Functor{Name: "local-max", ID: ops.FnLocalMax,
-		Arrays: []ops.Mem{state.Mem(), win.Mem(), g.Offsets, g.Dst}, Ints: []uint64{uint64(undecided), seed},
-		CPU: &localMaxFn{state: state.Host(), win: win.Host(), undecided: undecided, seed: seed, rows: rows{g.HostOffsets, g.HostDst}}}
+		Arrays: []ops.Mem{state.Mem(), win.Mem(), g.Offsets, g.Dst}, Ints: []uint64{uint64(undecided), seed, ldf},
+		CPU: &localMaxFn{state: state.Host(), win: win.Host(), undecided: undecided, seed: seed, degreeFirst: degreeFirst,
+			rows: rows{g.HostOffsets, g.HostDst}}}
 }
 
 type jpColorFn struct {

@@ -20,6 +20,9 @@ const (
 	ProgBFS  = 1
 	ProgSSSP = 2
 	ProgCC   = 3
+	// ProgLabel is label propagation without pointer jumping (labels that
+	// are not layout ids: the parts of package partition).
+	ProgLabel = 4
 )
 
 // ProgramID returns the kernel id of a device program's name ("bfs",
@@ -32,6 +35,8 @@ func ProgramID(kernel string) int {
 		return ProgSSSP
 	case "cc":
 		return ProgCC
+	case "label":
+		return ProgLabel
 	}
 	return 0
 }

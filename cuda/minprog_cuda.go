@@ -24,6 +24,8 @@ var (
 	_ [C.MG_PROG_SSSP - ProgSSSP]struct{}
 	_ [ProgCC - C.MG_PROG_CC]struct{}
 	_ [C.MG_PROG_CC - ProgCC]struct{}
+	_ [ProgLabel - C.MG_PROG_LABEL]struct{}
+	_ [C.MG_PROG_LABEL - ProgLabel]struct{}
 	_ [SampleScratch - C.MG_SAMPLE_SCRATCH]struct{}
 	_ [C.MG_SAMPLE_SCRATCH - SampleScratch]struct{}
 	_ [unsafe.Sizeof(loopRule{}) - C.sizeof_mg_loop_rule]struct{}

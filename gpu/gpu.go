@@ -74,6 +74,7 @@ var _ engine.Backend = (*Backend)(nil)
 type Option func(*options)
 
 type options struct {
+	device      int // the CUDA ordinal
 	built       *cuda.BuiltLayout
 	split       cuda.WorkSplit
 	noLoop      bool
@@ -138,14 +139,18 @@ func WithPRScheme(s cuda.PRScheme) Option {
 // weights (engine.NearFarWeights).
 const NearFarWeights = engine.NearFarWeights
 
-// New uploads l to device 0. workers is the number of host goroutines apps
-// use for their host-side work (0 = all cores).
+// WithDevice makes New use the GPU of CUDA ordinal dev (default 0): one
+// backend per GPU for partitioned runs (package partition).
+func WithDevice(dev int) Option { return func(o *options) { o.device = dev } }
+
+// New uploads l to device 0 (or WithDevice's). workers is the number of
+// host goroutines apps use for their host-side work (0 = all cores).
 func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	var o options
 	for _, f := range opts {
 		f(&o)
 	}
-	d, err := cuda.GetDevice(0)
+	d, err := cuda.GetDevice(o.device)
 	if err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}

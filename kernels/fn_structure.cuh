@@ -82,11 +82,17 @@ __device__ __forceinline__ uint64_t priority(uint32_t v, uint64_t seed) {
 
 // LocalMax, a reduction (max) over an undecided vertex v's row: an arc
 // counts 1 when its other end u is undecided (state a[0] == u[0]) and
-// beats v in (priority, id) in round u[1]; v is marked (a[1], bytes) when
-// none does.
+// beats v in (priority, id) in round u[1], or with u[2] set in (degree,
+// priority, id) — largest degree first (colouring), so the hubs are
+// decided in the first rounds instead of having their rows scanned in
+// every round; v is marked (a[1], bytes) when none does. The degrees are
+// the rows' lengths (offsets a[2]).
 struct LocalMax : ops::Functor {
     static __device__ __forceinline__ double value(const mg_op_args &a, uint32_t v, uint32_t u, uint64_t, uint32_t) {
         if (u == v || ((const uint32_t *)a.a[0])[u] != (uint32_t)a.u[0]) return 0;
+        const uint64_t *off = (const uint64_t *)a.a[2];
+        const uint64_t dv = off[v + 1] - off[v], du = off[u + 1] - off[u];
+        if (a.u[2] != 0 && du != dv) return du > dv ? 1 : 0;
         const uint64_t p = priority(v, a.u[1]), q = priority(u, a.u[1]);
         return q > p || (q == p && u > v) ? 1 : 0;
     }

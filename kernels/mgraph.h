@@ -220,7 +220,10 @@ int mg_pp_free(int dev, mg_pp_layout *l, char *err, size_t errlen);
 
 /* Program ids: which functor the kernels are instantiated with
  * (engine.DeviceProgram's kernel names "bfs", "sssp", "cc"). */
-enum { MG_PROG_BFS = 1, MG_PROG_SSSP = 2, MG_PROG_CC = 3 };
+/* MG_PROG_LABEL: plain label propagation (the source's label, the smaller
+ * taken), whose labels need not be vertex ids of the layout (a part of a
+ * partitioned graph labels by original ids; package partition). */
+enum { MG_PROG_BFS = 1, MG_PROG_SSSP = 2, MG_PROG_CC = 3, MG_PROG_LABEL = 4 };
 
 /* The layout's arrays on the device (docs/layout.md), as uploaded once by
  * cuda.UploadLayout. Weight pointers are NULL for unweighted layouts. */

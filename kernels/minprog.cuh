@@ -108,6 +108,13 @@ struct CCOp : MinBase {
     }
 };
 
+// LabelOp: the source's label; take a smaller one (MinBase::apply): label
+// propagation without CCOp's jumps, for labels that are not layout ids.
+struct LabelOp : MinBase {
+    static constexpr bool weighted = false;
+    static __device__ __forceinline__ uint32_t edge(uint32_t s, uint32_t) { return s; }
+};
+
 }  // namespace mg
 
 // MG_DISPATCH_PROG calls FN<Op>(Op{}, args...) for the program id prog, or
@@ -118,6 +125,7 @@ struct CCOp : MinBase {
         case MG_PROG_BFS: return FN<mg::BFSOp>(mg::BFSOp{}, __VA_ARGS__);       \
         case MG_PROG_SSSP: return FN<mg::SSSPOp>(mg::SSSPOp{}, __VA_ARGS__);    \
         case MG_PROG_CC: return FN<mg::CCOp>(mg::CCOp{}, __VA_ARGS__);          \
+        case MG_PROG_LABEL: return FN<mg::LabelOp>(mg::LabelOp{}, __VA_ARGS__); \
         }                                                                       \
         return mg::invalid("unknown program id", err, errlen);                  \
     } while (0)

@@ -290,6 +290,9 @@ func (labelProgram) Edge() engine.EdgeOp       { return engine.EdgeSource }
 func (labelProgram) Combine() engine.CombineOp { return engine.CombineMin }
 func (labelProgram) ApplyAll() bool            { return false }
 func (labelProgram) Monotone()                 {}
+
+// DeviceKernel names the GPU's plain label propagation (MG_PROG_LABEL).
+func (labelProgram) DeviceKernel() string { return "label" }
 func (labelProgram) Apply(v uint32, acc uint32, label []uint32) bool {
 	if acc < label[v] {
 		label[v] = acc

@@ -1,0 +1,83 @@
+package gpu_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/cuda"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/testgraphs"
+	"github.com/mgraph-dev/mgraph/partition"
+	"github.com/mgraph-dev/mgraph/preprocess"
+	"github.com/stretchr/testify/require"
+)
+
+// gpuParts partitions el and builds a GPU backend per part, part i on GPU
+// i mod gpus.
+func gpuParts(t *testing.T, el *graph.EdgeList, o partition.Options, gpus int) ([]*partition.Part, []engine.Backend) {
+	t.Helper()
+	ctx := context.Background()
+	owner, err := partition.Assign(ctx, el, o)
+	require.NoError(t, err)
+	ps, err := partition.Split(ctx, el, owner, o.Parts)
+	require.NoError(t, err)
+	ls, err := partition.BuildLayouts(ctx, ps, testgraphs.SmallParams(), preprocess.Options{Workers: 4})
+	require.NoError(t, err)
+	bs := make([]engine.Backend, len(ls))
+	for i, l := range ls {
+		b, err := gpu.New(l, 4, gpu.WithDevice(i%gpus))
+		require.NoError(t, err)
+		t.Cleanup(func() { b.Close() })
+		bs[i] = b
+	}
+	return ps, bs
+}
+
+// TestPartitionedRuns runs bfs, sssp and cc partitioned: 2–4 parts on one
+// GPU, and a part per GPU on every GPU there is (when there are several),
+// each partitioner, validated against the references.
+func TestPartitionedRuns(t *testing.T) {
+	needGPU(t)
+	devices, err := cuda.DeviceCount()
+	require.NoError(t, err)
+	type config struct{ parts, gpus int }
+	configs := []config{{2, 1}, {3, 1}, {4, 1}}
+	if devices > 1 {
+		configs = append(configs, config{devices, devices}, config{2 * devices, devices})
+	}
+	ctx := context.Background()
+	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
+		if s.EL.NumVertices < 2 {
+			continue
+		}
+		weighted := s.EL.Clone()
+		weighted.SetRandomWeights(9, 1, 64, 4)
+		sym := s.EL.Clone()
+		sym.Symmetrize(4)
+		g, wg, sg := graph.ToCSR(s.EL, 4), graph.ToCSR(weighted, 4), graph.ToCSR(sym, 4)
+		for _, c := range configs {
+			for _, m := range []partition.Method{partition.Random, partition.BRP, partition.Balanced} {
+				tag := fmt.Sprintf("%s/%s/%d parts on %d GPUs", s.Name, m, c.parts, c.gpus)
+				o := partition.Options{Method: m, Parts: c.parts, Seed: 7, Bias: 0.8}
+				ps, bs := gpuParts(t, s.EL, o, c.gpus)
+				wps, wbs := gpuParts(t, weighted, o, c.gpus)
+				sps, sbs := gpuParts(t, sym, o, c.gpus)
+				src := uint32(s.EL.NumVertices / 2)
+				levels, st, err := partition.Run(ctx, "bfs", ps, bs, src, partition.RunOptions{})
+				require.NoError(t, err, tag)
+				require.NoError(t, apps.ValidateBFS(g, src, levels), tag)
+				require.True(t, st.Converged, tag)
+				dist, _, err := partition.Run(ctx, "sssp", wps, wbs, src, partition.RunOptions{})
+				require.NoError(t, err, tag)
+				require.NoError(t, apps.ValidateSSSP(wg, src, dist), tag)
+				labels, _, err := partition.Run(ctx, "cc", sps, sbs, 0, partition.RunOptions{})
+				require.NoError(t, err, tag)
+				require.NoError(t, apps.ValidateCC(sg, labels), tag)
+			}
+		}
+	}
+}
