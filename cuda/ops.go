@@ -397,7 +397,7 @@ func (d *OpsDevice) Advance(ctx context.Context, g *ops.Graph, f *ops.Functor, i
 	if in != nil {
 		size = in.Len()
 	}
-	st.Strategy = ops.Choose(o.Strategy, size, g.NumVertices, g.NumArcs)
+	st.Strategy = ops.Choose(o.Strategy, size, arcs, g.NumVertices, g.NumArcs)
 	st.Arcs = arcs
 	oo, err := d.output(out, what, arcs, o.Unique)
 	if err != nil {

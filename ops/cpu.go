@@ -230,7 +230,7 @@ func (d *cpuDevice) advance(ctx context.Context, g *Graph, f *Functor, in, out *
 	if in != nil {
 		size = in.Len()
 	}
-	stats := AdvanceStats{Strategy: Choose(o.Strategy, size, g.NumVertices, g.NumArcs)}
+	var stats AdvanceStats
 	var col *collector
 	switch {
 	case in == nil || in.Kind() == Vertices:
@@ -243,6 +243,7 @@ func (d *cpuDevice) advance(ctx context.Context, g *Graph, f *Functor, in, out *
 	if err != nil {
 		return AdvanceStats{}, err
 	}
+	stats.Strategy = Choose(o.Strategy, size, stats.Arcs, g.NumVertices, g.NumArcs)
 	if col != nil {
 		if err := col.write(d, out); err != nil {
 			return AdvanceStats{}, err

@@ -229,7 +229,7 @@ func TestAdvanceVertices(t *testing.T) {
 
 		s := advance(in, nil, ops.AdvanceOptions{})
 		require.Zero(t, s.Output)
-		require.Equal(t, ops.Choose(ops.Auto, len(list), l.NumVertices, l.NumArcs), s.Strategy)
+		require.Equal(t, ops.Choose(ops.Auto, len(list), s.Arcs, l.NumVertices, l.NumArcs), s.Strategy)
 
 		out := frontier(t, d, ops.Vertices, n, false, []uint32{1, 2, 3})
 		s = advance(in, out, ops.AdvanceOptions{Output: ops.OutVertices, Strategy: ops.Merged})

@@ -123,7 +123,8 @@ type Strategy int
 const (
 	// Auto picks per call by Gunrock's rule (§5.1.3): Merged for graphs
 	// of average degree AutoAverageDegree or more on frontiers of
-	// AutoFrontier elements or more, TWC otherwise.
+	// AutoFrontier elements or more, and for frontiers of long rows
+	// (AutoLongRows), TWC otherwise.
 	Auto Strategy = iota
 	// ThreadMapped gives every frontier element one thread.
 	ThreadMapped
@@ -141,6 +142,8 @@ const (
 const (
 	AutoAverageDegree = 5
 	AutoFrontier      = 4096
+	// AutoLongRows is MG_OP_BLOCK_DEGREE: TWC's rows for a whole block.
+	AutoLongRows = 256
 )
 
 // String returns the strategy's flag name.
@@ -168,13 +171,19 @@ func ParseStrategy(s string) (Strategy, error) {
 	return Auto, fmt.Errorf("unknown load-balancing strategy %q (want auto, thread, twc or lb)", s)
 }
 
-// Choose is Auto's rule: the strategy for a frontier of size elements on
-// a graph of n vertices and m arcs.
-func Choose(s Strategy, size int, n, m uint64) Strategy {
+// Choose is Auto's rule: the strategy for a frontier of size elements and
+// arcs arcs on a graph of n vertices and m arcs. Besides Gunrock's rule,
+// a frontier whose rows average AutoLongRows arcs or more is merged: TWC
+// gives each such row to one block, and a few hubs (a BFS's second
+// frontier on a power-law graph) would leave most of the GPU idle.
+func Choose(s Strategy, size int, arcs, n, m uint64) Strategy {
 	if s != Auto {
 		return s
 	}
 	if n > 0 && m >= AutoAverageDegree*n && size >= AutoFrontier {
+		return Merged
+	}
+	if size > 0 && arcs >= AutoLongRows*uint64(size) {
 		return Merged
 	}
 	return TWC
