@@ -185,7 +185,7 @@ func ExampleGraph_Color() {
 		proper = proper && colors[e[0]] != colors[e[1]]
 	}
 	fmt.Println(colors, "proper:", proper)
-	// Output: [1 0 2 1 0] proper: true
+	// Output: [2 0 1 2 0] proper: true
 }
 
 func ExampleGraph_MaximalIndependentSet() {
