@@ -94,8 +94,41 @@ func (g *Graph) CoreNumbers(ctx context.Context) ([]uint32, Stats, error) {
 	return core, st, nil
 }
 
+// Edge is an edge of a spanning forest: its ends (original ids, U < V)
+// and its weight.
+type Edge struct {
+	U, V, W uint32
+}
+
+// MinimumSpanningForest returns a minimum spanning forest of an
+// undirected graph (self-loops ignored; an unweighted graph's edges weigh
+// 1) by Borůvka's algorithm, with its total weight: one tree per
+// component, n − components edges in no particular order. With tied
+// weights it is one of the minimum forests (NetworkX's
+// minimum_spanning_edges may pick another of the same weight).
+func (g *Graph) MinimumSpanningForest(ctx context.Context) (uint64, []Edge, Stats, error) {
+	var weight uint64
+	var edges []Edge
+	st, err := runOps(g, "msf", func(b engine.Backend) (res engine.Result, err error) {
+		w, es, res, err := apps.MSF(ctx, b, apps.OpsOptions{})
+		if err != nil {
+			return res, err
+		}
+		weight, edges = w, make([]Edge, len(es))
+		for i, e := range es {
+			edges[i] = Edge{U: e.U, V: e.V, W: e.W}
+		}
+		return res, nil
+	})
+	if err != nil {
+		return 0, nil, st, err
+	}
+	return weight, edges, st, nil
+}
+
 // Color colours an undirected graph (self-loops ignored) by Jones and
-// Plassmann's parallel greedy rule with random priorities drawn from seed:
+// Plassmann's parallel greedy rule, largest degree first, with random
+// priorities drawn from seed among equal degrees:
 // no two adjacent vertices share a colour, a vertex's colour is at most
 // its degree (so at most Δ+1 colours, numbered from 0), and a seed always
 // gives the same colouring of a graph.

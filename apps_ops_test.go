@@ -66,6 +66,17 @@ func opsChecks(ctx context.Context, g *mgraph.Graph, sg *graph.CSR) []func() err
 			return apps.ValidateKCore(sg, core)
 		},
 		func() error {
+			weight, edges, _, err := g.MinimumSpanningForest(ctx)
+			if err != nil {
+				return err
+			}
+			es := make([]ref.Edge, len(edges))
+			for i, e := range edges {
+				es[i] = ref.Edge{U: e.U, V: e.V, W: e.W}
+			}
+			return apps.ValidateMSF(sg, weight, es)
+		},
+		func() error {
 			colors, _, err := g.Color(ctx, 7)
 			if err != nil {
 				return err
@@ -139,6 +150,8 @@ func TestOpsAppsErrors(t *testing.T) {
 	require.ErrorContains(t, err, "color needs an undirected graph")
 	_, _, err = g.MaximalIndependentSet(ctx, 1)
 	require.ErrorContains(t, err, "mis needs an undirected graph")
+	_, _, _, err = g.MinimumSpanningForest(ctx)
+	require.ErrorContains(t, err, "msf needs an undirected graph")
 	// The rank apps take directed graphs.
 	hubs, _, _, err := g.HITS(ctx, 10, 0)
 	require.NoError(t, err)

@@ -1,9 +1,11 @@
 package mgraph_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log"
+	"slices"
 
 	"github.com/mgraph-dev/mgraph"
 )
@@ -171,6 +173,24 @@ func ExampleGraph_CoreNumbers() {
 	}
 	fmt.Println(core)
 	// Output: [2 2 2 2 1]
+}
+
+func ExampleGraph_MinimumSpanningForest() {
+	src := []uint32{0, 0, 1, 1, 2, 3}
+	dst := []uint32{1, 2, 2, 3, 3, 4}
+	w := []uint32{4, 1, 2, 5, 8, 3}
+	g, err := mgraph.FromEdges(context.Background(), 5, src, dst, w, false, mgraph.Options{Backend: mgraph.CPU})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer g.Close()
+	weight, edges, _, err := g.MinimumSpanningForest(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	slices.SortFunc(edges, func(a, b mgraph.Edge) int { return cmp.Compare(a.W, b.W) })
+	fmt.Println(weight, edges)
+	// Output: 11 [{0 2 1} {1 2 2} {3 4 3} {1 3 5}]
 }
 
 func ExampleGraph_Color() {
