@@ -216,3 +216,35 @@ func mgraph_who_to_follow(h C.int64_t, user C.uint32_t, circleSize, topK C.int, 
 	copyOut(unsafe.Pointer(out), rec[:min(len(rec), int(n))])
 	return C.int64_t(len(rec))
 }
+
+// mgraph_msf: a minimum spanning forest (Borůvka; undirected graphs,
+// unweighted edges weigh 1): its edges' ends (original ids, u < v) and
+// weights into u, v and w (room for n each; a forest has fewer edges than
+// the graph has vertices) and its total weight into *weight. Returns the
+// number of edges (the first n of them are written), or -1.
+//
+//export mgraph_msf
+func mgraph_msf(h C.int64_t, u, v, w *C.uint32_t, n C.int64_t, weight *C.uint64_t, stats *C.double) C.int64_t {
+	g, ok := graphAnd(h, "msf", unsafe.Pointer(weight))
+	if !ok {
+		return -1
+	}
+	if n < 0 || (n > 0 && (u == nil || v == nil || w == nil)) {
+		fail(fmt.Errorf("mgraph: msf: result arrays of %d elements at %p, %p, %p", int64(n), u, v, w))
+		return -1
+	}
+	total, edges, st, err := g.MinimumSpanningForest(context.Background())
+	if done(st, stats, err) < 0 {
+		return -1
+	}
+	k := min(len(edges), int(n))
+	us, vs, ws := make([]uint32, k), make([]uint32, k), make([]uint32, k)
+	for i, e := range edges[:k] {
+		us[i], vs[i], ws[i] = e.U, e.V, e.W
+	}
+	copyOut(unsafe.Pointer(u), us)
+	copyOut(unsafe.Pointer(v), vs)
+	copyOut(unsafe.Pointer(w), ws)
+	*weight = C.uint64_t(total)
+	return C.int64_t(len(edges))
+}

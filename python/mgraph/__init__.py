@@ -17,7 +17,7 @@ from .algorithms import (
 )
 from .graph import Graph, Stats
 from .link_analysis import hits, salsa, who_to_follow
-from .structure import color, core_number, maximal_independent_set, triangle_count, triangles
+from .structure import color, core_number, maximal_independent_set, minimum_spanning_edges, triangle_count, triangles
 
 __all__ = [
     "Graph",
@@ -30,6 +30,7 @@ __all__ = [
     "color",
     "connected_components",
     "core_number",
+    "minimum_spanning_edges",
     "hits",
     "maximal_independent_set",
     "pagerank",

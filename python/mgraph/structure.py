@@ -92,3 +92,22 @@ def maximal_independent_set(g: Graph, seed: Optional[int] = None) -> npt.NDArray
     check(LIB.mgraph_mis(g._handle(), _seed(seed), flags.ctypes.data_as(_U8), s))
     g._stats(s)
     return np.flatnonzero(flags).astype(np.uint32)
+
+
+def minimum_spanning_edges(g: Graph) -> tuple[npt.NDArray[np.uint32], int]:
+    """A minimum spanning forest of an undirected graph (Borůvka;
+    self-loops ignored, an unweighted graph's edges weigh 1): its edges as
+    an array of rows (u, v, weight), u < v, in no particular order, and its
+    total weight. NetworkX's minimum_spanning_edges yields (u, v, data)
+    tuples instead; with tied weights the two may pick different forests
+    of the same weight."""
+    n = g.num_vertices
+    u = np.empty(n, dtype=np.uint32)
+    v = np.empty(n, dtype=np.uint32)
+    w = np.empty(n, dtype=np.uint32)
+    total = ctypes.c_uint64()
+    s = _stats()
+    k = LIB.mgraph_msf(g._handle(), _u32(u), _u32(v), _u32(w), n, ctypes.byref(total), s)
+    check(k)
+    g._stats(s)
+    return np.stack([u[:k], v[:k], w[:k]], axis=1), int(total.value)

@@ -61,6 +61,24 @@ def test_core_number() -> None:
         np.testing.assert_array_equal(core, [want[v] for v in range(g.number_of_nodes())])
 
 
+def test_minimum_spanning_edges() -> None:
+    rng = np.random.default_rng(5)
+    for g in undirected_graphs():
+        g = nx.Graph(g)
+        g.remove_edges_from(nx.selfloop_edges(g))
+        for a, b in g.edges:
+            g.edges[a, b]["weight"] = int(rng.integers(1, 50))
+        with mgraph.Graph.from_networkx(g, weight="weight", backend="cpu") as mg:
+            edges, total = mgraph.minimum_spanning_edges(mg)
+        want = nx.minimum_spanning_tree(g, weight="weight")
+        assert total == want.size(weight="weight")
+        assert edges.shape == (want.number_of_edges(), 3)
+        assert int(edges[:, 2].sum()) == total
+        assert all(u < v and g.has_edge(u, v) and g.edges[u, v]["weight"] == w for u, v, w in edges)
+        forest = nx.Graph(list(map(tuple, edges[:, :2])))
+        assert nx.is_forest(forest)
+
+
 def test_color() -> None:
     for g in undirected_graphs():
         with mgraph.Graph.from_networkx(g, backend="cpu") as mg:
