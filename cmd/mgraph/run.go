@@ -529,8 +529,19 @@ func (f *runFlags) checkEngine(app string, mode engine.Mode) (apps.Engine, ops.S
 	case f.maxIter >= 0 && slices.Contains(noCap, app):
 		return eng, strategy, usageError("--max-iterations: %s has no iteration cap", app)
 	}
+	if useOps {
+		for _, name := range engineOnlyFlags {
+			if set(name) {
+				return eng, strategy, usageError("--%s tunes the MultiGraph engines: %s runs with the operators", name, app)
+			}
+		}
+	}
 	return eng, strategy, nil
 }
+
+// engineOnlyFlags tune the MultiGraph engines only; the operators refuse
+// them rather than ignore them.
+var engineOnlyFlags = []string{"no-pull", "gpu-split", "gpu-async-blocks", "gpu-no-loop", "gpu-loop-blocks", "gpu-near-far", "gpu-pr-stream"}
 
 // checkBackend resolves --backend for app: auto is cuda when a GPU is
 // visible and app runs there, else cpu; cuda fails without a GPU build, a

@@ -393,3 +393,17 @@ func floatColumn(t *testing.T, cols [][]string, i int) []float64 {
 	}
 	return out
 }
+
+// TestRunOperatorsRefuseEngineFlags: the MultiGraph engines' tuning flags
+// are refused with the operators, not ignored.
+func TestRunOperatorsRefuseEngineFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"run", "bfs", "rmat:6", "--engine", "operators", "--no-pull"},
+		{"run", "tc", "rmat:6", "--gpu-no-loop"},
+	} {
+		code, _, errOut := mgraph(t, append(args, "--cache-dir", dir)...)
+		assert.Equal(t, 2, code, "%v: %s", args, errOut)
+		assert.Contains(t, errOut, "tunes the MultiGraph engines", "%v", args)
+	}
+}
