@@ -94,6 +94,36 @@ func (g *Graph) CoreNumbers(ctx context.Context) ([]uint32, Stats, error) {
 	return core, st, nil
 }
 
+// MultiSourceBFS returns every vertex's distance in arcs to the nearest of
+// sources (original ids; repeats allowed), apps.Unreached where none
+// reaches it: cuGraph's multi-source BFS, run with the operators.
+func (g *Graph) MultiSourceBFS(ctx context.Context, sources []uint32) ([]uint32, Stats, error) {
+	var levels []uint32
+	st, err := runOps(g, "bfs", func(b engine.Backend) (res engine.Result, err error) {
+		levels, res, err = apps.MultiSourceBFS(ctx, b, sources, apps.OpsOptions{})
+		return res, err
+	})
+	if err != nil {
+		return nil, st, err
+	}
+	return levels, st, nil
+}
+
+// MultiSourceSSSP returns every vertex's weighted distance to the nearest
+// of sources (a weighted graph; apps.Unreached where none reaches it), run
+// with the operators.
+func (g *Graph) MultiSourceSSSP(ctx context.Context, sources []uint32) ([]uint32, Stats, error) {
+	var dist []uint32
+	st, err := runOps(g, "sssp", func(b engine.Backend) (res engine.Result, err error) {
+		dist, res, err = apps.MultiSourceSSSP(ctx, b, sources, apps.OpsOptions{})
+		return res, err
+	})
+	if err != nil {
+		return nil, st, err
+	}
+	return dist, st, nil
+}
+
 // Edge is an edge of a spanning forest: its ends (original ids, U < V)
 // and its weight.
 type Edge struct {

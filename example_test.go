@@ -175,6 +175,17 @@ func ExampleGraph_CoreNumbers() {
 	// Output: [2 2 2 2 1]
 }
 
+func ExampleGraph_MultiSourceBFS() {
+	g := triangleGraph() // 0-1, 0-2, 1-2, 1-3, 2-3, 3-4
+	defer g.Close()
+	levels, _, err := g.MultiSourceBFS(context.Background(), []uint32{0, 4})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(levels)
+	// Output: [0 1 1 1 0]
+}
+
 func ExampleGraph_MinimumSpanningForest() {
 	src := []uint32{0, 0, 1, 1, 2, 3}
 	dst := []uint32{1, 2, 2, 3, 3, 4}

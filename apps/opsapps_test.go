@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/apps/ref"
 	"github.com/mgraph-dev/mgraph/graph/format"
 	"github.com/mgraph-dev/mgraph/internal/opscheck"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
@@ -80,4 +81,57 @@ func TestOperatorAppsOnDatasets(t *testing.T) {
 			require.NoError(t, opscheck.Check(context.Background(), b, ops.Auto))
 		})
 	}
+}
+
+// TestMultiSource: BFS and SSSP from several sources give every vertex
+// its distance to the nearest source (the minimum of the single-source
+// references).
+func TestMultiSource(t *testing.T) {
+	ctx := context.Background()
+	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
+		n := s.EL.NumVertices
+		if n == 0 {
+			continue
+		}
+		weighted := s.EL.Clone()
+		if !weighted.Weighted() {
+			weighted.SetRandomWeights(9, 1, 64, 2)
+		}
+		fwd, _ := backends(t, s.EL, testgraphs.SmallParams())
+		wfwd, _ := backends(t, weighted, testgraphs.SmallParams())
+		g, wg := apps.OriginalCSR(fwd.Layout(), 2), apps.OriginalCSR(wfwd.Layout(), 2)
+		sources := []uint32{0, uint32(n / 3), uint32(n - 1), 0}
+		wantL := make([]uint32, n)
+		wantD := make([]uint64, n)
+		for v := range wantL {
+			wantL[v], wantD[v] = ref.Unreached, ref.Infinity
+		}
+		for _, src := range sources {
+			l, _ := ref.BFS(g, src)
+			d, err := ref.SSSP(wg, src)
+			require.NoError(t, err)
+			for v := range wantL {
+				wantL[v], wantD[v] = min(wantL[v], l[v]), min(wantD[v], d[v])
+			}
+		}
+		for _, st := range []ops.Strategy{ops.Auto, ops.TWC} {
+			levels, _, err := apps.MultiSourceBFS(ctx, fwd, sources, apps.OpsOptions{Strategy: st})
+			require.NoError(t, err, s.Name)
+			require.Equal(t, wantL, levels, s.Name)
+			dist, _, err := apps.MultiSourceSSSP(ctx, wfwd, sources, apps.OpsOptions{Strategy: st})
+			require.NoError(t, err, s.Name)
+			for v := range dist {
+				want := uint32(wantD[v])
+				if wantD[v] == ref.Infinity {
+					want = apps.Unreached
+				}
+				require.Equal(t, want, dist[v], "%s: vertex %d", s.Name, v)
+			}
+		}
+	}
+	fwd, _ := backends(t, testgraphs.Undirected(3, [2]uint32{0, 1}), testgraphs.SmallParams())
+	_, _, err := apps.MultiSourceBFS(ctx, fwd, nil, apps.OpsOptions{})
+	require.ErrorContains(t, err, "needs a source")
+	_, _, err = apps.MultiSourceBFS(ctx, fwd, []uint32{0, 3}, apps.OpsOptions{})
+	require.ErrorContains(t, err, "source 3 is not a vertex")
 }

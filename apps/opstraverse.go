@@ -29,10 +29,39 @@ func SSSPOps(ctx context.Context, b engine.Backend, source uint32, o OpsOptions)
 	return traverseOps(ctx, "sssp", b, source, o)
 }
 
+// MultiSourceBFS is BFSOps from several sources at once (cuGraph's
+// multi-source BFS): every vertex gets its distance in arcs to the nearest
+// source, Unreached where none reaches it. Sources are original ids;
+// repeats are allowed.
+func MultiSourceBFS(ctx context.Context, b engine.Backend, sources []uint32, o OpsOptions) ([]uint32, engine.Result, error) {
+	return traverseFrom(ctx, "bfs", b, sources, o)
+}
+
+// MultiSourceSSSP is SSSPOps from several sources at once: every vertex
+// gets its distance to the nearest source.
+func MultiSourceSSSP(ctx context.Context, b engine.Backend, sources []uint32, o OpsOptions) ([]uint32, engine.Result, error) {
+	return traverseFrom(ctx, "sssp", b, sources, o)
+}
+
 func traverseOps(ctx context.Context, app string, b engine.Backend, source uint32, o OpsOptions) ([]uint32, engine.Result, error) {
-	s, err := checkSource(b.Layout(), source)
-	if err != nil {
-		return nil, engine.Result{}, err
+	return traverseFrom(ctx, app, b, []uint32{source}, o)
+}
+
+func traverseFrom(ctx context.Context, app string, b engine.Backend, sources []uint32, o OpsOptions) ([]uint32, engine.Result, error) {
+	if len(sources) == 0 {
+		return nil, engine.Result{}, fmt.Errorf("%s needs a source", app)
+	}
+	seen := make(map[uint32]bool, len(sources))
+	var s []uint32 // layout ids, each once
+	for _, src := range sources {
+		ls, err := checkSource(b.Layout(), src)
+		if err != nil {
+			return nil, engine.Result{}, err
+		}
+		if !seen[ls] {
+			seen[ls] = true
+			s = append(s, ls)
+		}
 	}
 	e, err := newEnactor(ctx, app, b, o)
 	if err != nil {
@@ -62,11 +91,13 @@ func traverseOps(ctx context.Context, app string, b engine.Backend, source uint3
 	return got, e.res, nil
 }
 
-func (e *enactor) traverse(app string, s uint32, values *ops.Array[uint32], in, out *ops.Frontier) error {
-	if err := values.CopyInAt(int(s), []uint32{0}); err != nil {
-		return err
+func (e *enactor) traverse(app string, sources []uint32, values *ops.Array[uint32], in, out *ops.Frontier) error {
+	for _, s := range sources {
+		if err := values.CopyInAt(int(s), []uint32{0}); err != nil {
+			return err
+		}
 	}
-	if err := in.Set([]uint32{s}); err != nil {
+	if err := in.Set(sources); err != nil {
 		return err
 	}
 	g := e.d.Out()
