@@ -758,7 +758,7 @@ func (d *cpuDevice) toDense(f *Frontier) error {
 	seen := newBitmap(f.Universe())
 	par.For(len(list), d.workers, minElemsPerWorker, func(lo, hi int) {
 		for _, x := range list[lo:hi] {
-			claim(seen, x)
+			par.Claim(seen, x)
 		}
 	})
 	f.SetLen(d.setFlags(flags, seen))
@@ -1185,7 +1185,7 @@ func newCollector(out *Frontier, unique bool, workers int) *collector {
 
 // add records element x from worker w (nothing on a nil collector).
 func (c *collector) add(w int, x uint32) {
-	if c == nil || (c.unique && !claim(c.seen, x)) {
+	if c == nil || (c.unique && !par.Claim(c.seen, x)) {
 		return
 	}
 	if !c.dense {
@@ -1228,16 +1228,6 @@ func (c *collector) write(d *cpuDevice, out *Frontier) error {
 
 // newBitmap returns a cleared bitmap of n bits.
 func newBitmap(n int) []uint32 { return make([]uint32, (n+wordBits-1)/wordBits) }
-
-// claim sets bit x of bits atomically and reports whether it was clear.
-func claim(bits []uint32, x uint32) bool {
-	p := &bits[x/wordBits]
-	m := uint32(1) << (x % wordBits)
-	if atomic.LoadUint32(p)&m != 0 {
-		return false
-	}
-	return atomic.OrUint32(p, m)&m == 0
-}
 
 // setFlags makes flags[i] 1 when bit i of seen is set and 0 otherwise, and
 // returns the number of flags set.
@@ -1354,7 +1344,7 @@ func walkArcs(ctx context.Context, r *rows, nw int, visit func(w int, u uint32, 
 	par.Each(nw, nw, func(_, w int) {
 		a, b := total*uint64(w)/uint64(nw), total*uint64(w+1)/uint64(nw)
 		t := s.ticker()
-		for i := findStart(r.pre, a); i < f && r.pre[i] < b; i++ {
+		for i := par.FindStart(r.pre, a); i < f && r.pre[i] < b; i++ {
 			u := r.vertex(i)
 			base := r.off[u] - r.pre[i] // arc id of position p of row i: base + p
 			if !t.pieces(max(a, r.pre[i])+base, min(b, r.pre[i+1])+base, func(lo, hi uint64) { visit(w, u, lo, hi) }) {
@@ -1363,22 +1353,6 @@ func walkArcs(ctx context.Context, r *rows, nw int, visit func(w int, u uint32, 
 		}
 	})
 	return s.err()
-}
-
-// findStart returns the last index i with pre[i] ≤ a, for pre
-// nondecreasing and a < pre[len(pre)-1]: the row whose arc range
-// [pre[i], pre[i+1]) holds a.
-func findStart(pre []uint64, a uint64) int {
-	lo, hi := 0, len(pre)-1 // pre[lo] ≤ a < pre[hi]
-	for hi-lo > 1 {
-		mid := int(uint(lo+hi) >> 1)
-		if pre[mid] <= a {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return lo
 }
 
 // walkArcList cuts list (arc ids) evenly among nw workers and calls
@@ -1411,7 +1385,7 @@ type rowFinder struct {
 // row returns the row holding arc e.
 func (f *rowFinder) row(e uint64) uint32 {
 	if e < f.lo || e >= f.hi {
-		f.u = uint32(findStart(f.off, e))
+		f.u = uint32(par.FindStart(f.off, e))
 		f.lo, f.hi = f.off[f.u], f.off[f.u+1]
 	}
 	return f.u

@@ -70,19 +70,19 @@ func Advance(ctx context.Context, l *layout.Layout, frontier []uint32, workers i
 		a, b := total*uint64(w)/nw, total*uint64(w+1)/nw
 		var out []uint32
 		budget := ctxEvery
-		for i := findStart(pre, a); i < f && pre[i] < b; i++ {
+		for i := par.FindStart(pre, a); i < f && pre[i] < b; i++ {
 			u := frontier[i]
 			lo := off[u] + max(a, pre[i]) - pre[i]
 			hi := off[u] + min(b, pre[i+1]) - pre[i]
 			if wts != nil {
 				for j := lo; j < hi; j++ {
-					if v := dst[j]; visit(u, v, wts[j]) && claim(seen, v) {
+					if v := dst[j]; visit(u, v, wts[j]) && par.Claim(seen, v) {
 						out = append(out, v)
 					}
 				}
 			} else {
 				for _, v := range dst[lo:hi] {
-					if visit(u, v, 0) && claim(seen, v) {
+					if visit(u, v, 0) && par.Claim(seen, v) {
 						out = append(out, v)
 					}
 				}

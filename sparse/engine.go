@@ -50,7 +50,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/engine"
@@ -490,30 +489,4 @@ func (e *Engine[V]) plan(frontier []uint32) (uint64, error) {
 	})
 	e.pre[f] = total
 	return total, nil
-}
-
-// findStart returns the frontier position whose arc range [pre[i], pre[i+1])
-// contains arc a (the first such position with a non-empty range), for
-// pre of length f+1 with pre[f] > a.
-func findStart(pre []uint64, a uint64) int {
-	lo, hi := 0, len(pre)-1 // pre[lo] ≤ a < pre[hi]
-	for hi-lo > 1 {
-		mid := int(uint(lo+hi) >> 1)
-		if pre[mid] <= a {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return lo
-}
-
-// claim sets bit v of bits atomically and reports whether it was clear.
-func claim(bits []uint32, v uint32) bool {
-	p := &bits[v>>5]
-	m := uint32(1) << (v & 31)
-	if atomic.LoadUint32(p)&m != 0 {
-		return false
-	}
-	return atomic.OrUint32(p, m)&m == 0
 }

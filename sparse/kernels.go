@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"
 )
 
@@ -248,7 +249,7 @@ func atomicSumConstU32(dst []uint32, acc, bits []uint32, c uint32, list []uint32
 		return list
 	}
 	for _, v := range dst {
-		if claim(bits, v) {
+		if par.Claim(bits, v) {
 			list = append(list, v)
 		}
 		atomic.AddUint32(&acc[v], c)
@@ -266,7 +267,7 @@ func atomicSumWeightU32(dst, wts []uint32, acc, bits []uint32, x uint32, list []
 		if c == 0 {
 			continue
 		}
-		if claim(bits, v) {
+		if par.Claim(bits, v) {
 			list = append(list, v)
 		}
 		atomic.AddUint32(&acc[v], c)
@@ -326,7 +327,7 @@ func atomicSumConstF64(dst []uint32, acc []float64, bits []uint32, c float64, li
 		return list
 	}
 	for _, v := range dst {
-		if claim(bits, v) {
+		if par.Claim(bits, v) {
 			list = append(list, v)
 		}
 		addF64(f64ptr(&acc[v]), c)
@@ -341,7 +342,7 @@ func atomicSumWeightF64(dst, wts []uint32, acc []float64, bits []uint32, x float
 		if c == 0 {
 			continue
 		}
-		if claim(bits, v) {
+		if par.Claim(bits, v) {
 			list = append(list, v)
 		}
 		addF64(f64ptr(&acc[v]), c)
@@ -372,7 +373,7 @@ func mergeSum[V engine.Value](seg []uint32, pacc []V, pbits []uint32, acc []V, b
 		x := pacc[d]
 		pacc[d] = 0
 		atomic.AndUint32(&pbits[d>>5], ^(uint32(1) << (d & 31)))
-		if claim(bits, d) {
+		if par.Claim(bits, d) {
 			list = append(list, d)
 		}
 		acc[d] += x

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
 // highSplit returns the row-relative offset of u's first low arc: its arcs
@@ -62,7 +63,7 @@ func (e *Engine[V]) traverse(k *kernel[V], t *target[V], frontier []uint32, tota
 		list := e.ws[w].touched
 		a, b := total*uint64(w)/uint64(nw), total*uint64(w+1)/uint64(nw)
 		if a < b {
-			for i := findStart(pre, a); i < f; i++ {
+			for i := par.FindStart(pre, a); i < f; i++ {
 				vlo := pre[i]
 				if vlo >= b {
 					break

@@ -172,3 +172,32 @@ func Each(n, workers int, fn func(worker, i int)) {
 	work(0)
 	wg.Wait()
 }
+
+// FindStart returns the last index i with pre[i] ≤ a, for pre a
+// nondecreasing prefix sum (of row lengths) and a < pre[len(pre)-1]: the
+// row whose range [pre[i], pre[i+1]) holds a, the first non-empty one. A
+// worker given the items from a on starts there.
+func FindStart(pre []uint64, a uint64) int {
+	lo, hi := 0, len(pre)-1 // pre[lo] ≤ a < pre[hi]
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if pre[mid] <= a {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// Claim sets bit x of the bitset bits atomically and reports whether this
+// call set it (it was clear): workers sharing a bitset use it to keep an
+// element once.
+func Claim(bits []uint32, x uint32) bool {
+	p := &bits[x>>5]
+	m := uint32(1) << (x & 31)
+	if atomic.LoadUint32(p)&m != 0 {
+		return false
+	}
+	return atomic.OrUint32(p, m)&m == 0
+}

@@ -62,3 +62,15 @@ func TestEachVisitsEveryIndexOnceWithValidWorkers(t *testing.T) {
 	}
 	Each(0, 3, func(int, int) { t.Fatal("called for n = 0") })
 }
+
+func TestFindStartAndClaim(t *testing.T) {
+	pre := []uint64{0, 3, 3, 7, 10} // rows of 3, 0, 4 and 3 items
+	for a, want := range []int{0, 0, 0, 2, 2, 2, 2, 3, 3, 3} {
+		require.Equal(t, want, FindStart(pre, uint64(a)), "item %d", a)
+	}
+	bits := make([]uint32, 2)
+	require.True(t, Claim(bits, 37))
+	require.False(t, Claim(bits, 37))
+	require.True(t, Claim(bits, 5))
+	require.Equal(t, []uint32{1 << 5, 1 << 5}, bits)
+}
