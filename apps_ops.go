@@ -11,6 +11,7 @@ import (
 	"github.com/mgraph-dev/mgraph/apps/ref"
 	"github.com/mgraph-dev/mgraph/bench"
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
 // The apps written with the operators (package ops): triangles, core
@@ -49,6 +50,19 @@ func runOps(g *Graph, app string, f func(b engine.Backend) (engine.Result, error
 		MTEPS: bench.TEPS(rate, g.l.NumArcs, res.Iterations, 0, trial.Seconds()) / 1e6}, nil
 }
 
+// keep copies an app's result out of the backend's result buffer (on a
+// GPU the pinned memory its next result reuses) into new memory, on the
+// graph's threads, while the caller still holds the graph's lock; a CPU
+// result is already the caller's.
+func keep[T any](g *Graph, x []T) []T {
+	if x == nil || g.backend.Name() == "cpu" {
+		return x
+	}
+	out := make([]T, len(x))
+	par.For(len(x), g.threads, 1<<16, func(lo, hi int) { copy(out[lo:hi], x[lo:hi]) })
+	return out
+}
+
 // Triangles returns the number of triangles of an undirected graph and
 // every vertex's (the triangles it is a corner of: NetworkX's triangles),
 // self-loops and parallel arcs ignored. TriangleCount is cheaper when the
@@ -56,6 +70,7 @@ func runOps(g *Graph, app string, f func(b engine.Backend) (engine.Result, error
 func (g *Graph) Triangles(ctx context.Context) (total uint64, perVertex []uint64, st Stats, err error) {
 	st, err = runOps(g, "tc", func(b engine.Backend) (res engine.Result, err error) {
 		total, perVertex, res, err = apps.TriangleCount(ctx, b, true, apps.OpsOptions{})
+		perVertex = keep(g, perVertex)
 		return res, err
 	})
 	if err != nil {
@@ -86,6 +101,7 @@ func (g *Graph) CoreNumbers(ctx context.Context) ([]uint32, Stats, error) {
 	var core []uint32
 	st, err := runOps(g, "kcore", func(b engine.Backend) (res engine.Result, err error) {
 		core, res, err = apps.KCore(ctx, b, apps.OpsOptions{})
+		core = keep(g, core)
 		return res, err
 	})
 	if err != nil {
@@ -101,6 +117,7 @@ func (g *Graph) MultiSourceBFS(ctx context.Context, sources []uint32) ([]uint32,
 	var levels []uint32
 	st, err := runOps(g, "bfs", func(b engine.Backend) (res engine.Result, err error) {
 		levels, res, err = apps.MultiSourceBFS(ctx, b, sources, apps.OpsOptions{})
+		levels = keep(g, levels)
 		return res, err
 	})
 	if err != nil {
@@ -116,6 +133,7 @@ func (g *Graph) MultiSourceSSSP(ctx context.Context, sources []uint32) ([]uint32
 	var dist []uint32
 	st, err := runOps(g, "sssp", func(b engine.Backend) (res engine.Result, err error) {
 		dist, res, err = apps.MultiSourceSSSP(ctx, b, sources, apps.OpsOptions{})
+		dist = keep(g, dist)
 		return res, err
 	})
 	if err != nil {
@@ -166,6 +184,7 @@ func (g *Graph) Color(ctx context.Context, seed uint64) ([]uint32, Stats, error)
 	var colors []uint32
 	st, err := runOps(g, "color", func(b engine.Backend) (res engine.Result, err error) {
 		colors, res, err = apps.Color(ctx, b, seed, apps.OpsOptions{})
+		colors = keep(g, colors)
 		return res, err
 	})
 	if err != nil {
@@ -202,6 +221,7 @@ func (g *Graph) PersonalizedPageRank(ctx context.Context, sources []uint32, opts
 	var ranks []float64
 	st, err := runOps(g, "ppr", func(b engine.Backend) (res engine.Result, err error) {
 		ranks, res, err = apps.PersonalizedPageRank(ctx, b, sources, opts.options(), apps.OpsOptions{})
+		ranks = keep(g, ranks)
 		return res, err
 	})
 	if err != nil {

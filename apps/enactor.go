@@ -19,6 +19,8 @@ type OpsOptions struct {
 	// MaxIterations caps the iterations of iterative apps (0: their own
 	// default or until they converge).
 	MaxIterations int
+	// NoPull keeps BFS's advances pushing (no direction optimisation).
+	NoPull bool
 }
 
 // enactor is what an operator app holds while it runs (Gunrock's enactor):
@@ -74,7 +76,11 @@ func (e *enactor) advance(g *ops.Graph, f *ops.Functor, in, out *ops.Frontier, o
 	if in != nil {
 		size = in.Len()
 	}
-	e.record("advance:"+st.Strategy.String(), size, st.Arcs, t0)
+	how := st.Strategy.String()
+	if st.Direction == ops.Pull {
+		how = "pull"
+	}
+	e.record("advance:"+how, size, st.Arcs, t0)
 	return nil
 }
 
@@ -170,8 +176,20 @@ func (e *enactor) finish(closers ...interface{ Close() error }) error {
 }
 
 // original returns a's per-vertex values in original numbering (mapped on
-// the device), adding the time to the result's CopySeconds.
+// the device) in the device's result memory (ops.Array.Result: on a GPU
+// the backend's pinned result buffer, valid until its next result of T's
+// size, as the MultiGraph engines' results), adding the time to the
+// result's CopySeconds. An app returns one such result per element size.
 func original[T ops.Elem](e *enactor, a *ops.Array[T]) ([]T, error) {
+	t0 := time.Now()
+	out, err := a.Result()
+	e.res.CopySeconds += time.Since(t0).Seconds()
+	return out, err
+}
+
+// originalCopy is original into new Go memory, for an app that returns
+// two results of one element size.
+func originalCopy[T ops.Elem](e *enactor, a *ops.Array[T]) ([]T, error) {
 	t0 := time.Now()
 	out, err := a.Original()
 	e.res.CopySeconds += time.Since(t0).Seconds()

@@ -8,7 +8,8 @@ import (
 
 // The Go twins of kernels/fn_traverse.cuh: BFS and SSSP as operator apps.
 
-// bfsFn claims unvisited destinations for depth+1 (MG_FN_BFS).
+// bfsFn claims unvisited destinations for depth+1 (MG_FN_BFS); pulled,
+// the unvisited vertices are the candidates.
 type bfsFn struct {
 	level []uint32
 	depth uint32
@@ -18,6 +19,9 @@ func (f *bfsFn) Edge(_, dst uint32, _ uint64, _ uint32) bool {
 	p := &f.level[dst]
 	return atomic.LoadUint32(p) == Unreached && atomic.CompareAndSwapUint32(p, Unreached, f.depth+1)
 }
+
+// Vertex says whether v is still unvisited (a pull's candidates).
+func (f *bfsFn) Vertex(v uint32) bool { return atomic.LoadUint32(&f.level[v]) == Unreached }
 
 func bfsFunctor(level *ops.Array[uint32], depth uint32) *ops.Functor {
 	return &ops.Functor{Name: "bfs", ID: ops.FnBFS, Arrays: []ops.Mem{level.Mem()}, Ints: []uint64{uint64(depth)},

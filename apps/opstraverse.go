@@ -10,11 +10,13 @@ import (
 
 // BFSOps is BFS written with the operators (--engine operators): from the
 // source's frontier, an advance claims the unvisited neighbours for the
-// next depth, until the frontier is empty. Levels are in original
-// numbering, Unreached where the source does not reach.
+// next depth, until the frontier is empty; Beamer's rule (ops.Optimized)
+// turns the advance into a pull (unvisited vertices look for a parent in
+// the frontier) while the frontier is large, unless o.NoPull. Levels are
+// in original numbering, Unreached where the source does not reach.
 //
 //	level[s] = 0; F = {s}
-//	while F ≠ ∅: F = advance(F, bfs functor at depth d); d++
+//	while F ≠ ∅: F = advance(F, bfs functor at depth d, optimized); d++
 func BFSOps(ctx context.Context, b engine.Backend, source uint32, o OpsOptions) ([]uint32, engine.Result, error) {
 	return traverseOps(ctx, "bfs", b, source, o)
 }
@@ -101,21 +103,27 @@ func (e *enactor) traverse(app string, sources []uint32, values *ops.Array[uint3
 		return err
 	}
 	g := e.d.Out()
+	o := ops.AdvanceOptions{Output: ops.OutVertices}
+	switch {
+	case app == "sssp":
+		o.Unique = true
+	case !e.o.NoPull:
+		o.Direction, o.First, o.Optimizer = ops.Optimized, true, ops.NewOptimizer(g)
+	}
 	for depth := uint32(0); !in.Empty(); depth++ {
 		if e.o.MaxIterations > 0 && e.res.Iterations >= e.o.MaxIterations {
 			break
 		}
 		var f *ops.Functor
-		unique := false
 		switch app {
 		case "bfs":
 			f = bfsFunctor(values, depth)
 		case "sssp":
-			f, unique = ssspFunctor(values, !g.Weighted()), true
+			f = ssspFunctor(values, !g.Weighted())
 		default:
 			return fmt.Errorf("traverse: unknown app %q", app)
 		}
-		if err := e.advance(g, f, in, out, ops.AdvanceOptions{Output: ops.OutVertices, Unique: unique}); err != nil {
+		if err := e.advance(g, f, in, out, o); err != nil {
 			return err
 		}
 		in.Swap(out)

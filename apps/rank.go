@@ -238,7 +238,7 @@ func (e *enactor) hubsAuthorities(g *ops.Graph, salsa bool, maxIter int, tol flo
 	}
 	get := (*ops.Array[float64]).Get
 	if inOriginal {
-		get = func(a *ops.Array[float64]) ([]float64, error) { return original(e, a) }
+		get = func(a *ops.Array[float64]) ([]float64, error) { return originalCopy(e, a) }
 	}
 	hs, err := get(h)
 	if err != nil {

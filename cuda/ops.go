@@ -35,6 +35,7 @@ type opOut struct {
 	capacity                   uint64
 	what                       int32
 	_                          int32
+	universe                   uint64
 }
 
 // opTemp is operator scratch (mg_op_temp_bytes).
@@ -139,6 +140,11 @@ type OpsDevice struct {
 	perm    *Buffer[uint32]
 	mapped  *Buffer[byte]
 	staging *Pinned[byte]
+	// member: a pull's input as flags (n bytes), made from a list.
+	member *Buffer[byte]
+	// results: where Result's values go (the backend's collector), or
+	// nil (Result then copies into new memory through staging).
+	results Results
 	// pool: freed blocks by size class, reused by Alloc (cudaMalloc and
 	// cudaFree synchronise and cost as much as a small kernel); pooled is
 	// their bytes, at most MaxOpsPool; closed once Close ran.
@@ -146,6 +152,17 @@ type OpsDevice struct {
 	pooled uint64
 	closed bool
 }
+
+// Results is where an operator device hands its results over: the
+// backend's Collector (its pinned result buffers), used under the
+// backend's lock.
+type Results interface {
+	Uint32At(values unsafe.Pointer) ([]uint32, float32, error)
+	Float64At(values unsafe.Pointer) ([]float64, float32, error)
+}
+
+// CollectWith makes Result map and copy through r.
+func (d *OpsDevice) CollectWith(r Results) { d.results = r }
 
 // MaxOpsPool bounds the bytes an operator device keeps for reuse.
 const MaxOpsPool = 4 << 30
@@ -336,6 +353,7 @@ func (d *OpsDevice) output(out *ops.Frontier, what int32, most uint64, unique bo
 		return o, nil
 	}
 	universe := uint64(out.Universe())
+	o.universe = universe
 	if out.Dense() || unique {
 		if err := d.grow(&d.bitmap, 4*((universe+31)/32)); err != nil {
 			return nil, err
@@ -380,7 +398,17 @@ func (d *OpsDevice) Advance(ctx context.Context, g *ops.Graph, f *ops.Functor, i
 	if err != nil {
 		return st, err
 	}
+	if err := ops.CheckDirection(o); err != nil {
+		return st, err
+	}
 	x := input(in, g.NumVertices)
+	size := int(x.count)
+	if in != nil {
+		size = in.Len()
+	}
+	if o.Direction == ops.Pull || (o.Direction == ops.Optimized && o.Optimizer.KeepPulling(size, g.NumVertices)) {
+		return d.pull(ctx, g, f, a, in, out, o)
+	}
 	if err := d.grow(&d.scan, 8*(x.count+1)); err != nil {
 		return st, err
 	}
@@ -393,9 +421,8 @@ func (d *OpsDevice) Advance(ctx context.Context, g *ops.Graph, f *ops.Functor, i
 	if err := backendOpAdvancePlan(d.dev, og, x, d.scan.h.p, &arcs, t); err != nil {
 		return st, fmt.Errorf("advance with %s: %w", f.Name, err)
 	}
-	size := int(x.count)
-	if in != nil {
-		size = in.Len()
+	if o.Direction == ops.Optimized && o.Optimizer.PullFor(size, arcs) {
+		return d.pull(ctx, g, f, a, in, out, o)
 	}
 	st.Strategy = ops.Choose(o.Strategy, size, arcs, g.NumVertices, g.NumArcs)
 	st.Arcs = arcs
@@ -412,6 +439,38 @@ func (d *OpsDevice) Advance(ctx context.Context, g *ops.Graph, f *ops.Functor, i
 		out.SetLen(int(written))
 		st.Output = int(written)
 	}
+	return st, ctx.Err()
+}
+
+// pull runs the pull advance (ops.Pull) over g's transpose.
+func (d *OpsDevice) pull(ctx context.Context, g *ops.Graph, f *ops.Functor, a *opArgs, in, out *ops.Frontier, o ops.AdvanceOptions) (ops.AdvanceStats, error) {
+	st := ops.AdvanceStats{Strategy: o.Strategy, Direction: ops.Pull}
+	t, err := ops.Transposed(d, g, in, out, o)
+	if err != nil {
+		return st, fmt.Errorf("cuda ops: advance with %s: %w", f.Name, err)
+	}
+	x := input(in, g.NumVertices)
+	var member unsafe.Pointer
+	if x.list != nil {
+		if err := d.grow(&d.member, g.NumVertices); err != nil {
+			return st, err
+		}
+		member = d.member.h.p
+	}
+	oo, err := d.output(out, int32(ops.OutVertices), g.NumVertices, false)
+	if err != nil {
+		return st, err
+	}
+	first := 0
+	if o.First {
+		first = 1
+	}
+	var written uint64
+	if err := backendOpAdvancePull(d.dev, f.ID, a, graphOf(t), x, member, first, oo, &written); err != nil {
+		return st, fmt.Errorf("pull advance with %s: %w", f.Name, err)
+	}
+	out.SetLen(int(written))
+	st.Output = int(written)
 	return st, ctx.Err()
 }
 
@@ -456,20 +515,6 @@ func (d *OpsDevice) Filter(ctx context.Context, f *ops.Functor, in, out *ops.Fro
 	}
 	if !out.Dense() && !o.Unique {
 		oo.bitmap = nil
-	}
-	if !out.Dense() {
-		oo.capacity = uint64(out.List.Len())
-	}
-	// mg_op_filter zeroes the bitmap and flags of capacity elements: pass
-	// the universe for those.
-	if out.Dense() || o.Unique {
-		oo.capacity = max(oo.capacity, uint64(out.Universe()))
-		if !out.Dense() && uint64(out.List.Len()) < oo.capacity {
-			if err := out.Reserve(int(oo.capacity)); err != nil {
-				return err
-			}
-			oo.list = out.List.Mem().Ptr()
-		}
 	}
 	t, err := d.tempFor(x.count)
 	if err != nil {
@@ -729,6 +774,38 @@ func (d *OpsDevice) Original(m ops.Mem, elemBytes int, dst []byte) error {
 	return nil
 }
 
+// Result maps m's vertex values to the original numbering on the device
+// and copies them once into the backend's pinned result buffer (see
+// ops.Device.Result), or, without one, into new host memory.
+func (d *OpsDevice) Result(m ops.Mem, elemBytes int) ([]byte, error) {
+	n := int(d.dl.l.NumVertices)
+	if elemBytes != 4 && elemBytes != 8 {
+		return nil, fmt.Errorf("cuda ops: result: %d-byte values (want 4 or 8)", elemBytes)
+	}
+	if m.Bytes() < uint64(n)*uint64(elemBytes) {
+		return nil, fmt.Errorf("cuda ops: result: %d vertices of %d bytes from %d bytes", n, elemBytes, m.Bytes())
+	}
+	if d.results == nil || n == 0 {
+		dst := make([]byte, n*elemBytes)
+		if err := d.Original(m, elemBytes, dst); err != nil {
+			return nil, err
+		}
+		return dst, nil
+	}
+	if elemBytes == 4 {
+		v, _, err := d.results.Uint32At(m.Ptr())
+		if err != nil {
+			return nil, fmt.Errorf("cuda ops: result: %w", err)
+		}
+		return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 4*len(v)), nil
+	}
+	v, _, err := d.results.Float64At(m.Ptr())
+	if err != nil {
+		return nil, fmt.Errorf("cuda ops: result: %w", err)
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*len(v)), nil
+}
+
 // Close frees the device's scratch and pool.
 func (d *OpsDevice) Close() error {
 	var first error
@@ -750,7 +827,7 @@ func (d *OpsDevice) Close() error {
 		delete(d.pool, c)
 	}
 	d.pooled = 0
-	for _, b := range []**Buffer[byte]{&d.scan, &d.bitmap, &d.counter, &d.mapped, &d.temp} {
+	for _, b := range []**Buffer[byte]{&d.scan, &d.bitmap, &d.counter, &d.mapped, &d.temp, &d.member} {
 		if *b != nil {
 			if err := (*b).Free(); err != nil && first == nil {
 				first = err

@@ -68,6 +68,14 @@ func backendOpAdvance(dev, fn int, a *opArgs, g *opGraph, in *opIn, scan unsafe.
 	})
 }
 
+func backendOpAdvancePull(dev, fn int, a *opArgs, g *opGraph, in *opIn, member unsafe.Pointer, first int, out *opOut, written *uint64) error {
+	return call("ops pull advance", func(e *C.char, en C.size_t) C.int {
+		return C.mg_op_advance_pull(C.int(dev), C.int(fn), (*C.mg_op_args)(unsafe.Pointer(a)), (*C.mg_op_graph)(unsafe.Pointer(g)),
+			(*C.mg_op_in)(unsafe.Pointer(in)), (*C.uint8_t)(member), C.int(first), (*C.mg_op_out)(unsafe.Pointer(out)),
+			(*C.uint64_t)(unsafe.Pointer(written)), e, en)
+	})
+}
+
 func backendOpFilter(dev, fn int, a *opArgs, in *opIn, out *opOut, written *uint64, t opTemp) error {
 	return call("ops filter", func(e *C.char, en C.size_t) C.int {
 		return C.mg_op_filter(C.int(dev), C.int(fn), (*C.mg_op_args)(unsafe.Pointer(a)), (*C.mg_op_in)(unsafe.Pointer(in)),

@@ -12,6 +12,9 @@ func backendOpAdvancePlan(int, *opGraph, *opIn, unsafe.Pointer, *uint64, opTemp)
 func backendOpAdvance(int, int, *opArgs, *opGraph, *opIn, unsafe.Pointer, uint64, int, *opOut, *uint64) error {
 	return ErrNoCUDA
 }
+func backendOpAdvancePull(int, int, *opArgs, *opGraph, *opIn, unsafe.Pointer, int, *opOut, *uint64) error {
+	return ErrNoCUDA
+}
 func backendOpFilter(int, int, *opArgs, *opIn, *opOut, *uint64, opTemp) error { return ErrNoCUDA }
 func backendOpSum(int, int, *opArgs, *opIn, *float64, opTemp) error           { return ErrNoCUDA }
 func backendOpReduce(int, int, *opArgs, *opGraph, *opIn, int) error           { return ErrNoCUDA }

@@ -245,6 +245,35 @@ func (c *Collector) Uint32(values *Buffer[uint32], components bool) ([]uint32, f
 	})
 }
 
+// Uint32At is Uint32 without components for the n values (layout
+// numbering) at device pointer values, memory the caller owns (an
+// operator device's array).
+func (c *Collector) Uint32At(values unsafe.Pointer) ([]uint32, float32, error) {
+	if values == nil {
+		return nil, 0, invalidf("Collector.Uint32At", "no values")
+	}
+	if err := c.ensureU32(false); err != nil {
+		return nil, 0, err
+	}
+	dev, n := c.dl.dev.ordinal, uint64(c.dl.desc.n)
+	return result(c, c.hostU32, c.outU32, func() error { return backendGatherU32(dev, c.outU32.h.p, values, c.perm.h.p, n) })
+}
+
+// Float64At is Float64 without normalising for the n values at device
+// pointer values (any 8-byte values: the mapping moves them unchanged).
+func (c *Collector) Float64At(values unsafe.Pointer) ([]float64, float32, error) {
+	if values == nil {
+		return nil, 0, invalidf("Collector.Float64At", "no values")
+	}
+	if err := c.ensureF64(false); err != nil {
+		return nil, 0, err
+	}
+	dev, n := c.dl.dev.ordinal, uint64(c.dl.desc.n)
+	return result(c, c.hostF64, c.outF64, func() error {
+		return backendGatherF64(dev, c.outF64.h.p, values, c.perm.h.p, nil, n)
+	})
+}
+
 // BFSParents returns the BFS tree of levels (BFS levels in the layout
 // numbering, on the device; the layout's in-adjacency must be there too,
 // DeviceLayout.HasIn): every vertex's parent in the original numbering (a

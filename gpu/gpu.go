@@ -280,11 +280,29 @@ func (b *Backend) OpsDevice() (ops.Device, error) {
 			b.opsMu.Unlock()
 			return nil, err
 		}
+		d.CollectWith(lockedResults{b})
 		b.opsDev = d
 	}
 	h := &heldOps{OpsDevice: b.opsDev}
 	h.release = sync.OnceFunc(b.opsMu.Unlock)
 	return h, nil
+}
+
+// lockedResults hands the operator apps' results over through the
+// backend's collector, under its lock: they land in the pinned buffers the
+// engines' results use, and CollectInto applies to them too.
+type lockedResults struct{ b *Backend }
+
+func (r lockedResults) Uint32At(values unsafe.Pointer) ([]uint32, float32, error) {
+	r.b.mu.Lock()
+	defer r.b.mu.Unlock()
+	return r.b.col.Uint32At(values)
+}
+
+func (r lockedResults) Float64At(values unsafe.Pointer) ([]float64, float32, error) {
+	r.b.mu.Lock()
+	defer r.b.mu.Unlock()
+	return r.b.col.Float64At(values)
 }
 
 // heldOps is the backend's operator device while one caller holds it:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/cpu"
@@ -231,4 +232,81 @@ func TestOperatorAppsOnDatasets(t *testing.T) {
 			SymWeighted: gpuBackend(t, wsym, p)}
 		require.NoError(t, opscheck.Check(context.Background(), b, ops.Auto))
 	})
+}
+
+// bfsTwin is the Go twin of MG_FN_BFS (apps' own is unexported).
+type bfsTwin struct {
+	level []uint32
+	depth uint32
+}
+
+func (f bfsTwin) Edge(_, dst uint32, _ uint64, _ uint32) bool {
+	return atomic.CompareAndSwapUint32(&f.level[dst], ^uint32(0), f.depth+1)
+}
+
+func (f bfsTwin) Vertex(v uint32) bool { return atomic.LoadUint32(&f.level[v]) == ^uint32(0) }
+
+// TestPullMatchesCPU: the GPU's pull advance (every input form, first or
+// every arc, sparse or dense output, directed and undirected graphs)
+// claims the CPU's vertices, and a GPU result comes back through the
+// backend's pinned buffer (Result) equal to Original's copy.
+func TestPullMatchesCPU(t *testing.T) {
+	needGPU(t)
+	el := testgraphs.Generated(t, "rmat:12:8", 3)
+	sym := el.Clone()
+	sym.Symmetrize(4)
+	ctx := context.Background()
+	for name, g := range map[string]*graph.EdgeList{"directed": el, "undirected": sym} {
+		p := newOpsPair(t, g)
+		n := int(p.l.NumVertices)
+		level := make([]uint32, n)
+		var src []uint32
+		for v := range level {
+			level[v] = ^uint32(0)
+			if v%5 == 0 {
+				level[v] = 2
+				src = append(src, uint32(v))
+			}
+		}
+		for _, form := range []string{"sparse", "dense", "all"} {
+			for _, first := range []bool{false, true} {
+				for _, denseOut := range []bool{false, true} {
+					tag := fmt.Sprintf("%s/%s/first %v/dense out %v", name, form, first, denseOut)
+					var got, levels [2][]uint32
+					for i, d := range []ops.Device{p.cpu, p.gpu} {
+						a, err := ops.NewArray[uint32](d, n)
+						require.NoError(t, err)
+						require.NoError(t, a.CopyIn(level))
+						f := &ops.Functor{Name: "bfs", ID: ops.FnBFS, Arrays: []ops.Mem{a.Mem()}, Ints: []uint64{2},
+							CPU: bfsTwin{level: a.Host(), depth: 2}}
+						var in *ops.Frontier
+						if form != "all" {
+							in, err = ops.NewFrontier(d, ops.Vertices, n, form == "dense")
+							require.NoError(t, err)
+							require.NoError(t, in.Set(src))
+						}
+						out, err := ops.NewFrontier(d, ops.Vertices, n, denseOut)
+						require.NoError(t, err)
+						st, err := d.Advance(ctx, d.Out(), f, in, out,
+							ops.AdvanceOptions{Output: ops.OutVertices, Direction: ops.Pull, First: first})
+						require.NoError(t, err, tag)
+						require.Equal(t, ops.Pull, st.Direction, tag)
+						got[i] = sortedElements(t, out)
+						require.Equal(t, len(got[i]), st.Output, tag)
+						levels[i], err = a.Original()
+						require.NoError(t, err, tag)
+						res, err := a.Result()
+						require.NoError(t, err, tag)
+						require.Equal(t, levels[i], res, tag)
+						in.Close()
+						out.Close()
+						a.Close()
+					}
+					require.Equal(t, got[0], got[1], tag)
+					require.Equal(t, levels[0], levels[1], tag)
+					require.NotEmpty(t, got[0], tag)
+				}
+			}
+		}
+	}
 }

@@ -12,11 +12,15 @@ namespace fn {
 constexpr uint32_t kUnset = 0xffffffffu;
 
 // Bfs: a[0] levels (uint32, kUnset unvisited), u[0] the frontier's depth.
-// An arc claims its unvisited destination for the next depth.
+// An arc claims its unvisited destination for the next depth; pulled, the
+// unvisited vertices are the candidates.
 struct Bfs : ops::Functor {
     static __device__ __forceinline__ bool edge(const mg_op_args &a, uint32_t, uint32_t dst, uint64_t, uint32_t) {
         uint32_t *level = (uint32_t *)a.a[0];
         return level[dst] == kUnset && atomicCAS(&level[dst], kUnset, (uint32_t)a.u[0] + 1) == kUnset;
+    }
+    static __device__ __forceinline__ bool vertex(const mg_op_args &a, uint32_t v) {
+        return ((const uint32_t *)a.a[0])[v] == kUnset;
     }
 };
 

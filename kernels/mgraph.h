@@ -708,10 +708,10 @@ typedef struct {
     int32_t reserved;
 } mg_op_in;
 /* What an advance or filter writes (what: MG_OUT_*): into list (capacity
- * entries; *count, device, gets the number written and must be 0 before)
- * or flags (universe entries, 0 before; *count gets the number set);
- * bitmap (universe bits, 0 before) culls repeats: required for flags and
- * for unique lists, NULL otherwise. */
+ * entries) or flags (universe entries); *count (device) gets the number
+ * written; bitmap (universe bits) culls repeats: required for flags and
+ * for unique lists, NULL otherwise. The operators zero count, flags and
+ * bitmap themselves. universe: the vertices (or arcs) an element can be. */
 #define MG_OUT_NONE 0
 #define MG_OUT_VERTICES 1
 #define MG_OUT_ARCS 2
@@ -723,6 +723,7 @@ typedef struct {
     uint64_t capacity;
     int32_t what;
     int32_t reserved;
+    uint64_t universe;
 } mg_op_out;
 /* Load-balancing strategies of mg_op_advance (ops.Strategy, resolved):
  * a thread per element; Merrill's thread/warp/CTA grouping, rows of
@@ -792,6 +793,18 @@ int mg_op_advance_plan(int dev, const mg_op_graph *g, const mg_op_in *in, uint64
 int mg_op_advance(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const mg_op_in *in,
                   const uint64_t *scan, uint64_t arcs, int strategy, const mg_op_out *out, uint64_t *written,
                   char *err, size_t errlen);
+/* The pull (bottom-up) advance: for every vertex v of g, here the
+ * in-adjacency (row v lists the sources u of the arcs (u, v)), for which
+ * fn's vertex(v) holds (a candidate), calls fn's edge(u, v, arc, w) on the
+ * arcs of row v whose source u is in the input set in (a vertex list, or
+ * flags over all the vertices; every vertex when neither), arc being the
+ * arc's position in g; with first, row v stops at its first call that
+ * returns true (BFS: any parent will do). v is written to out, once, when
+ * a call returned true. member: n bytes of scratch, used when in is a
+ * list. *written (host) gets out's count. Synchronous. */
+int mg_op_advance_pull(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const mg_op_in *in,
+                       uint8_t *member, int first, const mg_op_out *out, uint64_t *written, char *err,
+                       size_t errlen);
 /* Calls fn's vertex on every element of in; with out (may be NULL), the
  * elements for which it returns true are written there, in order when out
  * is a list without bitmap. *written (host) gets out's count. */

@@ -111,6 +111,11 @@ __global__ void degrees_kernel(mg_op_graph g, mg_op_in in, uint64_t *deg) {
     }
 }
 
+__global__ void member_kernel(const uint32_t *list, uint64_t count, uint8_t *member) {
+    for (uint64_t k = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; k < count; k += (uint64_t)gridDim.x * blockDim.x)
+        member[list[k]] = 1;
+}
+
 __global__ void fill_kernel(void *p, int elem_bytes, uint64_t value, uint64_t n) {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
         if (elem_bytes == 1) ((uint8_t *)p)[i] = (uint8_t)value;
@@ -166,11 +171,12 @@ extern "C" int mg_op_advance_plan(int dev, const mg_op_graph *g, const mg_op_in 
 
 namespace {
 
-// reset zeroes what an output's kernels count into and cull with.
-int reset_out(const mg_op_out *out, uint64_t universe, char *err, size_t errlen) {
+// reset zeroes what an output's kernels count into and cull with (its
+// universe's bits and flags).
+int reset_out(const mg_op_out *out, char *err, size_t errlen) {
     MG_CHECK(cudaMemset(out->count, 0, sizeof(unsigned long long)));
-    if (out->bitmap != nullptr) MG_CHECK(cudaMemset(out->bitmap, 0, ((universe + 31) / 32) * sizeof(uint32_t)));
-    if (out->flags != nullptr) MG_CHECK(cudaMemset(out->flags, 0, universe));
+    if (out->bitmap != nullptr) MG_CHECK(cudaMemset(out->bitmap, 0, ((out->universe + 31) / 32) * sizeof(uint32_t)));
+    if (out->flags != nullptr) MG_CHECK(cudaMemset(out->flags, 0, out->universe));
     return MG_OK;
 }
 
@@ -220,6 +226,27 @@ struct AdvanceBody {
             return invalid("advance: unknown load-balancing strategy", err, errlen);
         }
         MG_CHECK_LAUNCH("advance kernel");
+        return MG_OK;
+    }
+};
+
+// Lanes per vertex of the pull advance: most in-rows of a skewed graph are
+// short, and a whole warp per vertex leaves most lanes idle.
+constexpr int kPullGroup = 8;
+
+struct PullBody {
+    int dev;
+    const mg_op_args *a;
+    const mg_op_graph *g;
+    const uint8_t *member;
+    bool first;
+    const mg_op_out *out;
+    char *err;
+    size_t errlen;
+    template <typename F>
+    int run() {
+        ops::advance_pull<F, kPullGroup><<<grid(dev, g->n * kPullGroup), MG_OP_BLOCK>>>(*a, *g, member, first, *out);
+        MG_CHECK_LAUNCH("pull advance kernel");
         return MG_OK;
     }
 };
@@ -337,15 +364,44 @@ extern "C" int mg_op_advance(int dev, int fn, const mg_op_args *a, const mg_op_g
                              uint64_t *written, char *err, size_t errlen) {
     if (int rc = check_graph(g, err, errlen)) return rc;
     MG_SET_DEVICE(dev);
-    const uint64_t universe = out->what == MG_OUT_ARCS ? g->m : g->n;
     if (out->what != MG_OUT_NONE)
-        if (int rc = reset_out(out, universe, err, errlen)) return rc;
+        if (int rc = reset_out(out, err, errlen)) return rc;
     *written = 0;
     if (in->count == 0 || arcs == 0) return MG_OK;
     AdvanceBody body{dev, a, g, in, scan, arcs, strategy, out, err, errlen};
     if (int rc = dispatch(fn, body, err, errlen)) return rc;
     MG_CHECK(cudaDeviceSynchronize());
     if (out->what == MG_OUT_NONE) return MG_OK;
+    return read_written(out, written, err, errlen);
+}
+
+extern "C" int mg_op_advance_pull(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const mg_op_in *in,
+                                  uint8_t *member, int first, const mg_op_out *out, uint64_t *written, char *err,
+                                  size_t errlen) {
+    if (int rc = check_graph(g, err, errlen)) return rc;
+    if (out == nullptr || out->what != MG_OUT_VERTICES) return invalid("pull advance: the output must be vertices", err, errlen);
+    if (in->arcs) return invalid("pull advance: the input must be vertices", err, errlen);
+    MG_SET_DEVICE(dev);
+    if (int rc = reset_out(out, err, errlen)) return rc;
+    *written = 0;
+    const uint8_t *set = nullptr;  // every vertex
+    if (in->flags != nullptr) {
+        if (in->count != g->n) return invalid("pull advance: input flags not over the graph's vertices", err, errlen);
+        set = in->flags;
+    } else if (in->list != nullptr) {
+        if (member == nullptr) return invalid("pull advance: a list input needs member scratch", err, errlen);
+        if (in->count == 0) return MG_OK;
+        MG_CHECK(cudaMemset(member, 0, g->n));
+        ops::member_kernel<<<grid(dev, in->count), MG_OP_BLOCK>>>(in->list, in->count, member);
+        MG_CHECK_LAUNCH("pull advance member kernel");
+        set = member;
+    } else if (in->count == 0) {
+        return MG_OK;
+    }
+    if (g->n == 0) return MG_OK;
+    PullBody body{dev, a, g, set, first != 0, out, err, errlen};
+    if (int rc = dispatch(fn, body, err, errlen)) return rc;
+    MG_CHECK(cudaDeviceSynchronize());
     return read_written(out, written, err, errlen);
 }
 
@@ -357,7 +413,7 @@ extern "C" int mg_op_filter(int dev, int fn, const mg_op_args *a, const mg_op_in
     *written = 0;
     const bool ordered = out != nullptr && out->list != nullptr;
     if (out != nullptr)
-        if (int rc = reset_out(out, out->capacity, err, errlen)) return rc;  // capacity: the universe for bitmaps and flags
+        if (int rc = reset_out(out, err, errlen)) return rc;
     if (in->count == 0) return MG_OK;
     FilterBody body{dev, a, in, out, ordered ? t.keep() : nullptr, err, errlen};
     if (int rc = dispatch(fn, body, err, errlen)) return rc;

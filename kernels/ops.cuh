@@ -14,6 +14,7 @@
 #ifndef MGRAPH_KERNELS_OPS_CUH
 #define MGRAPH_KERNELS_OPS_CUH
 
+#include <cooperative_groups.h>
 #include <math.h>
 
 #include "internal.cuh"
@@ -56,15 +57,26 @@ __device__ __forceinline__ bool claim(uint32_t *bitmap, uint32_t x) {
     return (atomicOr(&bitmap[x >> 5], bit) & bit) == 0;
 }
 
+// count_one adds 1 to *count for the calling thread and returns the
+// count before it, with one atomic per warp (the threads that call it
+// together share it: warp-aggregated atomics). An output's counter is one
+// word that every thread of an advance may hit.
+__device__ __forceinline__ unsigned long long count_one(unsigned long long *count) {
+    const cooperative_groups::coalesced_group g = cooperative_groups::coalesced_threads();
+    unsigned long long base = 0;
+    if (g.thread_rank() == 0) base = atomicAdd(count, (unsigned long long)g.size());
+    return g.shfl(base, 0) + g.thread_rank();
+}
+
 // emit writes x to out (once, with a bitmap) and counts it.
 __device__ __forceinline__ void emit(const mg_op_out &out, uint32_t x) {
     if (out.bitmap != nullptr && !claim(out.bitmap, x)) return;
     if (out.flags != nullptr) {
         out.flags[x] = 1;
-        atomicAdd(out.count, 1ull);
+        count_one(out.count);
         return;
     }
-    const unsigned long long slot = atomicAdd(out.count, 1ull);
+    const unsigned long long slot = count_one(out.count);
     if (slot < out.capacity) out.list[slot] = x;
 }
 
@@ -176,6 +188,72 @@ __global__ void advance_merged(mg_op_args a, mg_op_graph g, mg_op_in in, const u
     }
 }
 
+// member_kernel flags the vertices of a list in member (zeroed before).
+__global__ void member_kernel(const uint32_t *list, uint64_t count, uint8_t *member);
+
+// advance_pull: the pull (bottom-up) advance. A group of G lanes (G
+// divides 32) per vertex v of g, g's rows being in-arcs: lane 0 asks
+// F::vertex whether v is a candidate; the group then scans row v G arcs
+// at a time for sources in member (NULL: every vertex) and calls F::edge
+// on them. With first, the hits of a round go to F::edge one at a time in
+// row order and the row stops at the first true (BFS: the first parent
+// found is final); without, every hit calls it. v is emitted once when a
+// call returned true. Every lane of a warp runs the same rounds (ballots
+// and shuffles over the whole warp).
+template <typename F, int G>
+__global__ void __launch_bounds__(MG_OP_BLOCK)
+    advance_pull(mg_op_args a, mg_op_graph g, const uint8_t *__restrict__ member, bool first, mg_op_out out) {
+    constexpr unsigned kAll = 0xffffffffu;
+    const uint32_t lane = threadIdx.x & 31, sub = lane % G, lead = lane - sub;
+    const uint32_t group_mask = G == 32 ? kAll : ((1u << G) - 1u) << lead;
+    const uint64_t groups = (uint64_t)gridDim.x * blockDim.x / G;
+    const uint64_t rounds = (g.n + groups - 1) / groups;
+    for (uint64_t r = 0; r < rounds; r++) {
+        const uint64_t v = (blockIdx.x * (uint64_t)blockDim.x + threadIdx.x) / G + r * groups;
+        bool search = false;
+        if (sub == 0 && v < g.n) search = F::vertex(a, (uint32_t)v);
+        search = __shfl_sync(kAll, search, lead);
+        uint64_t lo = 0, hi = 0;
+        if (search) {
+            lo = g.offsets[v];
+            hi = g.offsets[v + 1];
+            search = hi > lo;
+        }
+        bool got = false;
+        for (uint64_t b = lo; __any_sync(kAll, search); b += G) {
+            const uint64_t e = b + sub;
+            uint32_t u = 0;
+            const bool hit = search && e < hi && (member == nullptr || member[u = g.dst[e]] != 0);
+            if (hit && member == nullptr) u = g.dst[e];
+            unsigned m = __ballot_sync(kAll, hit) & group_mask;
+            if (first) {
+                while (__any_sync(kAll, m != 0)) {
+                    const uint32_t at = m != 0 ? __ffs(m) - 1 : lane;
+                    const uint32_t src = __shfl_sync(kAll, u, at);
+                    bool ok = false;
+                    if (m != 0 && sub == 0) {
+                        const uint64_t ea = b + (at - lead);
+                        ok = F::edge(a, src, (uint32_t)v, ea, g.weights != nullptr ? g.weights[ea] : 0u);
+                    }
+                    ok = __shfl_sync(kAll, ok, lead);
+                    if (ok) {
+                        got = true;
+                        search = false;
+                        m = 0;
+                    } else if (m != 0) {
+                        m &= m - 1;
+                    }
+                }
+            } else {
+                const bool ok = hit && F::edge(a, u, (uint32_t)v, e, g.weights != nullptr ? g.weights[e] : 0u);
+                if (__ballot_sync(kAll, ok) & group_mask) got = true;
+            }
+            if (b + G >= hi) search = false;
+        }
+        if (got && sub == 0) emit(out, (uint32_t)v);
+    }
+}
+
 // filter_flags writes keep[k] = F::vertex(element k) (0 for skipped and,
 // with a bitmap, repeated elements).
 template <typename F>
@@ -197,7 +275,7 @@ __global__ void filter_dense(mg_op_args a, mg_op_in in, mg_op_out out) {
         const uint32_t x = element(in, k);
         if (x != kSkip && claim(out.bitmap, x) && F::vertex(a, x)) {  // the first claim only
             out.flags[x] = 1;
-            atomicAdd(out.count, 1ull);
+            count_one(out.count);
         }
     }
 }

@@ -134,6 +134,19 @@ func (a *Array[T]) Original() ([]T, error) {
 	return out, nil
 }
 
+// Result returns the elements, one per vertex of the device's layout in
+// layout numbering, in original numbering in host memory the device
+// provides (Device.Result): on a GPU its pinned result buffer, valid until
+// the next result of T's size on the backend (copy it to keep it).
+func (a *Array[T]) Result() ([]T, error) {
+	var zero T
+	b, err := a.d.Result(a.mem, int(unsafe.Sizeof(zero)))
+	if err != nil {
+		return nil, err
+	}
+	return view[T](b, a.n), nil
+}
+
 // Close frees the array (safe to call twice and on nil).
 func (a *Array[T]) Close() error {
 	if a == nil || a.mem == nil {

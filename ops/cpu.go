@@ -226,15 +226,28 @@ func (d *cpuDevice) advance(ctx context.Context, g *Graph, f *Functor, in, out *
 	if err := checkAdvanceOutput(g, out, o.Output); err != nil {
 		return AdvanceStats{}, err
 	}
+	if err := CheckDirection(o); err != nil {
+		return AdvanceStats{}, err
+	}
 	size := int(g.NumVertices)
 	if in != nil {
 		size = in.Len()
+	}
+	if o.Direction == Pull || (o.Direction == Optimized && o.Optimizer.KeepPulling(size, g.NumVertices)) {
+		return d.pull(ctx, g, f, edge, in, out, o)
 	}
 	var stats AdvanceStats
 	var col *collector
 	switch {
 	case in == nil || in.Kind() == Vertices:
-		stats.Arcs, col, err = d.advanceRows(ctx, g, edge, in, out, o)
+		var r *rows
+		if r, err = d.rowsOf(g, in); err != nil {
+			return AdvanceStats{}, err
+		}
+		if o.Direction == Optimized && o.Optimizer.PullFor(size, r.arcs()) {
+			return d.pull(ctx, g, f, edge, in, out, o)
+		}
+		stats.Arcs, col, err = d.advanceRows(ctx, g, r, edge, out, o)
 	case in.Kind() == Arcs:
 		stats.Arcs, col, err = d.advanceArcs(ctx, g, edge, in, out, o)
 	default:
@@ -283,17 +296,72 @@ func newAdvanceCollector(out *Frontier, o AdvanceOptions, workers int) *collecto
 	return newCollector(out, o.Unique, workers)
 }
 
-// advanceRows advances from the vertex frontier in, cutting its rows' arcs
-// among the workers by arc count; it returns the number of arcs visited.
-func (d *cpuDevice) advanceRows(ctx context.Context, g *Graph, edge EdgeFunc, in, out *Frontier, o AdvanceOptions) (uint64, *collector, error) {
-	r, err := d.rowsOf(g, in)
+// pull is the pull advance over g's transpose (see Pull): the candidates
+// are cut among the workers by count.
+func (d *cpuDevice) pull(ctx context.Context, g *Graph, f *Functor, edge EdgeFunc, in, out *Frontier, o AdvanceOptions) (AdvanceStats, error) {
+	vertex, err := twin[VertexFunc](f, "Vertex (a pull's candidates)")
 	if err != nil {
-		return 0, nil, err
+		return AdvanceStats{}, err
 	}
+	t, err := Transposed(d, g, in, out, o)
+	if err != nil {
+		return AdvanceStats{}, err
+	}
+	if err := checkGraph(t); err != nil {
+		return AdvanceStats{}, err
+	}
+	var member []uint32 // the input as a bitmap; nil: every vertex
+	if in != nil {
+		list, err := d.elementsOf(in)
+		if err != nil {
+			return AdvanceStats{}, err
+		}
+		member = newBitmap(int(g.NumVertices))
+		for _, u := range list {
+			member[u/wordBits] |= 1 << (u % wordBits)
+		}
+	}
+	all := elems{form: allElems, n: int(t.NumVertices), kind: Vertices, universe: t.NumVertices}
+	chunks := d.chunks(all.n, minElemsPerWorker)
+	col := newCollector(out, false, len(chunks))
+	off, src, wts := t.HostOffsets, t.HostDst, t.HostWeights
+	err = d.each(ctx, all, chunks, func(c int, v uint32) {
+		if !vertex.Vertex(v) {
+			return
+		}
+		got := false
+		for e := off[v]; e < off[v+1]; e++ {
+			u := src[e]
+			if member != nil && member[u/wordBits]&(1<<(u%wordBits)) == 0 {
+				continue
+			}
+			if edge.Edge(u, v, e, weightOf(wts, e)) {
+				got = true
+				if o.First {
+					break
+				}
+			}
+		}
+		if got {
+			col.add(c, v)
+		}
+	})
+	if err != nil {
+		return AdvanceStats{}, err
+	}
+	if err := col.write(d, out); err != nil {
+		return AdvanceStats{}, err
+	}
+	return AdvanceStats{Strategy: Choose(o.Strategy, 0, 0, g.NumVertices, g.NumArcs), Direction: Pull, Output: out.Len()}, nil
+}
+
+// advanceRows advances from the rows r, cutting their arcs among the
+// workers by arc count; it returns the number of arcs visited.
+func (d *cpuDevice) advanceRows(ctx context.Context, g *Graph, r *rows, edge EdgeFunc, out *Frontier, o AdvanceOptions) (uint64, *collector, error) {
 	nw := d.workersFor(r.arcs(), minArcsPerWorker)
 	col := newAdvanceCollector(out, o, nw)
 	dst, wts, arcsOut := g.HostDst, g.HostWeights, o.Output == OutArcs
-	err = walkArcs(ctx, r, nw, func(w int, u uint32, lo, hi uint64) {
+	err := walkArcs(ctx, r, nw, func(w int, u uint32, lo, hi uint64) {
 		for e := lo; e < hi; e++ {
 			v := dst[e]
 			if edge.Edge(u, v, e, weightOf(wts, e)) {
@@ -702,7 +770,19 @@ func copyKept(g, h *Graph, keep []bool, u int) {
 	}
 }
 
-// Convert: see NewCPU.
+// Result: see Device. A CPU's result is a new slice.
+func (d *cpuDevice) Result(m Mem, elemBytes int) ([]byte, error) {
+	n := int(d.l.NumVertices)
+	if elemBytes != 4 && elemBytes != 8 {
+		return nil, fmt.Errorf("ops: result: %d-byte values (want 4 or 8)", elemBytes)
+	}
+	dst := hostBytes(make([]uint64, (n*elemBytes+7)/8))[:n*elemBytes] // 8-byte aligned
+	if err := d.Original(m, elemBytes, dst); err != nil {
+		return nil, err
+	}
+	return dst, nil
+}
+
 // Original: see Device.
 func (d *cpuDevice) Original(m Mem, elemBytes int, dst []byte) error {
 	n := int(d.l.NumVertices)
@@ -719,6 +799,7 @@ func (d *cpuDevice) Original(m Mem, elemBytes int, dst []byte) error {
 	return nil
 }
 
+// Convert: see NewCPU.
 func (d *cpuDevice) Convert(f *Frontier, dense bool) error {
 	return wrap("convert", d.convert(f, dense))
 }

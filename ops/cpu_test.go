@@ -893,3 +893,135 @@ func TestTinyGraphs(t *testing.T) {
 		require.Equal(t, allVertices(n), elements(t, out))
 	}
 }
+
+// pullTwin is the Go twin the pull tests give: vertices v%3 != 0 are
+// candidates, an arc (u, v) is taken when u is even, and every call is
+// counted per in-arc position.
+type pullTwin struct {
+	calls []atomic.Int32
+}
+
+func (p *pullTwin) Vertex(v uint32) bool { return v%3 != 0 }
+
+func (p *pullTwin) Edge(u, _ uint32, e uint64, _ uint32) bool {
+	p.calls[e].Add(1)
+	return u%2 == 0
+}
+
+// TestAdvancePull: the pull advance calls Edge on the candidates' in-arcs
+// from the input (in row order, stopping at the first true with First),
+// writes each candidate that got a true once, on directed and undirected
+// graphs, from sparse, dense and all-vertex inputs, into sparse and dense
+// outputs; Optimized pulls by Beamer's rule.
+func TestAdvancePull(t *testing.T) {
+	el := testgraphs.Generated(t, "rmat:9:8", 4)
+	directed := build(t, el)
+	for name, l := range map[string]*layout.Layout{"directed": directed, "undirected": rmat(t, false)} {
+		forWorkers(t, func(t *testing.T, workers int) {
+			d := device(t, l, workers)
+			tr, err := d.In()
+			require.NoError(t, err)
+			n := int(l.NumVertices)
+			list := someVertices(l.NumVertices)
+			member := make([]bool, n)
+			for _, u := range list {
+				member[u] = true
+			}
+			for _, form := range []string{"sparse", "dense", "all"} {
+				for _, first := range []bool{false, true} {
+					for _, denseOut := range []bool{false, true} {
+						tag := fmt.Sprintf("%s/%s/first %v/dense out %v", name, form, first, denseOut)
+						in := member
+						var fin *ops.Frontier
+						if form != "all" {
+							fin = frontier(t, d, ops.Vertices, n, form == "dense", list)
+						} else {
+							in = nil
+						}
+						twin := &pullTwin{calls: make([]atomic.Int32, tr.NumArcs)}
+						out := frontier(t, d, ops.Vertices, n, denseOut, nil)
+						st, err := d.Advance(context.Background(), d.Out(), functor(twin), fin, out,
+							ops.AdvanceOptions{Output: ops.OutVertices, Direction: ops.Pull, First: first})
+						require.NoError(t, err, tag)
+						require.Equal(t, ops.Pull, st.Direction, tag)
+						// The direct computation over the transpose.
+						var want []uint32
+						wantCalls := make([]int32, tr.NumArcs)
+						for v := uint32(0); int(v) < n; v++ {
+							if v%3 == 0 {
+								continue
+							}
+							got := false
+							for e := tr.HostOffsets[v]; e < tr.HostOffsets[v+1]; e++ {
+								u := tr.HostDst[e]
+								if in != nil && !in[u] {
+									continue
+								}
+								wantCalls[e]++
+								if u%2 == 0 {
+									got = true
+									if first {
+										break
+									}
+								}
+							}
+							if got {
+								want = append(want, v)
+							}
+						}
+						require.Equal(t, want, distinctSorted(elements(t, out)), tag)
+						require.Equal(t, len(want), out.Len(), tag)
+						for e := range wantCalls {
+							require.Equal(t, wantCalls[e], twin.calls[e].Load(), "%s: in-arc %d", tag, e)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestOptimizer: Beamer's rule pushes small frontiers, pulls once the
+// frontier's arcs exceed the unexplored ones / α, and pushes again when
+// the frontier shrinks below n / β.
+func TestOptimizer(t *testing.T) {
+	g := &ops.Graph{NumVertices: 1800, NumArcs: 15000}
+	o := ops.NewOptimizer(g)
+	require.False(t, o.KeepPulling(10, g.NumVertices))
+	require.False(t, o.PullFor(10, 900))                // 900 ≤ 15000/15
+	require.True(t, o.PullFor(200, 14100/15+1))         // 941 > (15000−900)/15
+	require.True(t, o.KeepPulling(300, g.NumVertices))  // growing
+	require.True(t, o.KeepPulling(150, g.NumVertices))  // shrinking, above 1800/18
+	require.False(t, o.KeepPulling(90, g.NumVertices))  // shrinking and below
+	require.False(t, o.KeepPulling(500, g.NumVertices)) // pushing now: asks the plan
+}
+
+// TestPullErrors: a pull needs a candidate test, vertex frontiers, the
+// transpose of a graph other than the device's, and an optimizer.
+func TestPullErrors(t *testing.T) {
+	l := rmat(t, false)
+	d := device(t, l, 2)
+	n := int(l.NumVertices)
+	ctx := context.Background()
+	out := frontier(t, d, ops.Vertices, n, false, nil)
+	in := frontier(t, d, ops.Vertices, n, false, []uint32{1, 2})
+	pull := ops.AdvanceOptions{Output: ops.OutVertices, Direction: ops.Pull}
+	_, err := d.Advance(ctx, d.Out(), functor(edgeFn(func(uint32, uint32, uint64, uint32) bool { return true })), in, out, pull)
+	require.ErrorContains(t, err, "Vertex")
+	twin := &pullTwin{calls: make([]atomic.Int32, l.NumArcs)}
+	arcs := frontier(t, d, ops.Arcs, int(l.NumArcs), false, []uint32{0})
+	_, err = d.Advance(ctx, d.Out(), functor(twin), arcs, out, pull)
+	require.ErrorContains(t, err, "vertex frontier")
+	_, err = d.Advance(ctx, d.Out(), functor(twin), in, nil, pull)
+	require.Error(t, err)
+	other, err := d.FilterArcs(ctx, d.Out(), functor(edgeFn(func(uint32, uint32, uint64, uint32) bool { return true })))
+	require.NoError(t, err)
+	defer other.Close()
+	_, err = d.Advance(ctx, other, functor(twin), in, out, pull)
+	require.ErrorContains(t, err, "Transpose")
+	pull.Transpose = other
+	_, err = d.Advance(ctx, other, functor(twin), in, out, pull)
+	require.NoError(t, err)
+	_, err = d.Advance(ctx, d.Out(), functor(twin), in, out, ops.AdvanceOptions{Output: ops.OutVertices, Direction: ops.Optimized})
+	require.ErrorContains(t, err, "Optimizer")
+}

@@ -46,7 +46,9 @@ type Device interface {
 	// frontier; nil: every vertex) or that is in (an arc frontier), and
 	// calls the functor's
 	// Edge; out (which may be nil) receives, for the calls that return
-	// true, what o.Output says. It returns what it did.
+	// true, what o.Output says. It returns what it did. o.Direction Pull
+	// (or Optimized, when Beamer's rule says so) walks the other way: see
+	// Direction.
 	Advance(ctx context.Context, g *Graph, f *Functor, in, out *Frontier, o AdvanceOptions) (AdvanceStats, error)
 	// Filter calls the functor's Vertex on every element of in (a nil in
 	// is every vertex) and puts those for which it returns true into out
@@ -79,6 +81,13 @@ type Device interface {
 	// indexed by original id: dst[old] = m[Perm[old]]. A GPU maps them on
 	// the device and copies once.
 	Original(m Mem, elemBytes int, dst []byte) error
+	// Result is Original into host memory the device provides: a GPU's
+	// pinned result buffer (the one its backend's engines return their
+	// results in), filled by one copy, valid until the next Result of the
+	// same element size or an engine's next result of that size on the
+	// backend; a CPU's new slice. It is what an app hands its user, as
+	// GAPBS and Gunrock time it: no copy into Go memory.
+	Result(m Mem, elemBytes int) ([]byte, error)
 
 	// Close frees what the device allocated for itself (not the arrays,
 	// frontiers and graphs the app made, which it closes).
@@ -189,6 +198,39 @@ func Choose(s Strategy, size int, arcs, n, m uint64) Strategy {
 	return TWC
 }
 
+// Direction is which way an advance walks the arcs (Gunrock's push and
+// pull advance; Beamer's direction optimisation picks between them).
+type Direction int
+
+const (
+	// Push walks the rows of the input's elements (top-down).
+	Push Direction = iota
+	// Pull walks, for every candidate vertex v (the functor's Vertex(v)
+	// is true: v still wants an arc), the in-arcs (u, v) whose source u is
+	// in the input (a vertex frontier, taken as a set; nil: every vertex)
+	// and calls Edge(u, v, arc, w), arc being the arc's position in the
+	// transpose; v goes to the output (vertices; once) when a call returned
+	// true. With AdvanceOptions.First the row stops there (BFS's
+	// bottom-up step: any parent will do). The functor needs Vertex.
+	Pull
+	// Optimized picks Push or Pull per call by Beamer's rule, with the
+	// traversal's state in AdvanceOptions.Optimizer.
+	Optimized
+)
+
+// String returns the direction's name.
+func (d Direction) String() string {
+	switch d {
+	case Push:
+		return "push"
+	case Pull:
+		return "pull"
+	case Optimized:
+		return "optimized"
+	}
+	return fmt.Sprintf("Direction(%d)", int(d))
+}
+
 // AdvanceOptions control an advance.
 type AdvanceOptions struct {
 	Output   Output
@@ -196,13 +238,108 @@ type AdvanceOptions struct {
 	// Unique keeps each output element once (Gunrock's idempotent culling
 	// with a bitmap); a dense output is always unique.
 	Unique bool
+	// Direction is Push (the zero value), Pull or Optimized.
+	Direction Direction
+	// First stops a pulled row at its first Edge that returns true.
+	First bool
+	// Transpose is g's in-adjacency for a pull (row v lists the sources of
+	// the arcs into v); nil: the device's In, when g is its Out.
+	Transpose *Graph
+	// Optimizer carries Beamer's rule across the advances of one
+	// traversal (Direction Optimized).
+	Optimizer *Optimizer
 }
 
 // AdvanceStats is what an advance did, for traces.
 type AdvanceStats struct {
-	Strategy Strategy // the strategy used (Auto resolved)
-	Arcs     uint64   // arcs visited
-	Output   int      // elements written to the output frontier
+	Strategy  Strategy  // the strategy used (Auto resolved; a push's)
+	Direction Direction // Push or Pull
+	Arcs      uint64    // arcs of the input's rows (a push), 0 for a pull
+	Output    int       // elements written to the output frontier
+}
+
+// Optimizer is Beamer's direction-optimising rule (SC'12, with GAPBS's
+// parameters) for the advances of one traversal: push while the
+// frontier's arcs are at most the unexplored arcs / Alpha, then pull until
+// the frontier shrinks and is below the vertices / Beta.
+type Optimizer struct {
+	Alpha, Beta float64
+	unexplored  uint64 // arcs not yet walked by a push
+	pulling     bool
+	last        int // the input of the previous pull
+}
+
+// GAPBS's α and β.
+const (
+	OptimizerAlpha = 15
+	OptimizerBeta  = 18
+)
+
+// NewOptimizer returns the rule with GAPBS's α and β for a traversal of g.
+func NewOptimizer(g *Graph) *Optimizer {
+	return &Optimizer{Alpha: OptimizerAlpha, Beta: OptimizerBeta, unexplored: g.NumArcs}
+}
+
+// KeepPulling is asked before an advance's plan: whether a traversal
+// that pulled last time pulls again, for an input of size vertices out of
+// n (it does while the frontier grows or stays above n / Beta).
+func (o *Optimizer) KeepPulling(size int, n uint64) bool {
+	if !o.pulling {
+		return false
+	}
+	o.pulling = size >= o.last || float64(size) > float64(n)/o.Beta
+	o.last = size
+	return o.pulling
+}
+
+// PullFor is asked after the plan of a push: whether the input (size
+// elements, arcs arcs) is better pulled; a push's arcs count as explored.
+func (o *Optimizer) PullFor(size int, arcs uint64) bool {
+	if float64(arcs) > float64(o.unexplored)/o.Alpha {
+		o.pulling, o.last = true, size
+		return true
+	}
+	o.unexplored -= min(arcs, o.unexplored)
+	return false
+}
+
+// Transposed returns the graph a pull over g walks (see
+// AdvanceOptions.Transpose), checking the pull's frontiers.
+func Transposed(d Device, g *Graph, in, out *Frontier, o AdvanceOptions) (*Graph, error) {
+	if o.Output != OutVertices || out == nil || out.Kind() != Vertices {
+		return nil, fmt.Errorf("a pull writes vertices: it needs OutVertices and a vertex frontier")
+	}
+	if in != nil && in.Kind() != Vertices {
+		return nil, fmt.Errorf("a pull's input is a vertex frontier")
+	}
+	t := o.Transpose
+	if t == nil {
+		if g != d.Out() {
+			return nil, fmt.Errorf("a pull over a graph other than the device's needs AdvanceOptions.Transpose")
+		}
+		var err error
+		if t, err = d.In(); err != nil {
+			return nil, err
+		}
+	}
+	if t.NumVertices != g.NumVertices {
+		return nil, fmt.Errorf("a transpose of %d vertices for a graph of %d", t.NumVertices, g.NumVertices)
+	}
+	return t, nil
+}
+
+// CheckDirection returns why o's direction cannot be used.
+func CheckDirection(o AdvanceOptions) error {
+	switch o.Direction {
+	case Push, Pull:
+		return nil
+	case Optimized:
+		if o.Optimizer == nil {
+			return fmt.Errorf("the optimized direction needs an Optimizer")
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown direction %d", o.Direction)
 }
 
 // FilterOptions control a filter.

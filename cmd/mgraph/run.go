@@ -97,7 +97,8 @@ balancing of an advance):
 tc, kcore, color, mis and msf run on the symmetrized layout of a directed
 graph. --engine operators runs bfs and sssp with the operators too (the
 default, multigraph, is the MultiGraph engines); the operators have no
-modes (--mode is refused).
+modes (--mode is refused), and their bfs pulls (bottom-up) by Beamer's
+rule unless --no-pull.
 GRAPH is a graph file, a layout file from 'mgraph preprocess', or a
 generator spec (rmat:20, grid:2048, ...). Layouts are cached (see 'mgraph
 preprocess --help'); reading and preprocessing are timed apart from the run.
@@ -138,7 +139,7 @@ Examples:
 			fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout (graph, app, mode, backend, every trial's trial, engine and copy times and MTEPS, the best and median, the wall times, the validation); the human lines go to stderr")
 			fs.StringVar(&f.out, "out", "", "write vertex → value (original ids): TSV, CSV (with a header line) if FILE ends in .csv, or raw little-endian values if it ends in .bin")
 			fs.StringVar(&f.trace, "trace", "", "write a JSON record of every iteration (mode, frontier, estimates, phase times; with the operators, of every operator call: advance:lb, filter:equals, ...)")
-			fs.BoolVar(&f.noPull, "no-pull", false, "hybrid: only the paper's dense and sparse modes, no pull (bottom-up) steps for bfs")
+			fs.BoolVar(&f.noPull, "no-pull", false, "bfs without pull (bottom-up) steps: the hybrid keeps the paper's dense and sparse modes, the operators push only")
 			fs.Int64Var(&f.weights, "weights", -1, "give an unweighted graph random weights in [1, 64] from this seed (for sssp)")
 			fs.Float64Var(&f.damping, "damping", 0.85, "pr, ppr: damping factor")
 			fs.Float64Var(&f.tolerance, "tolerance", 1e-4, "pr, ppr, hits, salsa: stop when the L1 change of the ranks (scores) falls below this")
@@ -345,7 +346,7 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 			opts.MaxIterations = f.maxIter
 		}
 	}
-	cfg := apps.Config{Engine: eng, Ops: apps.OpsOptions{Strategy: strategy, Trace: opts.Trace, MaxIterations: opts.MaxIterations},
+	cfg := apps.Config{Engine: eng, Ops: apps.OpsOptions{Strategy: strategy, Trace: opts.Trace, MaxIterations: opts.MaxIterations, NoPull: f.noPull},
 		TrianglesPerVertex: f.out != ""} // tc's per-vertex pass only for --out (GAPBS counts the total)
 
 	doc := traceFile{App: app, Graph: graphPath, Vertices: l.NumVertices, Arcs: l.NumArcs,
@@ -541,7 +542,7 @@ func (f *runFlags) checkEngine(app string, mode engine.Mode) (apps.Engine, ops.S
 
 // engineOnlyFlags tune the MultiGraph engines only; the operators refuse
 // them rather than ignore them.
-var engineOnlyFlags = []string{"no-pull", "gpu-split", "gpu-async-blocks", "gpu-no-loop", "gpu-loop-blocks", "gpu-near-far", "gpu-pr-stream"}
+var engineOnlyFlags = []string{"gpu-split", "gpu-async-blocks", "gpu-no-loop", "gpu-loop-blocks", "gpu-near-far", "gpu-pr-stream"}
 
 // checkBackend resolves --backend for app: auto is cuda when a GPU is
 // visible and app runs there, else cpu; cuda fails without a GPU build, a

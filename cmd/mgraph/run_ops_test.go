@@ -104,6 +104,30 @@ func TestRunEngineOperators(t *testing.T) {
 		}
 	}
 
+	// The operators' bfs pulls by Beamer's rule on R-MAT, and pushes only
+	// with --no-pull; the levels are the same.
+	for _, dir2 := range [][]string{{"--directed"}, {"--undirected"}} {
+		base := []string{"run", "bfs", "rmat:10:16", "--source", "3", "--engine", "operators", "--backend", "cpu",
+			"--threads", "2", "--cache-dir", dir, "--panel-size", "64", "--validate", "--trace", filepath.Join(dir, "pull.json")}
+		if dir2[0] == "--undirected" {
+			base = append(base, "--undirected")
+		}
+		pulled := filepath.Join(dir, "pulled.tsv")
+		code, out, errOut := mgraph(t, append(base, "--out", pulled)...)
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, "validation: ok")
+		assert.Contains(t, out, "advance:pull", "%v", dir2)
+		pushed := filepath.Join(dir, "pushed.tsv")
+		code, out, errOut = mgraph(t, append(base, "--no-pull", "--out", pushed)...)
+		require.Equal(t, 0, code, errOut)
+		assert.NotContains(t, out, "advance:pull")
+		a, err := os.ReadFile(pulled)
+		require.NoError(t, err)
+		b, err := os.ReadFile(pushed)
+		require.NoError(t, err)
+		assert.Equal(t, string(b), string(a), "%v", dir2)
+	}
+
 	code, out, errOut := mgraph(t, "run", "bfs", "rmat:9:8", "--undirected", "--engine", "operators", "--max-iterations", "2",
 		"--validate", "--cache-dir", dir, "--panel-size", "64", "--backend", "cpu")
 	require.Equal(t, 0, code, errOut)
@@ -112,7 +136,7 @@ func TestRunEngineOperators(t *testing.T) {
 
 	trace := filepath.Join(dir, "trace.json")
 	code, out, errOut = mgraph(t, "run", "bfs", "grid:8:0", "--source", "0", "--engine", "operators", "--lb", "twc",
-		"--trace", trace, "--cache-dir", dir, "--backend", "cpu")
+		"--no-pull", "--trace", trace, "--cache-dir", dir, "--backend", "cpu")
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "15 iterations (advance:twc 15)")
 	var doc traceFile
@@ -399,7 +423,7 @@ func floatColumn(t *testing.T, cols [][]string, i int) []float64 {
 func TestRunOperatorsRefuseEngineFlags(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
-		{"run", "bfs", "rmat:6", "--engine", "operators", "--no-pull"},
+		{"run", "bfs", "rmat:6", "--engine", "operators", "--gpu-no-loop"},
 		{"run", "tc", "rmat:6", "--gpu-no-loop"},
 	} {
 		code, _, errOut := mgraph(t, append(args, "--cache-dir", dir)...)

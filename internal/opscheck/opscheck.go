@@ -45,12 +45,16 @@ func Check(ctx context.Context, b Backends, strategies ...ops.Strategy) error {
 	for _, st := range strategies {
 		o := apps.OpsOptions{Strategy: st}
 		for _, s := range sources {
-			levels, _, err := apps.BFSOps(ctx, b.Fwd, s, o)
-			if err == nil {
-				err = apps.ValidateBFS(g, s, levels)
-			}
-			if err != nil {
-				return fmt.Errorf("bfs ops/%s/source %d: %w", st, s, err)
+			for _, noPull := range []bool{false, true} {
+				po := o
+				po.NoPull = noPull
+				levels, _, err := apps.BFSOps(ctx, b.Fwd, s, po)
+				if err == nil {
+					err = apps.ValidateBFS(g, s, levels)
+				}
+				if err != nil {
+					return fmt.Errorf("bfs ops/%s/no pull %v/source %d: %w", st, noPull, s, err)
+				}
 			}
 			dist, _, err := apps.SSSPOps(ctx, b.Weighted, s, o)
 			if err == nil {
