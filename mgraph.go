@@ -30,6 +30,7 @@ import (
 	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/bench"
 	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/graph"
@@ -48,8 +49,9 @@ const Unreached = apps.Unreached
 type Backend string
 
 const (
-	// Auto runs on the GPU when one is usable (and the binary has CUDA),
-	// else on the CPU.
+	// Auto runs on the GPU when one is usable (and the binary has CUDA)
+	// and the graph fits its memory, else on the CPU (Graph.Backend says
+	// which); after a fault lost the GPU to the process, on the CPU.
 	Auto Backend = ""
 	// CPU runs on all cores (Options.Threads).
 	CPU Backend = "cpu"
@@ -62,6 +64,10 @@ const (
 type Options struct {
 	// Backend: Auto (default), CPU or CUDA.
 	Backend Backend
+	// GPUMemoryLimit caps the GPU memory the graph's layout may take
+	// (bytes; 0: what the device has free): a larger one fails with CUDA
+	// and runs on the CPU with Auto.
+	GPUMemoryLimit uint64
 	// Threads is the CPU goroutines for reading, preprocessing and the CPU
 	// backend (0: all cores).
 	Threads int
@@ -248,6 +254,15 @@ func buildLayout(ctx context.Context, el *graph.EdgeList, opts Options) (*layout
 	return l, nil
 }
 
+// gpuUnfit reports whether err, from gpu.New, says the graph cannot run on
+// the GPU but can on the CPU: it does not fit the device's memory (or
+// Options.GPUMemoryLimit), or a fault made the device unusable to this
+// process.
+func gpuUnfit(err error) bool {
+	oom := (*cuda.OutOfMemoryError)(nil)
+	return errors.As(err, &oom) || errors.Is(err, cuda.ErrDeviceLost)
+}
+
 // newGraph makes the graph of layout l with opts' backend and mode.
 func newGraph(l *layout.Layout, opts Options) (*Graph, error) {
 	mode, _, useGPU, err := opts.settings()
@@ -256,12 +271,16 @@ func newGraph(l *layout.Layout, opts Options) (*Graph, error) {
 	}
 	g := &Graph{l: l, mode: mode, threads: opts.Threads}
 	if useGPU {
-		b, err := gpu.New(l, opts.Threads)
-		if err != nil {
+		b, err := gpu.New(l, opts.Threads, gpu.WithMemoryLimit(opts.GPUMemoryLimit))
+		if err != nil && opts.Backend == Auto && gpuUnfit(err) {
+			useGPU = false // it does not fit, or an earlier fault lost the GPU: the CPU runs it
+		} else if err != nil {
 			return nil, fmt.Errorf("mgraph: %w", err)
+		} else {
+			g.backend, g.closer = b, b.Close
 		}
-		g.backend, g.closer = b, b.Close
-	} else {
+	}
+	if !useGPU {
 		b, err := cpu.New(l, opts.Threads)
 		if err != nil {
 			return nil, fmt.Errorf("mgraph: %w", err)

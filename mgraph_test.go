@@ -361,3 +361,30 @@ func TestLoadCache(t *testing.T) {
 		require.Len(t, entries, 2)
 	}
 }
+
+// TestAutoFallsBackToCPU: a graph over the GPU memory limit fails with the
+// CUDA backend, naming the bytes, and runs on the CPU with Auto (skipped
+// where no GPU is visible).
+func TestAutoFallsBackToCPU(t *testing.T) {
+	if !gpu.Available() {
+		t.Skip("no usable GPU (or built without the cuda tag)")
+	}
+	ctx := context.Background()
+	opts := mgraph.Options{Undirected: true, Backend: mgraph.CUDA, GPUMemoryLimit: 4096}
+	_, err := mgraph.Load(ctx, "rmat:12:8", opts)
+	require.ErrorContains(t, err, "out of device memory")
+	require.ErrorContains(t, err, "over the limit of 4.0 KiB")
+	opts.Backend = mgraph.Auto
+	g, err := mgraph.Load(ctx, "rmat:12:8", opts)
+	require.NoError(t, err)
+	defer g.Close()
+	require.Equal(t, mgraph.CPU, g.Backend())
+	levels, _, err := g.BFS(ctx, 1)
+	require.NoError(t, err)
+	require.Len(t, levels, g.NumVertices())
+	opts.GPUMemoryLimit = 0
+	g2, err := mgraph.Load(ctx, "rmat:12:8", opts)
+	require.NoError(t, err)
+	defer g2.Close()
+	require.Equal(t, mgraph.CUDA, g2.Backend())
+}

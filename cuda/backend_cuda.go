@@ -9,7 +9,10 @@ package cuda
 */
 import "C"
 
-import "unsafe"
+import (
+	"fmt"
+	"unsafe"
+)
 
 const builtWithCUDA = true
 
@@ -102,6 +105,34 @@ func backendMemInfo(dev int) (free, total uint64, err error) {
 
 func backendDeviceSync(dev int) error {
 	return call("Synchronize", func(e *C.char, n C.size_t) C.int { return C.mg_device_synchronize(C.int(dev), e, n) })
+}
+
+// The faults' numbers must agree with mgraph.h.
+var (
+	_ [int(FaultLaunch) - C.MG_FAULT_LAUNCH]struct{}
+	_ [C.MG_FAULT_LAUNCH - int(FaultLaunch)]struct{}
+	_ [int(FaultIllegalAddress) - C.MG_FAULT_ILLEGAL_ADDRESS]struct{}
+	_ [C.MG_FAULT_ILLEGAL_ADDRESS - int(FaultIllegalAddress)]struct{}
+)
+
+func backendDeviceRecover(dev int) (fault error, err error) {
+	var reset C.int
+	var buf [C.MG_ERRLEN]C.char
+	if rc := C.mg_device_recover(C.int(dev), &reset, &buf[0], C.size_t(len(buf))); rc != C.MG_OK {
+		e := &Error{Op: "Recover", Detail: C.GoString(&buf[0]), Code: int(rc)}
+		if reset != 0 {
+			return nil, fmt.Errorf("%w: %w", ErrDeviceLost, e)
+		}
+		return nil, e
+	}
+	if reset != 0 {
+		return &Error{Op: "Recover", Detail: C.GoString(&buf[0]), Code: int(C.MG_ERR_CUDA)}, nil
+	}
+	return nil, nil
+}
+
+func backendInjectFault(dev, kind int) error {
+	return call("InjectFault", func(e *C.char, n C.size_t) C.int { return C.mg_inject_fault(C.int(dev), C.int(kind), e, n) })
 }
 
 func backendMalloc(dev int, bytes uint64) (unsafe.Pointer, error) {

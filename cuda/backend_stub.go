@@ -16,6 +16,8 @@ func backendMemInfo(int) (free, total uint64, err error) {
 	return 0, 0, ErrNoCUDA
 }
 func backendDeviceSync(int) error                                       { return ErrNoCUDA }
+func backendDeviceRecover(int) (error, error)                           { return nil, ErrNoCUDA }
+func backendInjectFault(int, int) error                                 { return ErrNoCUDA }
 func backendMalloc(int, uint64) (unsafe.Pointer, error)                 { return nil, ErrNoCUDA }
 func backendFree(int, unsafe.Pointer) error                             { return ErrNoCUDA }
 func backendCopyHtoD(int, unsafe.Pointer, unsafe.Pointer, uint64) error { return ErrNoCUDA }

@@ -70,6 +70,33 @@ func (d Device) MemInfo() (free, total uint64, err error) { return backendMemInf
 // error of any of it.
 func (d Device) Synchronize() error { return backendDeviceSync(d.ordinal) }
 
+// Recover makes the device usable again after a fault. A kernel's illegal
+// address, trap or assert loses the device's context for the whole
+// process: every later call fails. Recover waits for the device's work;
+// when that reports such a fault it resets the device, which frees every
+// allocation, stream and event this process had there (whatever used them
+// is dead already), and returns the fault it cleared. It returns nil, nil
+// on a healthy device, and an error when even the reset fails: ErrDeviceLost
+// (errors.Is) when the device stays unusable after it.
+func (d Device) Recover() (fault error, err error) { return backendDeviceRecover(d.ordinal) }
+
+// Fault is a kind of fault InjectFault causes.
+type Fault int
+
+// The faults InjectFault causes (mgraph.h's MG_FAULT_*).
+const (
+	// FaultLaunch is a launch refused for its configuration: an error the
+	// context survives.
+	FaultLaunch Fault = 1
+	// FaultIllegalAddress is a kernel writing where no allocation is: the
+	// context is lost until Recover.
+	FaultIllegalAddress Fault = 2
+)
+
+// InjectFault causes fault f on the device, for the tests of error
+// handling, and returns the error it gives, which names the kernel.
+func (d Device) InjectFault(f Fault) error { return backendInjectFault(d.ordinal, int(f)) }
+
 // DeviceProps describes one device. Sizes are in bytes, clocks in kHz.
 type DeviceProps struct {
 	Ordinal  int    `json:"ordinal"`

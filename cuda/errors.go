@@ -15,6 +15,12 @@ const (
 	codeInvalid  = 4
 )
 
+// ErrDeviceLost is a device a fault made unusable for the rest of the
+// process: a reset (Device.Recover) did not bring it back, as on platforms
+// that give a process no new context after one. Another process, or the
+// CPU backend, can go on.
+var ErrDeviceLost = errors.New("cuda: the device faulted and cannot be used again by this process")
+
 var (
 	// ErrNoCUDA is returned by every operation of a binary built without the
 	// "cuda" build tag.

@@ -66,6 +66,8 @@ type Backend struct {
 	// OpsDevice until the device handed out is closed.
 	opsMu  sync.Mutex
 	opsDev *cuda.OpsDevice
+	// recovered is the fault New found the device in and reset it from.
+	recovered error
 }
 
 var _ engine.Backend = (*Backend)(nil)
@@ -82,6 +84,15 @@ type options struct {
 	asyncBlocks uint32
 	nearFar     int64
 	prScheme    cuda.PRScheme
+	memLimit    uint64 // bytes of the device the layout may take (0: all)
+}
+
+// WithMemoryLimit makes New fail, with a *cuda.OutOfMemoryError naming the
+// bytes needed and the limit, when the layout takes more than bytes of the
+// device (a GPU shared with other work; 0, the default, is no limit
+// beyond the device's free memory). The engines' run state comes on top.
+func WithMemoryLimit(bytes uint64) Option {
+	return func(o *options) { o.memLimit = bytes }
 }
 
 // WithWorkSplit changes the dense kernels' work split (cuda.WorkSplit): tiny
@@ -154,6 +165,12 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}
+	// A device an earlier fault left unusable (every call would fail) is
+	// reset first: a fresh backend works after a faulted one.
+	recovered, err := d.Recover()
+	if err != nil {
+		return nil, fmt.Errorf("cuda backend: %s: %w", d, err)
+	}
 	props, err := d.Props()
 	if err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
@@ -176,6 +193,12 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}
+	if o.memLimit > 0 && dl.Bytes() > o.memLimit {
+		need := dl.Bytes()
+		dl.Close()
+		return nil, fmt.Errorf("cuda backend: %w", &cuda.OutOfMemoryError{Device: o.device, Requested: need, Free: o.memLimit,
+			Err: fmt.Errorf("the layout needs %s, over the limit of %s", cuda.FormatBytes(need), cuda.FormatBytes(o.memLimit))})
+	}
 	if workers <= 0 {
 		workers = defaultWorkers()
 	}
@@ -191,7 +214,7 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 		dl.Close()
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}
-	b := &Backend{l: l, dl: dl, col: col, workers: workers, sms: max(props.Multiprocessors, 1),
+	b := &Backend{l: l, dl: dl, col: col, workers: workers, sms: max(props.Multiprocessors, 1), recovered: recovered,
 		edp: map[int]time.Duration{}, fixed: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
 		loopFixed: map[int]float64{}, fixedSamples: map[int]int{},
 		noLoop: o.noLoop, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(weights, o.nearFar),
@@ -317,6 +340,10 @@ func (h *heldOps) Close() error {
 	h.release()
 	return nil
 }
+
+// RecoveredFrom returns the fault New found the device in (left by an
+// earlier backend's kernel) and reset it from, or nil.
+func (b *Backend) RecoveredFrom() error { return b.recovered }
 
 // Name returns "cuda".
 func (b *Backend) Name() string { return "cuda" }

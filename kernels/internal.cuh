@@ -44,6 +44,15 @@ int multiprocessors(int dev);
             return mg::fail(mg_e_, what, err, errlen);       \
     } while (0)
 
+// MG_SYNC waits for the device and reports an error of the kernels that ran
+// since the last check (an illegal address, a trap), named by what.
+#define MG_SYNC(what)                                        \
+    do {                                                     \
+        cudaError_t mg_e_ = cudaDeviceSynchronize();         \
+        if (mg_e_ != cudaSuccess)                            \
+            return mg::fail(mg_e_, what, err, errlen);       \
+    } while (0)
+
 // MG_SET_DEVICE makes dev current on this host thread.
 #define MG_SET_DEVICE(dev) MG_CHECK(cudaSetDevice(dev))
 

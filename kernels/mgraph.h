@@ -78,6 +78,23 @@ int mg_device_count(int *count, char *err, size_t errlen);
 int mg_device_props_get(int dev, mg_device_props *props, char *err, size_t errlen);
 int mg_mem_info(int dev, uint64_t *free_bytes, uint64_t *total_bytes, char *err, size_t errlen);
 int mg_device_synchronize(int dev, char *err, size_t errlen);
+/* Makes dev usable again after a fault: waits for its work, and when that
+ * reports an error (a kernel's illegal address, trap or assert leaves the
+ * context unusable: every later call fails), resets the device, which
+ * frees every allocation, stream and event of this process on it, and
+ * checks it works. *reset is 1 when it reset, with err holding the fault
+ * that made it; an error with *reset 1 is a device this process cannot use
+ * again (some platforms give no new context after a reset). */
+int mg_device_recover(int dev, int *reset, char *err, size_t errlen);
+/* Fault injection for the tests of error handling: kind MG_FAULT_LAUNCH
+ * launches mg_fault_kernel with a block too large (an error of the launch;
+ * the context stays usable), MG_FAULT_ILLEGAL_ADDRESS runs it writing to
+ * an address no allocation holds (an error of the kernel, reported by the
+ * synchronisation that follows; the context is lost until
+ * mg_device_recover). Both return the error, naming the kernel. */
+#define MG_FAULT_LAUNCH 1
+#define MG_FAULT_ILLEGAL_ADDRESS 2
+int mg_inject_fault(int dev, int kind, char *err, size_t errlen);
 /* Versions of the driver and of the linked runtime (no device needed). */
 int mg_versions(int *driver, int *runtime, char *err, size_t errlen);
 

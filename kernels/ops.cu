@@ -146,7 +146,7 @@ extern "C" int mg_op_fill(int dev, void *p, int elem_bytes, uint64_t value, uint
     MG_SET_DEVICE(dev);
     ops::fill_kernel<<<grid(dev, n), MG_OP_BLOCK>>>(p, elem_bytes, value, n);
     MG_CHECK_LAUNCH("fill kernel");
-    MG_CHECK(cudaDeviceSynchronize());
+    MG_SYNC("fill kernel");
     return MG_OK;
 }
 
@@ -165,6 +165,7 @@ extern "C" int mg_op_advance_plan(int dev, const mg_op_graph *g, const mg_op_in 
     MG_CHECK(cudaMemset(scan + in->count, 0, sizeof(uint64_t)));
     size_t tb = t.cub_bytes();
     MG_CHECK(cub::DeviceScan::ExclusiveSum(t.cub(), tb, scan, scan, (int)(in->count + 1)));
+    MG_SYNC("advance plan kernels (degrees, scan)");
     MG_CHECK(cudaMemcpy(arcs, scan + in->count, sizeof(uint64_t), cudaMemcpyDeviceToHost));
     return MG_OK;
 }
@@ -370,7 +371,7 @@ extern "C" int mg_op_advance(int dev, int fn, const mg_op_args *a, const mg_op_g
     if (in->count == 0 || arcs == 0) return MG_OK;
     AdvanceBody body{dev, a, g, in, scan, arcs, strategy, out, err, errlen};
     if (int rc = dispatch(fn, body, err, errlen)) return rc;
-    MG_CHECK(cudaDeviceSynchronize());
+    MG_SYNC("advance kernel");
     if (out->what == MG_OUT_NONE) return MG_OK;
     return read_written(out, written, err, errlen);
 }
@@ -401,7 +402,7 @@ extern "C" int mg_op_advance_pull(int dev, int fn, const mg_op_args *a, const mg
     if (g->n == 0) return MG_OK;
     PullBody body{dev, a, g, set, first != 0, out, err, errlen};
     if (int rc = dispatch(fn, body, err, errlen)) return rc;
-    MG_CHECK(cudaDeviceSynchronize());
+    MG_SYNC("pull advance kernels");
     return read_written(out, written, err, errlen);
 }
 
@@ -418,11 +419,11 @@ extern "C" int mg_op_filter(int dev, int fn, const mg_op_args *a, const mg_op_in
     FilterBody body{dev, a, in, out, ordered ? t.keep() : nullptr, err, errlen};
     if (int rc = dispatch(fn, body, err, errlen)) return rc;
     if (out == nullptr) {
-        MG_CHECK(cudaDeviceSynchronize());
+        MG_SYNC("filter kernel");
         return MG_OK;
     }
     if (!ordered) {
-        MG_CHECK(cudaDeviceSynchronize());
+        MG_SYNC("filter kernel");
         return read_written(out, written, err, errlen);
     }
     // Keep the input's order: select the flagged elements.
@@ -433,7 +434,7 @@ extern "C" int mg_op_filter(int dev, int fn, const mg_op_args *a, const mg_op_in
         cub::CountingInputIterator<uint32_t> ids(0);
         MG_CHECK(cub::DeviceSelect::Flagged(t.cub(), tb, ids, t.keep(), out->list, out->count, (int)in->count));
     }
-    MG_CHECK(cudaDeviceSynchronize());
+    MG_SYNC("filter kernel");
     return read_written(out, written, err, errlen);
 }
 
@@ -448,6 +449,7 @@ extern "C" int mg_op_sum(int dev, int fn, const mg_op_args *a, const mg_op_in *i
     MG_CHECK(cudaMemset(acc, 0, sizeof(double)));
     SumBody body{dev, a, in, (double *)acc, err, errlen};
     if (int rc = dispatch(fn, body, err, errlen)) return rc;
+    MG_SYNC("sum kernel");
     MG_CHECK(cudaMemcpy(sum, acc, sizeof(double), cudaMemcpyDeviceToHost));
     return MG_OK;
 }
@@ -464,7 +466,7 @@ extern "C" int mg_op_reduce(int dev, int fn, const mg_op_args *a, const mg_op_gr
     const int width = avg >= 16 ? 32 : avg >= 4 ? 8 : 1;
     ReduceBody body{dev, op, width, a, g, in, err, errlen};
     if (int rc = dispatch(fn, body, err, errlen)) return rc;
-    MG_CHECK(cudaDeviceSynchronize());
+    MG_SYNC("reduce kernel");
     return MG_OK;
 }
 
@@ -480,6 +482,7 @@ extern "C" int mg_op_intersect(int dev, int fn, const mg_op_args *a, const mg_op
     MG_CHECK(cudaMemset(acc, 0, sizeof(unsigned long long)));
     IntersectBody body{dev, a, g, in, (unsigned long long *)acc, err, errlen};
     if (int rc = dispatch(fn, body, err, errlen)) return rc;
+    MG_SYNC("intersect kernel");
     MG_CHECK(cudaMemcpy(total, acc, sizeof(uint64_t), cudaMemcpyDeviceToHost));
     return MG_OK;
 }
@@ -496,6 +499,7 @@ extern "C" int mg_op_filter_arcs_count(int dev, int fn, const mg_op_args *a, con
     if (int rc = dispatch(fn, body, err, errlen)) return rc;
     size_t tb = t.cub_bytes();
     MG_CHECK(cub::DeviceScan::ExclusiveSum(t.cub(), tb, offsets, offsets, (int)(g->n + 1)));
+    MG_SYNC("filter-arcs count kernels (count, scan)");
     MG_CHECK(cudaMemcpy(kept, offsets + g->n, sizeof(uint64_t), cudaMemcpyDeviceToHost));
     return MG_OK;
 }
@@ -508,6 +512,6 @@ extern "C" int mg_op_filter_arcs_write(int dev, int fn, const mg_op_args *a, con
     if (g->n == 0) return MG_OK;
     WriteBody body{dev, a, g, offsets, dst, weights, err, errlen};
     if (int rc = dispatch(fn, body, err, errlen)) return rc;
-    MG_CHECK(cudaDeviceSynchronize());
+    MG_SYNC("filter-arcs write kernel");
     return MG_OK;
 }

@@ -137,6 +137,68 @@ int mg_device_synchronize(int dev, char *err, size_t errlen) {
     return MG_OK;
 }
 
+int mg_device_recover(int dev, int *reset, char *err, size_t errlen) {
+    if (reset == NULL) return mg::invalid("mg_device_recover: reset is NULL", err, errlen);
+    *reset = 0;
+    MG_SET_DEVICE(dev);
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess) return MG_OK;
+    // A non-sticky error left over is cleared by reading it; a sticky one
+    // (the context is lost) is reported again.
+    (void)cudaGetLastError();
+    if ((e = cudaDeviceSynchronize()) == cudaSuccess) return MG_OK;
+    if (err != NULL && errlen > 0)
+        snprintf(err, errlen, "the device had faulted: %s (%d): %s", cudaGetErrorName(e), (int)e, cudaGetErrorString(e));
+    char fault[160];
+    snprintf(fault, sizeof fault, "%s (%d)", cudaGetErrorName(e), (int)e);
+    MG_CHECK(cudaDeviceReset());
+    *reset = 1;
+    // Some platforms do not give a process a new context after a reset
+    // (cudaErrorDevicesUnavailable): the device is lost to it.
+    if ((e = cudaSetDevice(dev)) == cudaSuccess && (e = cudaFree(NULL)) == cudaSuccess &&
+        (e = cudaDeviceSynchronize()) == cudaSuccess)
+        return MG_OK;
+    if (err != NULL && errlen > 0)
+        snprintf(err, errlen, "the device faulted (%s) and a reset did not bring it back: %s (%d): %s", fault,
+                 cudaGetErrorName(e), (int)e, cudaGetErrorString(e));
+    (void)cudaGetLastError();
+    return MG_ERR_CUDA;
+}
+
+}  // extern "C"
+
+namespace {
+
+// The block of a launch that fails its configuration: more threads than
+// any device allows in a block.
+constexpr unsigned kFaultBadBlock = 4096;
+// An address in the first page, which no allocation holds.
+constexpr uintptr_t kFaultAddress = 0x10;
+
+__global__ void mg_fault_kernel(uint32_t *p) { p[threadIdx.x] = threadIdx.x; }
+
+}  // namespace
+
+extern "C" {
+
+int mg_inject_fault(int dev, int kind, char *err, size_t errlen) {
+    MG_SET_DEVICE(dev);
+    switch (kind) {
+    case MG_FAULT_LAUNCH:
+        mg_fault_kernel<<<1, kFaultBadBlock>>>(NULL);
+        MG_CHECK_LAUNCH("mg_fault_kernel<<<1, 4096>>> (injected launch fault)");
+        return MG_OK;
+    case MG_FAULT_ILLEGAL_ADDRESS: {
+        mg_fault_kernel<<<1, 32>>>((uint32_t *)kFaultAddress);
+        MG_CHECK_LAUNCH("mg_fault_kernel<<<1, 32>>> (injected illegal address)");
+        const cudaError_t e = cudaDeviceSynchronize();
+        if (e != cudaSuccess) return mg::fail(e, "mg_fault_kernel<<<1, 32>>> (injected illegal address)", err, errlen);
+        return MG_OK;
+    }
+    }
+    return mg::invalid("mg_inject_fault: unknown kind", err, errlen);
+}
+
 // --- memory ---------------------------------------------------------------
 
 int mg_malloc(int dev, void **ptr, uint64_t bytes, char *err, size_t errlen) {
