@@ -153,6 +153,52 @@ func mgraph_ppr(h C.int64_t, sources *C.uint32_t, k C.int64_t, damping, toleranc
 	return done(st, stats, err)
 }
 
+// multiSource runs the multi-source traversal named app (bfs or sssp)
+// from the k sources into out; fn names the C function in its errors.
+func multiSource(h C.int64_t, fn, app string, sources *C.uint32_t, k C.int64_t, out *C.uint32_t, stats *C.double) C.int {
+	g, ok := graphAnd(h, fn, unsafe.Pointer(out))
+	if !ok {
+		return -1
+	}
+	if k <= 0 || sources == nil {
+		fail(fmt.Errorf("mgraph: %s needs at least one source", fn))
+		return -1
+	}
+	if app == "sssp" && !g.Weighted() { // as the single-source sssp (unit weights would pass unnoticed)
+		fail(fmt.Errorf("mgraph: %s needs edge weights, and the graph has none (multi_source_bfs gives hop distances)", fn))
+		return -1
+	}
+	srcs := unsafe.Slice((*uint32)(unsafe.Pointer(sources)), int(k)) // read during the call, not kept
+	run := g.MultiSourceBFS
+	if app == "sssp" {
+		run = g.MultiSourceSSSP
+	}
+	values, st, err := run(context.Background(), srcs)
+	if err == nil {
+		copyOut(unsafe.Pointer(out), values)
+	}
+	return done(st, stats, err)
+}
+
+// mgraph_multi_source_bfs: every vertex's distance in arcs to the nearest
+// of the k sources (original ids; repeats allowed), 0xFFFFFFFF where none
+// reaches it (cuGraph's multi-source BFS, run with the operators).
+//
+//export mgraph_multi_source_bfs
+func mgraph_multi_source_bfs(h C.int64_t, sources *C.uint32_t, k C.int64_t, out *C.uint32_t, stats *C.double) C.int {
+	return multiSource(h, "multi_source_bfs", "bfs", sources, k, out, stats)
+}
+
+// mgraph_multi_source_sssp: every vertex's shortest-path distance to the
+// nearest of the k sources over the arc weights, as
+// mgraph_multi_source_bfs; an unweighted graph is an error, as for
+// mgraph_sssp.
+//
+//export mgraph_multi_source_sssp
+func mgraph_multi_source_sssp(h C.int64_t, sources *C.uint32_t, k C.int64_t, out *C.uint32_t, stats *C.double) C.int {
+	return multiSource(h, "multi_source_sssp", "sssp", sources, k, out, stats)
+}
+
 // hubsAuthorities runs HITS or SALSA into the caller's hubs and
 // authorities arrays.
 func hubsAuthorities(h C.int64_t, app string, maxIter C.int, tol C.double, hubs, auth *C.double, stats *C.double) C.int {

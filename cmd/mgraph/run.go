@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -36,6 +37,7 @@ type runFlags struct {
 	backend    string
 	source     int64
 	sources    int
+	from       string
 	seed       uint64
 	trials     int
 	validate   bool
@@ -51,6 +53,8 @@ type runFlags struct {
 	gpuNoLoop  bool
 	gpuAsyncBl uint32
 	gpuStream  bool
+	gpuMemMax  string
+	autoCUDA   bool // --backend auto chose the GPU
 	cpuProfile string
 	gpuLoopBl  uint32
 	gpuDelta   int64
@@ -119,12 +123,19 @@ wtf one line per recommendation (rank, vertex), best first; msf one line
 per forest edge (u, v, weight; .bin: three uint32s per edge). tc counts
 the total only unless --out asks for every vertex's triangles.
 
+--from V,W,... runs bfs or sssp from all of those vertices at once
+(cuGraph's multi-source BFS): every vertex gets its distance to the nearest
+of them, in every trial. It runs with the operators (--engine operators is
+implied), and --validate checks against the minimum of the single-source
+references.
+
 Examples:
   mgraph run bfs rmat:20 --undirected --trials 5 --threads 2
   mgraph run sssp grid:1024 --weights 1 --validate
   mgraph run pr web.mtx.zst --mode dense --trace pr-trace.json
   mgraph run bc coauthors.mtx.zst --sources 4 --out bc.tsv
   mgraph run bfs rmat:20 --undirected --engine operators --lb twc --validate
+  mgraph run sssp road.gr --from 3,17,42 --validate --out nearest.tsv
   mgraph run tc rmat:18 --validate --out triangles.tsv
   mgraph run hits web.mtx.zst --tolerance 1e-8 --max-iterations 100 --out hits.csv`,
 		flags: func(fs *pflag.FlagSet) func(context.Context, *env, []string) error {
@@ -133,6 +144,7 @@ Examples:
 			fs.StringVar(&f.backend, "backend", "auto", "cpu, cuda, or auto (cuda when a GPU engine is available)")
 			fs.Int64Var(&f.source, "source", -1, "source vertex, original id (-1: random, seeded, with out-degree > 0)")
 			fs.IntVar(&f.sources, "sources", 0, "number of random sources: bfs, sssp and wtf use one per trial (default: trials), bc and ppr use all (default 1)")
+			fs.StringVar(&f.from, "from", "", "bfs, sssp: comma-separated original ids to run from all at once (multi-source: the distance to the nearest; runs with the operators)")
 			fs.Uint64Var(&f.seed, "seed", 1, "seed of the random sources, of the hybrid's samples and of color's and mis's priorities")
 			fs.IntVar(&f.trials, "trials", 1, "times to run the program")
 			fs.BoolVar(&f.validate, "validate", false, "check the result against the serial reference (exit 1 on mismatch)")
@@ -148,6 +160,7 @@ Examples:
 			fs.StringVar(&f.gpuSplit, "gpu-split", "", "cuda: the dense kernels' work split ROWS,EDGES,SLOTS (rows per heavy row chunk, light edges per chunk, slots per phase 2 chunk; 0 or empty: the default)")
 			fs.Uint32Var(&f.gpuAsyncBl, "gpu-async-blocks", 0, "cuda: thread blocks per SM of --mode async runs (0: the default; at most what fits)")
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
+			fs.StringVar(&f.gpuMemMax, "gpu-memory-limit", "", "cuda: the GPU memory the layout may take (e.g. 8GiB; default: what is free); over it, --backend auto runs on the CPU")
 			fs.BoolVar(&f.gpuStream, "gpu-pr-stream", false, "cuda, pr: the paper's stream buffer for the light edges instead of reading them row panel by row panel (for comparing the two)")
 			fs.Uint32Var(&f.gpuLoopBl, "gpu-loop-blocks", 0, "cuda: thread blocks per SM of the device loops (0: sized by the frontier)")
 			fs.Int64Var(&f.gpuDelta, "gpu-near-far", 0, "cuda, sssp: bucket width of the near-far iterations in device loops and async runs (0: 32 (async: 128) times the mean arc weight, negative: off)")
@@ -250,6 +263,10 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	case f.maxIter < -1:
 		return usageError("--max-iterations must be ≥ 0 (or -1 for the default), got %d", f.maxIter)
 	}
+	from, err := f.checkFrom(app, mode)
+	if err != nil {
+		return err
+	}
 	eng, strategy, err := f.checkEngine(app, mode)
 	if err != nil {
 		return err
@@ -303,13 +320,31 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		if dl.built != nil {
 			gopts = append(gopts, gpu.WithBuilt(dl.built))
 		}
-		g, err := gpu.New(l, f.in.threads, gopts...)
+		limit, err := f.gpuMemoryLimit()
 		if err != nil {
 			return err
 		}
-		defer g.Close()
-		fwd = g
-	} else {
+		gopts = append(gopts, gpu.WithMemoryLimit(limit))
+		g, err := gpu.New(l, f.in.threads, gopts...)
+		oom := (*cuda.OutOfMemoryError)(nil)
+		switch {
+		case err != nil && f.autoCUDA && (errors.As(err, &oom) || errors.Is(err, cuda.ErrDeviceLost)):
+			// --backend auto: a graph the GPU cannot hold runs on the CPU.
+			fmt.Fprintf(e.stderr, "%v; --backend auto: running on the CPU\n", err)
+			if dl.built != nil {
+				if err := dl.built.Download(); err != nil {
+					return fmt.Errorf("the layout built on the GPU: %w", err)
+				}
+			}
+			f.backend = "cpu"
+		case err != nil:
+			return err
+		default:
+			defer g.Close()
+			fwd = g
+		}
+	}
+	if f.backend == "cpu" {
 		c, err := cpu.New(l, f.in.threads)
 		if err != nil {
 			return err
@@ -331,7 +366,12 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	}
 
 	uploaded := time.Since(wall)
-	sources, err := f.pickSources(app, l)
+	var sources []uint32
+	if from != nil {
+		sources, err = checkFromVertices(from, l)
+	} else {
+		sources, err = f.pickSources(app, l)
+	}
 	if err != nil {
 		return err
 	}
@@ -356,6 +396,9 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		doc.Mode, doc.Engine, doc.LB = "", string(apps.Operators), strategy.String()
 		how = "operators (lb " + strategy.String() + ")"
 	}
+	if from != nil {
+		how += fmt.Sprintf(", from %d sources", len(distinct(sources)))
+	}
 	var last any
 	var lastSources []uint32
 	var times []float64
@@ -368,12 +411,16 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	}
 	for t := 0; t < f.trials; t++ {
 		trialSources := sources
-		if apps.SingleSource(app) && !apps.MultiSource(app) {
+		if apps.SingleSource(app) && !apps.MultiSource(app) && from == nil {
 			trialSources = []uint32{sources[t%len(sources)]}
 		}
 		start := time.Now()
 		var res engine.Result
-		last, res, err = apps.RunWith(ctx, app, fwd, bwd, trialSources, pr, opts, cfg)
+		if from != nil {
+			last, res, err = runFrom(ctx, app, fwd, trialSources, cfg.Ops)
+		} else {
+			last, res, err = apps.RunWith(ctx, app, fwd, bwd, trialSources, pr, opts, cfg)
+		}
 		if err != nil {
 			stopProfile(false)
 			return fmt.Errorf("%s: %w", app, err)
@@ -460,7 +507,11 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	}
 	if f.validate {
 		start := time.Now()
-		if err := validateResult(app, l, fwd.Workers(), lastSources, pr, opts.MaxIterations, last); err != nil {
+		validate := validateResult
+		if from != nil {
+			validate = validateFrom
+		}
+		if err := validate(app, l, fwd.Workers(), lastSources, pr, opts.MaxIterations, last); err != nil {
 			sum.Validation = "failed: " + err.Error()
 			if perr := printSummary(); perr != nil {
 				return perr
@@ -540,9 +591,82 @@ func (f *runFlags) checkEngine(app string, mode engine.Mode) (apps.Engine, ops.S
 	return eng, strategy, nil
 }
 
+// gpuMemoryLimit parses --gpu-memory-limit (0 when not given).
+func (f *runFlags) gpuMemoryLimit() (uint64, error) {
+	if f.gpuMemMax == "" {
+		return 0, nil
+	}
+	n, err := parseSize(f.gpuMemMax)
+	if err != nil || n == 0 {
+		return 0, usageError("--gpu-memory-limit %q: want a size such as 512MiB or 8GiB", f.gpuMemMax)
+	}
+	return n, nil
+}
+
 // engineOnlyFlags tune the MultiGraph engines only; the operators refuse
 // them rather than ignore them.
 var engineOnlyFlags = []string{"gpu-split", "gpu-async-blocks", "gpu-no-loop", "gpu-loop-blocks", "gpu-near-far", "gpu-pr-stream"}
+
+// checkFrom parses --from (comma-separated original ids; nil when not
+// given) and refuses what does not go with it: an app other than bfs and
+// sssp, --source and --sources (--from gives the sources), --engine
+// multigraph (the multi-source runs are written with the operators, which
+// --from implies) and a --mode other than hybrid (the operators have none).
+func (f *runFlags) checkFrom(app string, mode engine.Mode) ([]uint32, error) {
+	set := f.set
+	if set == nil {
+		set = func(string) bool { return false }
+	}
+	if !set("from") {
+		return nil, nil
+	}
+	switch {
+	case !apps.HasEngines(app):
+		return nil, usageError("--from: %s has no multi-source run (bfs and sssp have)", app)
+	case set("source"):
+		return nil, usageError("--from gives the sources: drop --source")
+	case set("sources"):
+		return nil, usageError("--from gives the sources: drop --sources")
+	case set("engine") && f.engine != string(apps.Operators):
+		return nil, usageError("--engine %s: --from runs with the operators (drop --engine)", f.engine)
+	case set("mode") && mode != engine.Hybrid:
+		return nil, usageError("--mode %s: --from runs with the operators, which have no modes", mode)
+	}
+	var ids []uint32
+	for i, field := range strings.Split(f.from, ",") {
+		id, err := strconv.ParseUint(strings.TrimSpace(field), 10, 32)
+		if err != nil {
+			return nil, usageError("--from %q: field %d (%q) is not a vertex id", f.from, i+1, field)
+		}
+		ids = append(ids, uint32(id))
+	}
+	f.engine = string(apps.Operators)
+	return ids, nil
+}
+
+// checkFromVertices returns --from's ids once they are known to be
+// vertices of l.
+func checkFromVertices(ids []uint32, l *layout.Layout) ([]uint32, error) {
+	for _, v := range ids {
+		if uint64(v) >= l.NumVertices {
+			return nil, usageError("--from: %d is not a vertex: the graph has %d vertices (0..%d)", v, l.NumVertices, int64(l.NumVertices)-1)
+		}
+	}
+	return ids, nil
+}
+
+// runFrom runs --from's multi-source bfs or sssp from all of sources.
+func runFrom(ctx context.Context, app string, b engine.Backend, sources []uint32, o apps.OpsOptions) (any, engine.Result, error) {
+	run := apps.MultiSourceBFS
+	if app == "sssp" {
+		run = apps.MultiSourceSSSP
+	}
+	values, res, err := run(ctx, b, sources, o)
+	if err != nil {
+		return nil, res, err
+	}
+	return values, res, nil
+}
 
 // checkBackend resolves --backend for app: auto is cuda when a GPU is
 // visible and app runs there, else cpu; cuda fails without a GPU build, a
@@ -554,7 +678,7 @@ func (f *runFlags) checkBackend(app string) error {
 	case "auto":
 		f.backend = "cpu"
 		if slices.Contains(gpuApps, app) && gpu.Available() {
-			f.backend = "cuda"
+			f.backend, f.autoCUDA = "cuda", true
 		}
 		return nil
 	case "cuda":
@@ -744,6 +868,59 @@ func validateResult(app string, l *layout.Layout, workers int, sources []uint32,
 		return apps.ValidateMSF(g, fo.Weight, fo.Edges)
 	}
 	return fmt.Errorf("no validation for %s", app)
+}
+
+// validateFrom checks a multi-source bfs or sssp (--from) against the
+// minimum over sources of the single-source references; maxIter is bfs's
+// depth limit (sssp is not validated under a cap). Its signature is
+// validateResult's.
+func validateFrom(app string, l *layout.Layout, workers int, sources []uint32, _ apps.PageRankOptions, maxIter int, result any) error {
+	if maxIter > 0 && app != "bfs" {
+		return fmt.Errorf("%s is not validated under --max-iterations (only bfs, as a depth limit)", app)
+	}
+	g := apps.OriginalCSR(l, workers)
+	got := result.([]uint32)
+	if app == "bfs" {
+		want := slices.Repeat([]uint32{ref.Unreached}, len(got))
+		for _, s := range distinct(sources) {
+			levels, _ := ref.BFS(g, s)
+			for v, x := range levels {
+				want[v] = min(want[v], x)
+			}
+		}
+		for v, x := range want {
+			if maxIter > 0 && x != ref.Unreached && x > uint32(maxIter) {
+				want[v] = ref.Unreached
+			}
+		}
+		return ref.CompareLevels(want, got)
+	}
+	want := slices.Repeat([]uint64{ref.Infinity}, len(got))
+	for _, s := range distinct(sources) {
+		dist, err := ref.SSSP(g, s)
+		if err != nil {
+			return err
+		}
+		for v, d := range dist {
+			want[v] = min(want[v], d)
+		}
+	}
+	gotDist := make([]uint64, len(got))
+	for v, d := range got {
+		gotDist[v] = uint64(d)
+		if d == apps.Unreached {
+			gotDist[v] = ref.Infinity
+		}
+		if want[v] >= uint64(apps.Unreached) { // saturated, as ValidateSSSP reads it
+			want[v] = ref.Infinity
+		}
+	}
+	return ref.CompareDistances(want, gotDist)
+}
+
+// distinct returns ids sorted, each once (a new slice).
+func distinct(ids []uint32) []uint32 {
+	return slices.Compact(slices.Sorted(slices.Values(ids)))
 }
 
 // writeValues writes vertex → value in original numbering: TSV lines, CSV

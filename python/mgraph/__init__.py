@@ -1,7 +1,8 @@
-"""mgraph: GPU graph analytics (BFS, SSSP, connected components, PageRank
-and personalised PageRank, betweenness, triangles, core numbers, colouring,
-maximal independent sets, HITS, SALSA, who-to-follow) from Python, on
-NumPy arrays, SciPy matrices and NetworkX graphs. It wraps the mgraph engine (Go and CUDA) through its C API."""
+"""mgraph: GPU graph analytics (BFS and SSSP from one source or several,
+connected components, PageRank and personalised PageRank, betweenness,
+triangles, core numbers, colouring, maximal independent sets, HITS, SALSA,
+who-to-follow) from Python, on NumPy arrays, SciPy matrices and NetworkX
+graphs. It wraps the mgraph engine (Go and CUDA) through its C API."""
 
 from ._lib import MgraphError
 from .algorithms import (
@@ -10,6 +11,7 @@ from .algorithms import (
     bfs,
     bfs_predecessors,
     connected_components,
+    multi_source_dijkstra_path_length,
     pagerank,
     single_source_dijkstra_path_length,
     single_source_shortest_path_length,
@@ -33,6 +35,7 @@ __all__ = [
     "minimum_spanning_edges",
     "hits",
     "maximal_independent_set",
+    "multi_source_dijkstra_path_length",
     "pagerank",
     "salsa",
     "single_source_dijkstra_path_length",

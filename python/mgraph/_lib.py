@@ -53,6 +53,8 @@ def _load() -> ctypes.CDLL:
         "mgraph_salsa": (i32, [i64, i32, dbl, p_dbl, p_dbl, p_dbl]),
         "mgraph_who_to_follow": (i64, [i64, u32, i32, i32, dbl, dbl, i32, i32, dbl, p_u32, i64, p_dbl]),
         "mgraph_msf": (i64, [i64, p_u32, p_u32, p_u32, i64, p_u64, p_dbl]),
+        "mgraph_multi_source_bfs": (i32, [i64, p_u32, i64, p_u32, p_dbl]),
+        "mgraph_multi_source_sssp": (i32, [i64, p_u32, i64, p_u32, p_dbl]),
         "mgraph_host_alloc": (ctypes.c_void_p, [i64, i32]),
         "mgraph_host_free": (i32, [ctypes.c_void_p]),
     }

@@ -3,7 +3,9 @@ indexed by vertex id.
 
 Where NetworkX has the function the name and conventions follow it, with
 these differences: results are arrays, not dicts; unreached vertices get
-UNREACHED rather than being left out; PageRank ignores weights (nx.pagerank
+UNREACHED rather than being left out; bfs and sssp also take several
+sources (cuGraph's bfs(start=[...])), giving each vertex its distance to
+the nearest; PageRank ignores weights (nx.pagerank
 weighs arcs by their "weight" attribute by default: pass weight=None to
 compare), spreads the rank of vertices without out-arcs over all vertices
 (as nx.pagerank does by default; with a personalization, over its
@@ -32,6 +34,9 @@ _DBL = ctypes.POINTER(ctypes.c_double)
 
 #: PageRank's personalization: vertex ids, or a dict of vertex to weight.
 Personalization = Union[Mapping[int, float], Iterable[int]]
+
+#: A traversal's start: a vertex id, or several (any iterable of ids).
+Sources = Union[int, Iterable[int]]
 
 
 def _stats() -> "ctypes.Array[ctypes.c_double]":
@@ -72,12 +77,43 @@ def _depth(depth_limit: Optional[int]) -> int:
     return int(depth_limit)
 
 
-def bfs(g: Graph, source: int, out: Optional[np.ndarray] = None, depth_limit: Optional[int] = None
+def _source_ids(sources: Iterable[int]) -> npt.NDArray[np.uint32]:
+    """Several sources' vertex ids, checked (at least one; ids, not
+    negative); repeats are allowed."""
+    ids = np.asarray(sources if isinstance(sources, np.ndarray) else list(sources))
+    if ids.ndim != 1 or ids.size == 0:
+        raise ValueError(f"sources must be a non-empty sequence of vertex ids, got shape {ids.shape}")
+    if ids.dtype.kind not in "iu":
+        raise TypeError(f"sources must be vertex ids (integers), got {ids.dtype}")
+    if ids.min() < 0 or ids.max() > 0xFFFFFFFF:
+        bad = ids.min() if ids.min() < 0 else ids.max()
+        raise ValueError(f"source {bad} is not a vertex id")
+    return np.ascontiguousarray(ids, dtype=np.uint32)
+
+
+def _one_or_many(source: Sources) -> Union[int, npt.NDArray[np.uint32]]:
+    """source as one vertex id (an integer, or a sequence of one), or as
+    several sources' ids."""
+    if isinstance(source, (int, np.integer)):
+        return int(source)
+    ids = _source_ids(source)
+    return int(ids[0]) if ids.size == 1 else ids
+
+
+def bfs(g: Graph, source: Sources, out: Optional[np.ndarray] = None, depth_limit: Optional[int] = None
         ) -> npt.NDArray[np.uint32]:
     """Hop distance of every vertex from source (UNREACHED where none, and
     beyond depth_limit levels when given, as NetworkX's depth_limit), into
-    out when given."""
-    return _labels(g, LIB.mgraph_bfs, source, _depth(depth_limit), out=out)
+    out when given. source may be several vertices (a sequence of ids, as
+    cuGraph's bfs(start=[...])): every vertex then gets its distance to
+    the nearest of them, from the multi-source BFS written with the
+    operators, which takes no depth_limit."""
+    src = _one_or_many(source)
+    if isinstance(src, int):
+        return _labels(g, LIB.mgraph_bfs, src, _depth(depth_limit), out=out)
+    if depth_limit is not None:
+        raise ValueError(f"depth_limit is for one source: the multi-source BFS ({src.size} sources) has none")
+    return _labels(g, LIB.mgraph_multi_source_bfs, _u32(src), src.size, out=out)
 
 
 def bfs_predecessors(g: Graph, source: int, out: Optional[np.ndarray] = None, depth_limit: Optional[int] = None
@@ -98,16 +134,31 @@ def single_source_shortest_path_length(g: Graph, source: int, cutoff: Optional[i
     return bfs(g, source, depth_limit=cutoff)
 
 
-def sssp(g: Graph, source: int, out: Optional[np.ndarray] = None) -> npt.NDArray[np.uint32]:
+def sssp(g: Graph, source: Sources, out: Optional[np.ndarray] = None) -> npt.NDArray[np.uint32]:
     """Shortest-path distance of every vertex from source over the integer
     weights (UNREACHED where none), into out when given; the graph must be
-    weighted."""
-    return _labels(g, LIB.mgraph_sssp, source, out=out)
+    weighted. source may be several vertices (a sequence of ids): every
+    vertex then gets its distance to the nearest of them, from the
+    multi-source SSSP written with the operators."""
+    src = _one_or_many(source)
+    if isinstance(src, int):
+        return _labels(g, LIB.mgraph_sssp, src, out=out)
+    return _labels(g, LIB.mgraph_multi_source_sssp, _u32(src), src.size, out=out)
 
 
 def single_source_dijkstra_path_length(g: Graph, source: int) -> npt.NDArray[np.uint32]:
     """SSSP distances, under NetworkX's name (an array, not a dict)."""
     return sssp(g, source)
+
+
+def multi_source_dijkstra_path_length(g: Graph, sources: Iterable[int]) -> npt.NDArray[np.uint32]:
+    """Every vertex's distance to the nearest of sources (a non-empty
+    sequence of ids, repeats allowed), under NetworkX's name (an array, not
+    a dict; UNREACHED where no source reaches; no cutoff); the graph must be
+    weighted. Always the multi-source SSSP written with the operators, even
+    from one source."""
+    src = _source_ids(sources)
+    return _labels(g, LIB.mgraph_multi_source_sssp, _u32(src), src.size)
 
 
 def connected_components(g: Graph, out: Optional[np.ndarray] = None) -> npt.NDArray[np.uint32]:
