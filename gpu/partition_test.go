@@ -81,3 +81,60 @@ func TestPartitionedRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionedRunsNCCL runs bfs, sssp and cc with a part per GPU and
+// NCCL moving the updates (gpu.NCCLExchanger), validated against the
+// references; it needs two GPUs or more and NCCL (cuda.OpenNCCL).
+func TestPartitionedRunsNCCL(t *testing.T) {
+	needGPU(t)
+	devices, err := cuda.DeviceCount()
+	require.NoError(t, err)
+	if devices < 2 {
+		t.Skip("one GPU: NCCL takes one rank per GPU")
+	}
+	v, err := cuda.OpenNCCL()
+	if err != nil {
+		t.Skipf("no NCCL: %v", err)
+	}
+	t.Logf("NCCL %d, %d GPUs", v, devices)
+	devs := make([]int, devices)
+	for i := range devs {
+		devs[i] = i
+	}
+	x, err := gpu.NewNCCLExchanger(devs)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, x.Close()) }()
+	ctx := context.Background()
+	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
+		if s.EL.NumVertices < 2 {
+			continue
+		}
+		weighted := s.EL.Clone()
+		weighted.SetRandomWeights(9, 1, 64, 4)
+		sym := s.EL.Clone()
+		sym.Symmetrize(4)
+		g, wg, sg := graph.ToCSR(s.EL, 4), graph.ToCSR(weighted, 4), graph.ToCSR(sym, 4)
+		for _, m := range []partition.Method{partition.Random, partition.BRP, partition.Balanced} {
+			tag := fmt.Sprintf("%s/%s/%d GPUs, NCCL", s.Name, m, devices)
+			o := partition.Options{Method: m, Parts: devices, Seed: 7, Bias: 0.8}
+			ps, bs := gpuParts(t, s.EL, o, devices)
+			wps, wbs := gpuParts(t, weighted, o, devices)
+			sps, sbs := gpuParts(t, sym, o, devices)
+			ro := partition.RunOptions{Exchanger: x}
+			src := uint32(s.EL.NumVertices / 2)
+			levels, st, err := partition.Run(ctx, "bfs", ps, bs, src, ro)
+			require.NoError(t, err, tag)
+			require.NoError(t, apps.ValidateBFS(g, src, levels), tag)
+			require.True(t, st.Converged, tag)
+			dist, _, err := partition.Run(ctx, "sssp", wps, wbs, src, ro)
+			require.NoError(t, err, tag)
+			require.NoError(t, apps.ValidateSSSP(wg, src, dist), tag)
+			labels, st, err := partition.Run(ctx, "cc", sps, sbs, 0, ro)
+			require.NoError(t, err, tag)
+			require.NoError(t, apps.ValidateCC(sg, labels), tag)
+			t.Logf("%s: cc %d supersteps, %d messages", tag, st.Supersteps, st.Messages)
+		}
+	}
+	_, err = gpu.NewNCCLExchanger([]int{0, 0})
+	require.ErrorContains(t, err, "twice")
+}

@@ -849,6 +849,29 @@ int mg_op_filter_arcs_count(int dev, int fn, const mg_op_args *a, const mg_op_gr
 int mg_op_filter_arcs_write(int dev, int fn, const mg_op_args *a, const mg_op_graph *g, const uint64_t *offsets,
                             uint32_t *dst, uint32_t *weights, char *err, size_t errlen);
 
+/* --- NCCL (nccl.cu): the multi-GPU exchange ----------------------------- */
+
+/* NCCL is loaded at run time from path (dlopen), once per process: builds
+ * and machines without it work, and fail only here (MG_ERR_NO_DEVICE).
+ * *version gets NCCL's (e.g. 22703 for 2.27.3). */
+int mg_nccl_open(const char *path, int *version, char *err, size_t errlen);
+/* One communicator per device of devices (n of them, one process: rank i
+ * on devices[i]) into comms[0..n). */
+int mg_nccl_init_all(int n, const int *devices, void **comms, char *err, size_t errlen);
+int mg_nccl_destroy(void *comm, char *err, size_t errlen);
+/* Rank rank (of ranks, on device dev) sends send_bytes[q] bytes at
+ * send + send_off[q] to every other rank q and receives recv_bytes[q]
+ * bytes from it at recv + recv_off[q] (device memory; the sizes agreed
+ * beforehand), as one NCCL group on stream s, and waits for it. Every rank
+ * makes the matching call. */
+int mg_nccl_exchange(int dev, void *comm, int ranks, int rank, const void *send, const uint64_t *send_off,
+                     const uint64_t *send_bytes, void *recv, const uint64_t *recv_off, const uint64_t *recv_bytes,
+                     mg_stream s, char *err, size_t errlen);
+/* recv[0..count) = the sum over the ranks of their send[0..count) (device
+ * memory, uint64), on stream s, waited for. */
+int mg_nccl_all_reduce_sum_u64(int dev, void *comm, const uint64_t *send, uint64_t *recv, uint64_t count, mg_stream s,
+                               char *err, size_t errlen);
+
 /* --- NVTX ranges (nvtx.cu) ---------------------------------------------- */
 
 /* Named ranges on the Nsight Systems timeline; without a tool attached

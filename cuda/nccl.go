@@ -1,0 +1,263 @@
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unsafe"
+)
+
+// NCCL, the collectives library, does the communication of partitioned
+// runs on several GPUs. It is loaded at run time, so that a build and a
+// machine without it work; OpenNCCL finds it.
+
+// NCCLEnv names the environment variable that gives libnccl.so's path.
+const NCCLEnv = "MGRAPH_NCCL"
+
+// ncclCandidates are where OpenNCCL looks, in order: $MGRAPH_NCCL, the
+// library search path, and the copies Python's nvidia-nccl packages
+// install (pip's nvidia-nccl-cu11/cu12).
+func ncclCandidates() []string {
+	var c []string
+	if p := os.Getenv(NCCLEnv); p != "" {
+		c = append(c, p)
+	}
+	c = append(c, "libnccl.so.2", "libnccl.so")
+	home, _ := os.UserHomeDir()
+	for _, pattern := range []string{
+		"/usr/local/lib/python3*/dist-packages/nvidia/nccl/lib/libnccl.so*",
+		"/usr/local/lib/python3*/site-packages/nvidia/nccl/lib/libnccl.so*",
+		"/usr/lib/python3*/dist-packages/nvidia/nccl/lib/libnccl.so*",
+		"/usr/lib/python3/dist-packages/nvidia/nccl/lib/libnccl.so*",
+		filepath.Join(home, ".local/lib/python3*/site-packages/nvidia/nccl/lib/libnccl.so*"),
+		"/opt/conda/lib/python3*/site-packages/nvidia/nccl/lib/libnccl.so*",
+	} {
+		m, _ := filepath.Glob(pattern)
+		c = append(c, m...)
+	}
+	return c
+}
+
+// OpenNCCL loads NCCL (once per process) and returns its version (e.g.
+// 22703 for 2.27.3). Without it, the error lists where it looked.
+func OpenNCCL() (int, error) {
+	var tried []string
+	for _, p := range ncclCandidates() {
+		v, err := backendNCCLOpen(p)
+		if err == nil {
+			return v, nil
+		}
+		if errors.Is(err, ErrNoCUDA) {
+			return 0, err
+		}
+		tried = append(tried, err.Error())
+	}
+	return 0, fmt.Errorf("cuda: NCCL not found (set %s to libnccl.so's path): %s", NCCLEnv, strings.Join(tried, "; "))
+}
+
+// NCCLRank is one rank of a clique of GPUs in this process: its NCCL
+// communicator, a stream, and the device buffers its exchanges go through
+// (grown as needed). Its methods are collective: every rank of the clique
+// makes the matching call (from its own goroutine), and none returns
+// before all have. A rank is driven by one goroutine at a time.
+type NCCLRank struct {
+	comm        unsafe.Pointer
+	dev         Device
+	rank, ranks int
+	stream      *Stream
+	send, recv  *Buffer[byte]
+	words       *Buffer[uint64] // counts out and in (2·ranks), and a sum's two words
+}
+
+// NewNCCLRanks loads NCCL and makes one rank per device of devices (rank i
+// on devices[i]; each device once).
+func NewNCCLRanks(devices []int) ([]*NCCLRank, error) {
+	if _, err := OpenNCCL(); err != nil {
+		return nil, err
+	}
+	comms, err := backendNCCLInitAll(devices)
+	if err != nil {
+		return nil, err
+	}
+	ranks := make([]*NCCLRank, len(devices))
+	fail := func(err error) ([]*NCCLRank, error) {
+		for i, r := range ranks {
+			if r != nil {
+				r.Close()
+			} else {
+				backendNCCLDestroy(comms[i])
+			}
+		}
+		return nil, err
+	}
+	for i, dev := range devices {
+		d, err := GetDevice(dev)
+		if err != nil {
+			return fail(err)
+		}
+		r := &NCCLRank{comm: comms[i], dev: d, rank: i, ranks: len(devices)}
+		ranks[i] = r
+		if r.stream, err = d.NewStream(); err != nil {
+			return fail(err)
+		}
+		if r.words, err = Alloc[uint64](d, 2*len(devices)+2); err != nil {
+			return fail(err)
+		}
+	}
+	return ranks, nil
+}
+
+// Rank returns the rank's number; Ranks the clique's size.
+func (r *NCCLRank) Rank() int  { return r.rank }
+func (r *NCCLRank) Ranks() int { return r.ranks }
+
+// grow makes *b hold at least n bytes.
+func (r *NCCLRank) grow(b **Buffer[byte], n uint64) error {
+	if *b != nil && (*b).Bytes() >= n {
+		return nil
+	}
+	if *b != nil {
+		if err := (*b).Free(); err != nil {
+			return err
+		}
+		*b = nil
+	}
+	nb, err := Alloc[byte](r.dev, int(max(n, 1<<16)))
+	if err != nil {
+		return fmt.Errorf("nccl rank %d: exchange buffer of %s: %w", r.rank, FormatBytes(n), err)
+	}
+	*b = nb
+	return nil
+}
+
+// AllToAll sends send[q] (host bytes) to every other rank q and returns
+// what each rank sent to this one (got[rank] is empty): the sizes go
+// first (one NCCL exchange of a word per rank), then the bytes, through
+// the rank's device buffers.
+func (r *NCCLRank) AllToAll(send [][]byte) ([][]byte, error) {
+	n := r.ranks
+	if len(send) != n {
+		return nil, invalidf("NCCLRank.AllToAll", "rank %d sends to %d ranks of %d", r.rank, len(send), n)
+	}
+	counts := make([]uint64, 2*n)
+	word := make([]uint64, n)
+	off := make([]uint64, n)
+	for q := range send {
+		if q != r.rank {
+			counts[q] = uint64(len(send[q]))
+			word[q] = 8
+		}
+		off[q] = uint64(q) * 8
+	}
+	if err := r.words.CopyFromHost(counts); err != nil {
+		return nil, err
+	}
+	base := unsafe.Pointer(r.words.h.p)
+	if err := r.exchange(base, off, word, unsafe.Add(base, 8*n), off, word); err != nil {
+		return nil, err
+	}
+	if err := r.words.CopyToHost(counts); err != nil {
+		return nil, err
+	}
+	sendOff, recvOff, recvBytes := make([]uint64, n), make([]uint64, n), counts[n:]
+	sendBytes := make([]uint64, n)
+	var st, rt uint64
+	for q := range send {
+		if q == r.rank {
+			recvBytes[q] = 0
+			continue
+		}
+		sendOff[q], sendBytes[q], st = st, uint64(len(send[q])), st+uint64(len(send[q]))
+		recvOff[q], rt = rt, rt+recvBytes[q]
+	}
+	if err := r.grow(&r.send, st); err != nil {
+		return nil, err
+	}
+	if err := r.grow(&r.recv, rt); err != nil {
+		return nil, err
+	}
+	packed := make([]byte, st)
+	for q := range send {
+		if q != r.rank {
+			copy(packed[sendOff[q]:], send[q])
+		}
+	}
+	if st > 0 {
+		if err := r.send.CopyFromHost(packed); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.exchange(r.send.h.p, sendOff, sendBytes, r.recv.h.p, recvOff, recvBytes); err != nil {
+		return nil, err
+	}
+	all := make([]byte, rt)
+	if rt > 0 {
+		if err := r.recv.CopyToHostAt(0, all); err != nil {
+			return nil, err
+		}
+	}
+	got := make([][]byte, n)
+	for q := range got {
+		got[q] = all[recvOff[q] : recvOff[q]+recvBytes[q]]
+	}
+	return got, nil
+}
+
+// exchange runs one grouped NCCL send/receive on the rank's stream.
+func (r *NCCLRank) exchange(send unsafe.Pointer, sendOff, sendBytes []uint64, recv unsafe.Pointer, recvOff, recvBytes []uint64) error {
+	sp, err := r.stream.get("NCCLRank.AllToAll", r.dev.ordinal)
+	if err != nil {
+		return err
+	}
+	defer r.stream.put()
+	return backendNCCLExchange(r.dev.ordinal, r.comm, r.ranks, r.rank, send, sendOff, sendBytes, recv, recvOff, recvBytes, sp)
+}
+
+// AllReduceSum returns the sum of x over the clique's ranks.
+func (r *NCCLRank) AllReduceSum(x uint64) (uint64, error) {
+	n := r.ranks
+	if err := r.words.CopyFromHostAt(2*n, []uint64{x}); err != nil {
+		return 0, err
+	}
+	sp, err := r.stream.get("NCCLRank.AllReduceSum", r.dev.ordinal)
+	if err != nil {
+		return 0, err
+	}
+	base := unsafe.Pointer(r.words.h.p)
+	err = backendNCCLAllReduceSum(r.dev.ordinal, r.comm, unsafe.Add(base, 8*2*n), unsafe.Add(base, 8*(2*n+1)), 1, sp)
+	r.stream.put()
+	if err != nil {
+		return 0, err
+	}
+	out := make([]uint64, 1)
+	if err := r.words.CopyToHostAt(2*n+1, out); err != nil {
+		return 0, err
+	}
+	return out[0], nil
+}
+
+// Close destroys the communicator and frees the rank's buffers and stream.
+func (r *NCCLRank) Close() error {
+	var errs []error
+	if r.comm != nil {
+		errs = append(errs, backendNCCLDestroy(r.comm))
+		r.comm = nil
+	}
+	for _, b := range []**Buffer[byte]{&r.send, &r.recv} {
+		if *b != nil {
+			errs = append(errs, (*b).Free())
+			*b = nil
+		}
+	}
+	if r.words != nil {
+		errs = append(errs, r.words.Free())
+		r.words = nil
+	}
+	if r.stream != nil {
+		errs = append(errs, r.stream.Destroy())
+		r.stream = nil
+	}
+	return errors.Join(errs...)
+}
