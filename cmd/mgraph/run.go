@@ -31,35 +31,38 @@ import (
 
 // runFlags are the flags of `mgraph run`.
 type runFlags struct {
-	in         inputFlags
-	lf         layoutFlags
-	mode       string
-	backend    string
-	source     int64
-	sources    int
-	from       string
-	seed       uint64
-	trials     int
-	validate   bool
-	json       bool
-	out        string
-	trace      string
-	weights    int64
-	noPull     bool
-	damping    float64
-	tolerance  float64
-	maxIter    int
-	gpuSplit   string
-	gpuNoLoop  bool
-	gpuAsyncBl uint32
-	gpuStream  bool
-	gpuMemMax  string
-	autoCUDA   bool // --backend auto chose the GPU
-	cpuProfile string
-	gpuLoopBl  uint32
-	gpuDelta   int64
-	engine     string
-	lb         string
+	in          inputFlags
+	lf          layoutFlags
+	mode        string
+	backend     string
+	source      int64
+	sources     int
+	from        string
+	seed        uint64
+	trials      int
+	validate    bool
+	json        bool
+	out         string
+	trace       string
+	weights     int64
+	noPull      bool
+	damping     float64
+	tolerance   float64
+	maxIter     int
+	gpuSplit    string
+	gpuNoLoop   bool
+	gpuAsyncBl  uint32
+	gpuStream   bool
+	gpuMemMax   string
+	gpus        string // --gpus: a count or all
+	parts       int
+	partitioner string
+	autoCUDA    bool // --backend auto chose the GPU
+	cpuProfile  string
+	gpuLoopBl   uint32
+	gpuDelta    int64
+	engine      string
+	lb          string
 	// set reports whether a flag was given on the command line.
 	set func(name string) bool
 }
@@ -160,6 +163,9 @@ Examples:
 			fs.StringVar(&f.gpuSplit, "gpu-split", "", "cuda: the dense kernels' work split ROWS,EDGES,SLOTS (rows per heavy row chunk, light edges per chunk, slots per phase 2 chunk; 0 or empty: the default)")
 			fs.Uint32Var(&f.gpuAsyncBl, "gpu-async-blocks", 0, "cuda: thread blocks per SM of --mode async runs (0: the default; at most what fits)")
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
+			fs.StringVar(&f.gpus, "gpus", "", "bfs, sssp, cc: run partitioned over N GPUs (or all), a part per GPU unless --parts, the updates exchanged by NCCL")
+			fs.IntVar(&f.parts, "parts", 0, "bfs, sssp, cc: run partitioned into N parts (on the CPU, or over --gpus), each with its own engines, exchanging updates every iteration")
+			fs.StringVar(&f.partitioner, "partition", "brp", "the partitioner of --parts and --gpus: "+partitionNames)
 			fs.StringVar(&f.gpuMemMax, "gpu-memory-limit", "", "cuda: the GPU memory the layout may take (e.g. 8GiB; default: what is free); over it, --backend auto runs on the CPU")
 			fs.BoolVar(&f.gpuStream, "gpu-pr-stream", false, "cuda, pr: the paper's stream buffer for the light edges instead of reading them row panel by row panel (for comparing the two)")
 			fs.Uint32Var(&f.gpuLoopBl, "gpu-loop-blocks", 0, "cuda: thread blocks per SM of the device loops (0: sized by the frontier)")
@@ -267,6 +273,10 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	if err != nil {
 		return err
 	}
+	gpus, parts, err := f.checkParts(app, mode, from)
+	if err != nil {
+		return err
+	}
 	eng, strategy, err := f.checkEngine(app, mode)
 	if err != nil {
 		return err
@@ -283,7 +293,7 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	// A layout built on the GPU for a run there stays on the device: the run
 	// starts from it, and the host gets the rest of it (for the cache and
 	// the validation) after the results, as the cache write does.
-	keep := f.backend == "cuda"
+	keep := f.backend == "cuda" && parts == 0 // a partitioned run reads the whole graph on the host
 	dl, err := loadLayoutDeferred(ctx, e, graphPath, &f.in, &f.lf, keep)
 	if err != nil {
 		return err
@@ -308,7 +318,14 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		return fmt.Errorf("sssp needs edge weights and %s has none: add --weights SEED to generate them", graphPath)
 	}
 	var fwd engine.Backend
-	if f.backend == "cuda" {
+	var parted *partitioned
+	if parts > 0 {
+		if parted, err = newPartitioned(ctx, e, f, l, gpus, parts); err != nil {
+			return err
+		}
+		defer parted.close()
+		fwd = parted.backends[0]
+	} else if f.backend == "cuda" {
 		gopts := []gpu.Option{gpu.WithWorkSplit(split), gpu.WithLoopBlocksPerSM(f.gpuLoopBl), gpu.WithNearFarDelta(f.gpuDelta),
 			gpu.WithAsyncBlocksPerSM(f.gpuAsyncBl)}
 		if f.gpuNoLoop {
@@ -344,7 +361,7 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 			fwd = g
 		}
 	}
-	if f.backend == "cpu" {
+	if f.backend == "cpu" && parted == nil {
 		c, err := cpu.New(l, f.in.threads)
 		if err != nil {
 			return err
@@ -399,6 +416,9 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	if from != nil {
 		how += fmt.Sprintf(", from %d sources", len(distinct(sources)))
 	}
+	if parted != nil {
+		how += ", " + parted.describe
+	}
 	var last any
 	var lastSources []uint32
 	var times []float64
@@ -416,7 +436,9 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		}
 		start := time.Now()
 		var res engine.Result
-		if from != nil {
+		if parted != nil {
+			last, res, err = parted.run(ctx, app, trialSources, mode, f.seed, f.noPull, opts.MaxIterations)
+		} else if from != nil {
 			last, res, err = runFrom(ctx, app, fwd, trialSources, cfg.Ops)
 		} else {
 			last, res, err = apps.RunWith(ctx, app, fwd, bwd, trialSources, pr, opts, cfg)

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/cuda"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/partition"
+	"github.com/mgraph-dev/mgraph/preprocess"
+)
+
+// partitioned is a run over several parts of the graph (--parts, --gpus):
+// multi-GPU Gunrock's partitioned layouts, one backend per part, the
+// updates of every superstep exchanged (NCCL when each GPU holds one
+// part, in memory otherwise).
+type partitioned struct {
+	parts    []*partition.Part
+	backends []engine.Backend
+	x        partition.Exchanger // nil: a new MemExchanger per run
+	closers  []func() error
+	describe string // for the summary line
+}
+
+// partitionedApps maps the apps a partitioned run has to partition.Run's.
+var partitionedApps = map[string]string{"bfs": "bfs", "sssp": "sssp", "cc": "cc", "cc-lp": "cc"}
+
+// parseGPUs reads --gpus: a count or "all" (every visible GPU); 0 when
+// not given.
+func parseGPUs(s string) (int, error) {
+	if s == "" {
+		return 0, nil
+	}
+	if s == "all" {
+		n, err := cuda.DeviceCount()
+		if err != nil {
+			return 0, fmt.Errorf("--gpus all: %w", err)
+		}
+		return n, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, usageError("--gpus %q: want a number of GPUs or all", s)
+	}
+	return n, nil
+}
+
+// checkParts validates the partitioned run's flags for app; it returns
+// the GPUs (0: the CPU backend) and parts, parts 0 meaning no partitioned
+// run.
+func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (gpus, parts int, err error) {
+	if f.gpus == "" && f.parts == 0 {
+		return 0, 0, nil
+	}
+	if gpus, err = parseGPUs(f.gpus); err != nil {
+		return 0, 0, err
+	}
+	if gpus == 0 && f.backend == "cuda" {
+		gpus = 1 // --parts on one GPU
+	}
+	parts = f.parts
+	if parts == 0 {
+		parts = gpus
+	}
+	switch {
+	case parts < 0 || parts > partition.MaxParts:
+		return 0, 0, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
+	case partitionedApps[app] == "":
+		return 0, 0, usageError("--parts and --gpus run bfs, sssp and cc; not %s", app)
+	case mode == engine.Async:
+		return 0, 0, usageError("--parts and --gpus: mode async has no iterations to exchange between")
+	case from != nil:
+		return 0, 0, usageError("--from does not run partitioned")
+	case f.engine == string(apps.Operators):
+		return 0, 0, usageError("--parts and --gpus run the MultiGraph engines, not the operators")
+	case f.gpus != "" && f.backend == "cpu":
+		return 0, 0, usageError("--gpus with --backend cpu: give --parts for CPU parts")
+	case gpus > 0:
+		f.backend = "cuda"
+		if !cuda.BuiltWithCUDA() {
+			return 0, 0, fmt.Errorf("--gpus: this mgraph was built without CUDA (see docs/gpu.md)")
+		}
+		if n, err := cuda.DeviceCount(); err != nil || n < gpus {
+			return 0, 0, fmt.Errorf("--gpus %d: %d GPUs visible (%v)", gpus, n, err)
+		}
+	}
+	if _, err := partition.ParseMethod(f.partitioner); err != nil {
+		return 0, 0, usageError("--partition: %v", err)
+	}
+	return gpus, parts, nil
+}
+
+// newPartitioned partitions l's graph into parts and makes a backend per
+// part: part i on GPU i mod gpus, or on the CPU when gpus is 0 (threads
+// shared out).
+func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, gpus, parts int) (*partitioned, error) {
+	method, _ := partition.ParseMethod(f.partitioner)
+	t0 := time.Now()
+	el := apps.OriginalCSR(l, f.in.threads).IntoEdgeList(f.in.threads)
+	o := partition.Options{Method: method, Parts: parts, Seed: f.seed}
+	owner, err := partition.Assign(ctx, el, o)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := partition.Split(ctx, el, owner, parts)
+	if err != nil {
+		return nil, err
+	}
+	ls, err := partition.BuildLayouts(ctx, ps, l.Params, preprocess.Options{Workers: f.in.threads})
+	if err != nil {
+		return nil, err
+	}
+	p := &partitioned{parts: ps, backends: make([]engine.Backend, parts)}
+	fail := func(err error) (*partitioned, error) { p.close(); return nil, err }
+	for i, pl := range ls {
+		if gpus == 0 {
+			b, err := cpu.New(pl, max(1, f.in.threads/parts))
+			if err != nil {
+				return fail(err)
+			}
+			p.backends[i] = b
+			continue
+		}
+		b, err := gpu.New(pl, f.in.threads, gpu.WithDevice(i%gpus))
+		if err != nil {
+			return fail(fmt.Errorf("part %d on GPU %d: %w", i, i%gpus, err))
+		}
+		p.backends[i], p.closers = b, append(p.closers, b.Close)
+	}
+	exchange := "in memory"
+	if gpus > 1 && parts == gpus {
+		devs := make([]int, gpus)
+		for i := range devs {
+			devs[i] = i
+		}
+		x, err := gpu.NewNCCLExchanger(devs)
+		if err != nil {
+			return fail(err)
+		}
+		p.x, p.closers, exchange = x, append(p.closers, x.Close), "NCCL"
+	}
+	where := "CPU"
+	if gpus > 0 {
+		where = fmt.Sprintf("%d GPUs", gpus)
+	}
+	cut := partition.EdgeCut(el, owner)
+	p.describe = fmt.Sprintf("%d parts on %s (%s, %.1f%% of the arcs cut, exchange %s)", parts, where, method,
+		100*float64(cut)/float64(max(el.NumArcs(), 1)), exchange)
+	fmt.Fprintf(e.stderr, "partitioned into %s in %s\n", p.describe, fmtSeconds(time.Since(t0).Seconds()))
+	return p, nil
+}
+
+// run runs app from sources[0] (cc: none) over the parts.
+func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mode engine.Mode, seed uint64, noPull bool, maxIter int) (any, engine.Result, error) {
+	var src uint32
+	if len(sources) > 0 {
+		src = sources[0]
+	}
+	ro := partition.RunOptions{Engine: engine.RunOptions{Mode: mode, Seed: seed, NoPull: noPull}, Exchanger: p.x}
+	if maxIter > 0 {
+		ro.MaxSupersteps = maxIter
+	}
+	values, st, err := partition.Run(ctx, partitionedApps[app], p.parts, p.backends, src, ro)
+	res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()} // the exchange is the rest of the trial
+	return values, res, err
+}
+
+// close frees the parts' backends and the exchanger.
+func (p *partitioned) close() error {
+	var errs []error
+	for _, c := range slices.Backward(p.closers) {
+		errs = append(errs, c())
+	}
+	p.closers = nil
+	return errors.Join(errs...)
+}
+
+// partitionNames lists the partitioners for the flag's help.
+var partitionNames = strings.Join([]string{"random", "static", "brp", "balanced"}, ", ")
