@@ -69,10 +69,11 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params) {
 	require.NoError(t, checkGraph(el, p))
 }
 
-// checkGraph is checkAll returning the first disagreement as an error
-// naming the app, mode and source (the stress test minimises graphs with
-// it).
-func checkGraph(el *graph.EdgeList, p layout.Params) error {
+// checkGraphCases is checkAll returning the first disagreement as an
+// error naming the app, mode and source (the stress test minimises graphs
+// with it), and the number of app × mode × source cases it validated.
+func checkGraphCases(el *graph.EdgeList, p layout.Params) (int, error) {
+	cases := 0
 	ctx := context.Background()
 	weighted := el.Clone()
 	if !weighted.Weighted() {
@@ -82,15 +83,15 @@ func checkGraph(el *graph.EdgeList, p layout.Params) error {
 	sym.Symmetrize(2)
 	fwd, bwd, err := buildBackends(el, p)
 	if err != nil {
-		return err
+		return cases, err
 	}
 	wfwd, _, err := buildBackends(weighted, p)
 	if err != nil {
-		return err
+		return cases, err
 	}
 	sfwd, _, err := buildBackends(sym, p)
 	if err != nil {
-		return err
+		return cases, err
 	}
 	g := apps.OriginalCSR(fwd.Layout(), 2)
 	wg := apps.OriginalCSR(wfwd.Layout(), 2)
@@ -107,6 +108,7 @@ func checkGraph(el *graph.EdgeList, p layout.Params) error {
 		if err := valErr(); err != nil {
 			return fmt.Errorf("%s: %w", tag, err)
 		}
+		cases++
 		return nil
 	}
 
@@ -119,24 +121,24 @@ func checkGraph(el *graph.EdgeList, p layout.Params) error {
 			var levels, parents, dist []uint32
 			if err := check(stag("bfs"), func() (err error) { levels, _, err = apps.BFS(ctx, fwd, s, opts); return },
 				func() error { return apps.ValidateBFS(g, s, levels) }); err != nil {
-				return err
+				return cases, err
 			}
 			results["bfs"] = append(results["bfs"], levels)
 			if err := check(stag("bfs-tree"), func() (err error) { parents, _, err = apps.BFSParents(ctx, fwd, s, opts); return },
 				func() error { return apps.ValidateBFSTree(g, s, parents) }); err != nil {
-				return err
+				return cases, err
 			}
 			results["bfs-tree"] = append(results["bfs-tree"], parents)
 			if err := check(stag("sssp"), func() (err error) { dist, _, err = apps.SSSP(ctx, wfwd, s, opts); return },
 				func() error { return apps.ValidateSSSP(wg, s, dist) }); err != nil {
-				return err
+				return cases, err
 			}
 			results["sssp"] = append(results["sssp"], dist)
 		}
 		var labels, lpLabels []uint32
 		if err := check(tag("cc"), func() (err error) { labels, _, err = apps.CC(ctx, sfwd, opts); return },
 			func() error { return apps.ValidateCC(sg, labels) }); err != nil {
-			return err
+			return cases, err
 		}
 		results["cc"] = append(results["cc"], labels)
 		if err := check(tag("cc-lp"), func() (err error) { lpLabels, _, err = apps.CCLabels(ctx, sfwd, opts); return },
@@ -146,31 +148,31 @@ func checkGraph(el *graph.EdgeList, p layout.Params) error {
 				}
 				return nil
 			}); err != nil {
-			return err
+			return cases, err
 		}
 
 		var ranks, dranks, bc []float64
 		if err := check(tag("pr-delta"), func() (err error) { dranks, _, err = apps.PageRankDelta(ctx, fwd, prDelta, opts); return },
 			func() error { return apps.ValidatePageRankDelta(g, prDelta, dranks) }); err != nil {
-			return err
+			return cases, err
 		}
 		if mode == engine.Async { // pr and (on the CPU) bc refuse it
 			if _, _, err := apps.PageRank(ctx, fwd, pr, opts); !errors.Is(err, engine.ErrNotMonotone) {
-				return fmt.Errorf("%s: want ErrNotMonotone, got %v", tag("pr"), err)
+				return cases, fmt.Errorf("%s: want ErrNotMonotone, got %v", tag("pr"), err)
 			}
 			if _, _, err := apps.BC(ctx, fwd, bwd, []uint32{0}, opts); !errors.Is(err, engine.ErrNotMonotone) {
-				return fmt.Errorf("%s: want ErrNotMonotone, got %v", tag("bc"), err)
+				return cases, fmt.Errorf("%s: want ErrNotMonotone, got %v", tag("bc"), err)
 			}
 			continue
 		}
 		if err := check(tag("pr"), func() (err error) { ranks, _, err = apps.PageRank(ctx, fwd, pr, opts); return },
 			func() error { return apps.ValidatePageRank(g, pr, ranks) }); err != nil {
-			return err
+			return cases, err
 		}
 		if srcs := sourcesOf(n); len(srcs) > 0 {
 			if err := check(tag("bc"), func() (err error) { bc, _, err = apps.BC(ctx, fwd, bwd, srcs, opts); return },
 				func() error { return apps.ValidateBC(g, srcs, bc) }); err != nil {
-				return err
+				return cases, err
 			}
 		}
 	}
@@ -179,11 +181,17 @@ func checkGraph(el *graph.EdgeList, p layout.Params) error {
 		per := len(rs) / len(modes)
 		for i := per; i < len(rs); i++ {
 			if !slices.Equal(rs[i%per].([]uint32), rs[i].([]uint32)) {
-				return fmt.Errorf("%s: mode %s differs from hybrid", app, modes[i/per])
+				return cases, fmt.Errorf("%s: mode %s differs from hybrid", app, modes[i/per])
 			}
 		}
 	}
-	return nil
+	return cases, nil
+}
+
+// checkGraph is checkGraphCases without the count.
+func checkGraph(el *graph.EdgeList, p layout.Params) error {
+	_, err := checkGraphCases(el, p)
+	return err
 }
 
 func TestAppsAllModesAllShapes(t *testing.T) {

@@ -67,6 +67,25 @@ func (b *BuiltLayout) SlotCount() uint64 { return b.lens[secSlotDst] }
 // LightEdges returns the layout's light edges (len(LightSrc)).
 func (b *BuiltLayout) LightEdges() uint64 { return b.lens[secLightSrc] }
 
+// deferredBytes returns the device bytes of the deferred sections while
+// the host layout lacks them (before Download), else 0: what a
+// DeviceLayout made from b uses on top of its uploaded arrays.
+func (b *BuiltLayout) deferredBytes() uint64 {
+	b.mu.Lock()
+	down := b.downloaded
+	b.mu.Unlock()
+	if down {
+		return 0
+	}
+	var n uint64
+	for _, i := range deferredSections {
+		if _, sz, err := b.section(i); err == nil {
+			n += sz
+		}
+	}
+	return n
+}
+
 // section returns the device address and byte size of section i, or an
 // error once the arrays are freed.
 func (b *BuiltLayout) section(i int) (unsafe.Pointer, uint64, error) {

@@ -162,6 +162,11 @@ func uploadLayout(d Device, l *layout.Layout, ws WorkSplit, built *BuiltLayout) 
 	}
 	plan := denseplan.New(l, props.Multiprocessors, ws)
 	dl := &DeviceLayout{dev: d, l: l, plan: plan, bytes: LayoutDeviceBytes(l) + plan.Bytes()}
+	var onDevice uint64 // the built sections: on the device already, not on the host yet
+	if built != nil {
+		onDevice = built.deferredBytes()
+		dl.bytes += onDevice
+	}
 	// from returns the device address of deferred section i of built for
 	// the array host (which it replaces), or uploads host.
 	from := func(i int, host any) (uintptr, error) {
@@ -179,7 +184,7 @@ func uploadLayout(d Device, l *layout.Layout, ws WorkSplit, built *BuiltLayout) 
 	}
 	if free, total, err := d.MemInfo(); err != nil {
 		return nil, err
-	} else if dl.bytes > free {
+	} else if dl.bytes-onDevice > free {
 		return nil, &OutOfMemoryError{Device: d.ordinal, Requested: dl.bytes, Free: free, Total: total,
 			Err: fmt.Errorf("the layout's arrays need %s on the device", FormatBytes(dl.bytes))}
 	}

@@ -46,7 +46,9 @@ func sourcesOf(n uint64) []uint32 {
 func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Option) {
 	ctx := context.Background()
 	weighted := el.Clone()
-	weighted.SetRandomWeights(9, 1, 64, 4)
+	if !weighted.Weighted() {
+		weighted.SetRandomWeights(9, 1, 64, 4)
+	}
 	sym := el.Clone()
 	sym.Symmetrize(4)
 	type job struct {
@@ -85,6 +87,7 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Opt
 				case "cc", "cc-lp":
 					require.NoError(t, apps.ValidateCC(g, vals), tag)
 				}
+				checkedCases.Add(1)
 				require.Len(t, res.Trace, res.Iterations, tag)
 				for _, tr := range res.Trace {
 					if mode != engine.Hybrid && mode != engine.Auto && j.app != "cc" { // cc hooks whatever the mode

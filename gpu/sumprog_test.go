@@ -38,6 +38,7 @@ func checkSumApps(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu
 					require.NoError(t, err, tag+": pr-delta")
 					require.NoError(t, apps.ValidatePageRankDelta(g, prd, ranks), tag+": pr-delta")
 					checkTraceModes(t, res, mode, tag+": pr-delta")
+					checkedCases.Add(1)
 					bc, res, err := apps.BC(ctx, gb, gb, srcs, ro)
 					if l.Directed {
 						require.Error(t, err, tag+": bc")
@@ -46,6 +47,7 @@ func checkSumApps(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu
 					require.NoError(t, err, tag+": bc")
 					require.NoError(t, apps.ValidateBC(g, srcs, bc), tag+": bc")
 					checkTraceModes(t, res, mode, tag+": bc")
+					checkedCases.Add(1)
 					continue
 				}
 				ranks, res, err := apps.PageRankDelta(ctx, gb, prd, ro)
@@ -57,6 +59,7 @@ func checkSumApps(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu
 				require.NoError(t, err, tag+": bc")
 				require.NoError(t, apps.ValidateBC(g, srcs, bc), tag+": bc")
 				checkTraceModes(t, res, mode, tag+": bc")
+				checkedCases.Add(2)
 			}
 		}
 		require.NoError(t, gb.Close())
