@@ -25,16 +25,20 @@ import (
 type Backend struct {
 	l       *layout.Layout
 	workers int
-	// Idle runners of min programs for RunMin: their engines' buffers and
-	// dense estimates are reused by the next run instead of allocated and
-	// measured again (concurrent runs each take their own).
-	mu   sync.Mutex
-	idle []*engines[uint32]
+	// Idle engines of uint32 (min) and float64 programs, for RunMin and
+	// the runners: their buffers and dense estimates are reused by the
+	// next run instead of allocated and measured again (concurrent runs
+	// each take their own).
+	mu    sync.Mutex
+	idle  []*engines[uint32]
+	idleF []*engines[float64]
 	// The in-adjacency pull steps scan: built by the first engines that
 	// want a pull engine (a directed layout's transpose costs as much
 	// memory as its sparse part), then shared.
 	inOnce sync.Once
 	in     *layout.InArcs
+	// Idle union-find arrays of Components (under mu).
+	parents [][]uint32
 }
 
 // New returns a CPU backend for l using workers goroutines (0 = all cores).
@@ -81,11 +85,68 @@ func newRunner[V engine.Value](b *Backend, opts engine.RunOptions) (engine.Runne
 		}
 		return any(b.asyncRunner(opts)).(engine.Runner[V]), nil
 	}
-	e, err := newEngines[V](b, !opts.NoPull)
+	e, err := takeEngines[V](b)
 	if err != nil {
 		return nil, err
 	}
-	return e.configure(b, opts), nil
+	return &pooledRunner[V]{b: b, opts: opts, e: e}, nil
+}
+
+// pooledRunner is the runner Uint32Runner and Float64Runner return: its
+// engines go back to the backend's idle ones after each Run and are taken
+// again (those or others) by the next, so a run does not allocate and
+// first-touch the engines' buffers (tens of MB for the dense engine)
+// again, nor measure the dense estimate again.
+type pooledRunner[V engine.Value] struct {
+	b    *Backend
+	opts engine.RunOptions
+	e    *engines[V] // held from the runner's making to its first Run
+}
+
+// Run implements engine.Runner.
+func (r *pooledRunner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f *engine.Frontier) (engine.Result, error) {
+	e := r.e
+	r.e = nil
+	if e == nil {
+		var err error
+		if e, err = takeEngines[V](r.b); err != nil {
+			return engine.Result{}, err
+		}
+	}
+	defer putEngines(r.b, e)
+	return e.configure(r.b, r.opts).Run(ctx, p, values, f)
+}
+
+// idleEngines returns the backend's list of idle engines of value type V.
+func idleEngines[V engine.Value](b *Backend) *[]*engines[V] {
+	var zero V
+	if _, ok := any(zero).(uint32); ok {
+		return any(&b.idle).(*[]*engines[V])
+	}
+	return any(&b.idleF).(*[]*engines[V])
+}
+
+// takeEngines returns idle engines of value type V, or new ones.
+func takeEngines[V engine.Value](b *Backend) (*engines[V], error) {
+	b.mu.Lock()
+	idle := idleEngines[V](b)
+	var e *engines[V]
+	if k := len(*idle); k > 0 {
+		e, *idle = (*idle)[k-1], (*idle)[:k-1]
+	}
+	b.mu.Unlock()
+	if e != nil {
+		return e, nil
+	}
+	return newEngines[V](b, true)
+}
+
+// putEngines gives engines back to the backend's idle ones.
+func putEngines[V engine.Value](b *Backend, e *engines[V]) {
+	b.mu.Lock()
+	idle := idleEngines[V](b)
+	*idle = append(*idle, e)
+	b.mu.Unlock()
 }
 
 // engines is a sampler runner over a layout's dense and sparse engines,
@@ -199,24 +260,12 @@ func (b *Backend) asyncRunner(opts engine.RunOptions) *asyncRunner {
 // runner set up for opts (a synchronous mode or Auto); putMinRunner gives
 // them back after the run.
 func (b *Backend) takeMinRunner(opts engine.RunOptions) (*engines[uint32], error) {
-	b.mu.Lock()
-	var e *engines[uint32]
-	if k := len(b.idle); k > 0 {
-		e, b.idle = b.idle[k-1], b.idle[:k-1]
-	}
-	b.mu.Unlock()
-	if e == nil {
-		var err error
-		if e, err = newEngines[uint32](b, true); err != nil {
-			return nil, err
-		}
+	e, err := takeEngines[uint32](b)
+	if err != nil {
+		return nil, err
 	}
 	e.configure(b, opts)
 	return e, nil
 }
 
-func (b *Backend) putMinRunner(e *engines[uint32]) {
-	b.mu.Lock()
-	b.idle = append(b.idle, e)
-	b.mu.Unlock()
-}
+func (b *Backend) putMinRunner(e *engines[uint32]) { putEngines(b, e) }

@@ -121,17 +121,18 @@ func (f *Frontier) Flags(workers int) []uint8 {
 
 // FlagsToList collects the indices of non-zero flags in increasing order:
 // each worker compacts its own range, then the pieces are concatenated (the
-// CPU analogue of the GPU's warp-aggregated append).
+// CPU analogue of the GPU's warp-aggregated append). Flags are read 64 at a
+// time into a bit mask (flagMask) without a branch per flag or per word, so
+// a frontier's random pattern costs one loop exit per 64 vertices, not a
+// misprediction per nonzero word.
 func FlagsToList(flags []uint8, workers int) []uint32 {
 	chunks := par.Split(len(flags), par.Workers(workers))
 	counts := make([]uint64, len(chunks))
 	par.ForChunks(chunks, func(c par.Chunk) {
 		var k uint64
 		i := c.Lo
-		for ; i+8 <= c.Hi; i += 8 { // a word at a time: most are zero on sparse frontiers
-			if w := binary.LittleEndian.Uint64(flags[i:]); w != 0 {
-				k += uint64(bits.OnesCount64(nonzeroBytes(w)))
-			}
+		for ; i+64 <= c.Hi; i += 64 {
+			k += uint64(bits.OnesCount64(flagMask(flags[i : i+64])))
 		}
 		for ; i < c.Hi; i++ {
 			if flags[i] != 0 {
@@ -145,12 +146,10 @@ func FlagsToList(flags []uint8, workers int) []uint32 {
 	par.ForChunks(chunks, func(c par.Chunk) {
 		p := counts[c.Index]
 		i := c.Lo
-		for ; i+8 <= c.Hi; i += 8 {
-			m := nonzeroBytes(binary.LittleEndian.Uint64(flags[i:]))
-			for m != 0 {
-				list[p] = uint32(i + bits.TrailingZeros64(m)/8)
+		for ; i+64 <= c.Hi; i += 64 {
+			for m := flagMask(flags[i : i+64]); m != 0; m &= m - 1 {
+				list[p] = uint32(i + bits.TrailingZeros64(m))
 				p++
-				m &= m - 1
 			}
 		}
 		for ; i < c.Hi; i++ {
@@ -161,6 +160,23 @@ func FlagsToList(flags []uint8, workers int) []uint32 {
 		}
 	})
 	return list
+}
+
+// flagMask returns the 64 flags f[0:64] as a mask, bit k set when f[k] is
+// nonzero.
+func flagMask(f []uint8) uint64 {
+	_ = f[63]
+	var m uint64
+	for j := 0; j < 64; j += 8 {
+		m |= PackBytes(binary.LittleEndian.Uint64(f[j:])) << j
+	}
+	return m
+}
+
+// PackBytes returns the 8 bits saying which bytes of x (eight flags read
+// little-endian) are nonzero, byte k as bit k, without a branch.
+func PackBytes(x uint64) uint64 {
+	return ((nonzeroBytes(x) >> 7) * 0x0102040810204080) >> 56
 }
 
 // nonzeroBytes returns a word with bit 8k+7 set for every nonzero byte k of

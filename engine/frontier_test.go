@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 
@@ -80,6 +81,31 @@ func TestFlagsToListWords(t *testing.T) {
 				}
 				require.Equal(t, want, got, "n %d, density %d, %d workers", n, density, w)
 			}
+		}
+	}
+}
+
+// TestPackBytes: every byte pattern (zero, one, a high bit, any other
+// value) packs to the bit of each nonzero byte.
+func TestPackBytes(t *testing.T) {
+	for i := 0; i < 1000; i++ {
+		var b [8]byte
+		var want uint64
+		for k := range b {
+			switch (i >> k) & 3 {
+			case 1:
+				b[k] = 1
+			case 2:
+				b[k] = uint8(0x80 | i)
+			case 3:
+				b[k] = uint8(1 + i%255)
+			}
+			if b[k] != 0 {
+				want |= 1 << k
+			}
+		}
+		if got := PackBytes(binary.LittleEndian.Uint64(b[:])); got != want {
+			t.Fatalf("PackBytes(%x) = %08b, want %08b", b, got, want)
 		}
 	}
 }

@@ -25,6 +25,7 @@ package pull
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	mbits "math/bits"
@@ -257,11 +258,21 @@ func (e *Engine[V]) pack(active []uint8) {
 		lo, hi := c*per, min(words, (c+1)*per)
 		for k := lo; k < hi; k++ {
 			f := active[k*64 : min(len(active), k*64+64)]
-			var w uint64
-			for j, a := range f {
-				if a != 0 {
-					w |= 1 << j
+			if len(f) < 64 {
+				var w uint64
+				for j, a := range f {
+					if a != 0 {
+						w |= 1 << j
+					}
 				}
+				e.bits[k] = w
+				continue
+			}
+			// Eight flags at a time, without a branch per flag (a random
+			// pattern of active vertices would mispredict half of them).
+			var w uint64
+			for j := 0; j < 64; j += 8 {
+				w |= engine.PackBytes(binary.LittleEndian.Uint64(f[j:])) << j
 			}
 			e.bits[k] = w
 		}
