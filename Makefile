@@ -68,13 +68,13 @@ race:
 	else echo "race: no C compiler for cgo: skipping the race detector"; fi
 
 # stress: the long differential stress run (make test runs the short one):
-# STRESS_N random graphs from every generator, every app in every mode on
+# STRESS_N random graphs from every generator and a 10⁶-degree star, every app in every mode on
 # the CPU backend against the serial references; failures are minimised and
 # saved under apps/testdata/stress as regression tests.
 STRESS_N ?= 300
 STRESS_SEED ?= 1
 stress:
-	$(GO) test ./apps -run 'TestStress$$' -count=1 -timeout 120m -stress.n $(STRESS_N) -stress.seed $(STRESS_SEED)
+	$(GO) test ./apps -run 'TestStress$$' -count=1 -timeout 120m -stress.n $(STRESS_N) -stress.seed $(STRESS_SEED) -stress.hub
 
 # --- Python ------------------------------------------------------------------
 # python: the C API (capi/) as python/mgraph/libmgraph.so, with CUDA when nvcc

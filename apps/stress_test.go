@@ -17,6 +17,7 @@ import (
 var (
 	stressN    = flag.Int("stress.n", 4, "random graphs TestStress checks (besides the shape zoo); raise it for a long hunt")
 	stressSeed = flag.Uint64("stress.seed", 1, "seed of TestStress's random graphs")
+	stressHub  = flag.Bool("stress.hub", false, "TestStress also checks a star with a 10⁶-degree hub (minutes)")
 )
 
 // stressDir holds the minimised graphs of past failures, checked by
@@ -30,7 +31,7 @@ const stressDir = "testdata/stress"
 // TestStressRegressions keeps checking it.
 func TestStress(t *testing.T) {
 	cases := 0
-	for _, s := range stress.Graphs(t, *stressN, *stressSeed) {
+	for _, s := range stress.Graphs(t, *stressN, *stressSeed, *stressHub) {
 		n, err := checkGraphCases(s.EL, testgraphs.SmallParams())
 		cases += n
 		if err == nil {

@@ -22,11 +22,14 @@ var checkedCases atomic.Int64
 // awkward shapes and -stress.n random graphs (internal/stress), every min
 // program in every mode against the CPU backend and the references
 // (checkAll), data-driven PageRank and BC in every mode (checkSumApps).
-// The graph's name and the seed reproduce a failure.
+// The graph's name and the seed reproduce a failure. The 10⁶-degree star
+// of the CPU's long hunt is left out: the GPU's checks ran more than four
+// minutes on it without finishing (stars are slow there: 70,000 leaves
+// already take TestSumProgramsHubSplit 200 s).
 func TestStress(t *testing.T) {
 	needGPU(t)
 	before := checkedCases.Load()
-	for _, s := range stress.Graphs(t, *stressN, *stressSeed) {
+	for _, s := range stress.Graphs(t, *stressN, *stressSeed, false) {
 		t.Run(s.Name, func(t *testing.T) {
 			checkAll(t, s.EL, testgraphs.SmallParams())
 			checkSumApps(t, s.EL, testgraphs.SmallParams())

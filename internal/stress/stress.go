@@ -15,10 +15,24 @@ import (
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 )
 
-// Graphs returns the zoo and n random graphs drawn from seed.
-func Graphs(t testing.TB, n int, seed uint64) []testgraphs.Shape {
+// BigHubDegree is the degree of the hub of the star Graphs adds on
+// request (a long hunt's: minutes on two cores).
+const BigHubDegree = 1_000_000
+
+// Graphs returns the zoo and n random graphs drawn from seed, and with
+// bigHub a star whose hub has BigHubDegree arcs.
+func Graphs(t testing.TB, n int, seed uint64, bigHub bool) []testgraphs.Shape {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	gs := Zoo()
+	if bigHub {
+		el := &graph.EdgeList{NumVertices: BigHubDegree + 1, Directed: true,
+			Src: make([]uint32, BigHubDegree), Dst: make([]uint32, BigHubDegree)}
+		for v := range el.Dst {
+			el.Dst[v] = uint32(v + 1)
+		}
+		el.Symmetrize(2)
+		gs = append(gs, testgraphs.Shape{Name: "hub-1M", EL: el})
+	}
 	for i := 0; i < n; i++ {
 		gs = append(gs, Random(t, rng, i))
 	}
