@@ -91,6 +91,31 @@ func Alloc[T any](d Device, n int) (*Buffer[T], error) {
 	return b, nil
 }
 
+// minGrowth is the smallest scratch buffer growBuffer allocates, so that
+// small requests do not reallocate one after another.
+const minGrowth = 64 << 10
+
+// growBuffer makes *b, a scratch buffer on d whose contents need not
+// survive, hold at least n bytes: kept when it does, else freed and
+// allocated again (at least minGrowth bytes).
+func growBuffer(d Device, b **Buffer[byte], n uint64) error {
+	if *b != nil && (*b).Bytes() >= n {
+		return nil
+	}
+	if *b != nil {
+		if err := (*b).Free(); err != nil {
+			return err
+		}
+		*b = nil
+	}
+	nb, err := Alloc[byte](d, int(max(n, minGrowth)))
+	if err != nil {
+		return err
+	}
+	*b = nb
+	return nil
+}
+
 // elemSize returns the size of T, checking that T is plain data.
 func elemSize[T any](op string) (uint64, error) {
 	t := reflect.TypeFor[T]()

@@ -115,20 +115,9 @@ func (r *NCCLRank) Ranks() int { return r.ranks }
 
 // grow makes *b hold at least n bytes.
 func (r *NCCLRank) grow(b **Buffer[byte], n uint64) error {
-	if *b != nil && (*b).Bytes() >= n {
-		return nil
-	}
-	if *b != nil {
-		if err := (*b).Free(); err != nil {
-			return err
-		}
-		*b = nil
-	}
-	nb, err := Alloc[byte](r.dev, int(max(n, 1<<16)))
-	if err != nil {
+	if err := growBuffer(r.dev, b, n); err != nil {
 		return fmt.Errorf("nccl rank %d: exchange buffer of %s: %w", r.rank, FormatBytes(n), err)
 	}
-	*b = nb
 	return nil
 }
 

@@ -284,20 +284,9 @@ func (d *OpsDevice) Fill(m ops.Mem, elemBytes int, value uint64, n int) error {
 
 // grow makes *b at least bytes long.
 func (d *OpsDevice) grow(b **Buffer[byte], bytes uint64) error {
-	if *b != nil && (*b).Bytes() >= bytes {
-		return nil
-	}
-	if *b != nil {
-		if err := (*b).Free(); err != nil {
-			return err
-		}
-		*b = nil
-	}
-	nb, err := Alloc[byte](d.dl.dev, int(max(bytes, 1<<16)))
-	if err != nil {
+	if err := growBuffer(d.dl.dev, b, bytes); err != nil {
 		return fmt.Errorf("cuda ops: scratch of %d bytes: %w", bytes, err)
 	}
-	*b = nb
 	return nil
 }
 

@@ -49,36 +49,45 @@ func TestPartitionedRuns(t *testing.T) {
 	if devices > 1 {
 		configs = append(configs, config{devices, devices}, config{2 * devices, devices})
 	}
-	ctx := context.Background()
 	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
-		if s.EL.NumVertices < 2 {
-			continue
-		}
-		weighted := s.EL.Clone()
-		weighted.SetRandomWeights(9, 1, 64, 4)
-		sym := s.EL.Clone()
-		sym.Symmetrize(4)
-		g, wg, sg := graph.ToCSR(s.EL, 4), graph.ToCSR(weighted, 4), graph.ToCSR(sym, 4)
 		for _, c := range configs {
-			for _, m := range []partition.Method{partition.Random, partition.BRP, partition.Balanced} {
-				tag := fmt.Sprintf("%s/%s/%d parts on %d GPUs", s.Name, m, c.parts, c.gpus)
-				o := partition.Options{Method: m, Parts: c.parts, Seed: 7, Bias: 0.8}
-				ps, bs := gpuParts(t, s.EL, o, c.gpus)
-				wps, wbs := gpuParts(t, weighted, o, c.gpus)
-				sps, sbs := gpuParts(t, sym, o, c.gpus)
-				src := uint32(s.EL.NumVertices / 2)
-				levels, st, err := partition.Run(ctx, "bfs", ps, bs, src, partition.RunOptions{})
-				require.NoError(t, err, tag)
-				require.NoError(t, apps.ValidateBFS(g, src, levels), tag)
-				require.True(t, st.Converged, tag)
-				dist, _, err := partition.Run(ctx, "sssp", wps, wbs, src, partition.RunOptions{})
-				require.NoError(t, err, tag)
-				require.NoError(t, apps.ValidateSSSP(wg, src, dist), tag)
-				labels, _, err := partition.Run(ctx, "cc", sps, sbs, 0, partition.RunOptions{})
-				require.NoError(t, err, tag)
-				require.NoError(t, apps.ValidateCC(sg, labels), tag)
-			}
+			checkPartitioned(t, s, c.parts, c.gpus, nil)
 		}
+	}
+}
+
+// checkPartitioned runs bfs, sssp and cc on shape s cut into parts parts
+// on gpus GPUs by every partitioner, through exchanger x (nil: in memory),
+// validated against the references.
+func checkPartitioned(t *testing.T, s testgraphs.Shape, parts, gpus int, x partition.Exchanger) {
+	if s.EL.NumVertices < 2 {
+		return
+	}
+	ctx := context.Background()
+	weighted := s.EL.Clone()
+	weighted.SetRandomWeights(9, 1, 64, 4)
+	sym := s.EL.Clone()
+	sym.Symmetrize(4)
+	g, wg, sg := graph.ToCSR(s.EL, 4), graph.ToCSR(weighted, 4), graph.ToCSR(sym, 4)
+	for _, m := range []partition.Method{partition.Random, partition.BRP, partition.Balanced} {
+		tag := fmt.Sprintf("%s/%s/%d parts on %d GPUs (exchanger %T)", s.Name, m, parts, gpus, x)
+		o := partition.Options{Method: m, Parts: parts, Seed: 7, Bias: 0.8}
+		ps, bs := gpuParts(t, s.EL, o, gpus)
+		wps, wbs := gpuParts(t, weighted, o, gpus)
+		sps, sbs := gpuParts(t, sym, o, gpus)
+		ro := partition.RunOptions{Exchanger: x}
+		src := uint32(s.EL.NumVertices / 2)
+		levels, st, err := partition.Run(ctx, "bfs", ps, bs, src, ro)
+		require.NoError(t, err, tag)
+		require.NoError(t, apps.ValidateBFS(g, src, levels), tag)
+		require.True(t, st.Converged, tag)
+		dist, _, err := partition.Run(ctx, "sssp", wps, wbs, src, ro)
+		require.NoError(t, err, tag)
+		require.NoError(t, apps.ValidateSSSP(wg, src, dist), tag)
+		labels, st, err := partition.Run(ctx, "cc", sps, sbs, 0, ro)
+		require.NoError(t, err, tag)
+		require.NoError(t, apps.ValidateCC(sg, labels), tag)
+		t.Logf("%s: cc %d supersteps, %d messages", tag, st.Supersteps, st.Messages)
 	}
 }
 
@@ -104,36 +113,8 @@ func TestPartitionedRunsNCCL(t *testing.T) {
 	x, err := gpu.NewNCCLExchanger(devs)
 	require.NoError(t, err)
 	defer func() { require.NoError(t, x.Close()) }()
-	ctx := context.Background()
 	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
-		if s.EL.NumVertices < 2 {
-			continue
-		}
-		weighted := s.EL.Clone()
-		weighted.SetRandomWeights(9, 1, 64, 4)
-		sym := s.EL.Clone()
-		sym.Symmetrize(4)
-		g, wg, sg := graph.ToCSR(s.EL, 4), graph.ToCSR(weighted, 4), graph.ToCSR(sym, 4)
-		for _, m := range []partition.Method{partition.Random, partition.BRP, partition.Balanced} {
-			tag := fmt.Sprintf("%s/%s/%d GPUs, NCCL", s.Name, m, devices)
-			o := partition.Options{Method: m, Parts: devices, Seed: 7, Bias: 0.8}
-			ps, bs := gpuParts(t, s.EL, o, devices)
-			wps, wbs := gpuParts(t, weighted, o, devices)
-			sps, sbs := gpuParts(t, sym, o, devices)
-			ro := partition.RunOptions{Exchanger: x}
-			src := uint32(s.EL.NumVertices / 2)
-			levels, st, err := partition.Run(ctx, "bfs", ps, bs, src, ro)
-			require.NoError(t, err, tag)
-			require.NoError(t, apps.ValidateBFS(g, src, levels), tag)
-			require.True(t, st.Converged, tag)
-			dist, _, err := partition.Run(ctx, "sssp", wps, wbs, src, ro)
-			require.NoError(t, err, tag)
-			require.NoError(t, apps.ValidateSSSP(wg, src, dist), tag)
-			labels, st, err := partition.Run(ctx, "cc", sps, sbs, 0, ro)
-			require.NoError(t, err, tag)
-			require.NoError(t, apps.ValidateCC(sg, labels), tag)
-			t.Logf("%s: cc %d supersteps, %d messages", tag, st.Supersteps, st.Messages)
-		}
+		checkPartitioned(t, s, devices, devices, x)
 	}
 	_, err = gpu.NewNCCLExchanger([]int{0, 0})
 	require.ErrorContains(t, err, "twice")
