@@ -303,3 +303,28 @@ func BenchmarkPullRMAT20(b *testing.B) {
 		})
 	}
 }
+
+// TestCandidates checks the packing of Unsettled's answers, full words
+// (eight at a time) and the short last one, against a bit-by-bit loop.
+func TestCandidates(t *testing.T) {
+	for seed := uint64(0); seed < 200; seed++ {
+		x := seed*0x9e3779b97f4a7c15 + 1
+		uns := make([]bool, 64)
+		for j := range uns {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			uns[j] = x&1 == 1
+		}
+		linked := x * 0xbf58476d1ce4e5b9
+		for _, k := range []int{64, 63, 17, 1} {
+			var want uint64
+			for j, u := range uns[:k] {
+				if u {
+					want |= 1 << j
+				}
+			}
+			require.Equal(t, want&linked, candidates(uns[:k], linked), "seed %d, %d flags", seed, k)
+		}
+	}
+}

@@ -53,6 +53,9 @@ type kernel[V engine.Value] struct {
 	// plain read instead of an atomic, and no Apply for it: GAPBS's
 	// "parent[v] < 0" test).
 	seen []V
+	// same: every contribution of the step is equal (an engine.EarlyExit
+	// program), so the flat path computes it once.
+	same bool
 	off  []uint64
 	dst  []uint32
 	wts  []uint32
@@ -62,6 +65,9 @@ func newKernel[V engine.Value](p engine.Program[V], values []V, l *layout.Layout
 	k := &kernel[V]{edge: p.Edge(), values: values, off: l.SparseOffsets, dst: l.SparseDst, wts: l.SparseWeights}
 	if _, ok := p.(engine.Monotone); ok && p.Combine() == engine.CombineMin {
 		k.seen = values
+	}
+	if _, ok := p.(engine.EarlyExit[V]); ok && p.Combine() == engine.CombineMin {
+		k.same = true
 	}
 	weighted := k.edge == engine.EdgeSourcePlusWeight
 	switch {

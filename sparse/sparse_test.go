@@ -504,3 +504,131 @@ func TestAdvanceFilter(t *testing.T) {
 		require.Equal(t, wantKept, kept)
 	}
 }
+
+// monoProg is minProg marked engine.Monotone (the flat path's programs);
+// eeProg is also engine.EarlyExit (BFS-like: every frontier vertex has the
+// same value, so every contribution is equal).
+type monoProg[V engine.Value] struct{ minProg[V] }
+
+func (monoProg[V]) Monotone() {}
+
+type eeProg[V engine.Value] struct{ monoProg[V] }
+
+func (eeProg[V]) Unsettled(lo uint32, values []V, out []bool) {
+	for i := range out {
+		out[i] = values[int(lo)+i] == engine.Identity[V](engine.CombineMin)
+	}
+}
+
+// TestFlatPath runs monotone programs through the flat path (thresholds
+// lowered so that small frontiers take it and some vertices are set aside
+// for the arc-balanced path) and compares with the reference.
+func TestFlatPath(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, g := range testGraphs() {
+		for _, weighted := range []bool{false, true} {
+			el := g.el.Clone()
+			if weighted {
+				el.SetRandomWeights(9, 0, 20, 1)
+			}
+			for pi, params := range []layout.Params{layout.DefaultParams(), smallParams} {
+				l, err := preprocess.Build(ctx, el, params, preprocess.Options{Workers: 1})
+				require.NoError(t, err)
+				for _, workers := range []int{2, 3} {
+					for _, maxDeg := range []uint64{0, 4, flatMaxDegree} {
+						e, err := New[uint32](l, workers)
+						require.NoError(t, err)
+						e.flatMin, e.flatChunk, e.flatMaxDeg = 1, 3, maxDeg
+						progs := []engine.Program[uint32]{
+							monoProg[uint32]{minProg[uint32]{engine.EdgeSourcePlusOne}},
+							monoProg[uint32]{minProg[uint32]{engine.EdgeSource}},
+							eeProg[uint32]{monoProg[uint32]{minProg[uint32]{engine.EdgeSourcePlusOne}}},
+						}
+						if weighted {
+							progs = append(progs, monoProg[uint32]{minProg[uint32]{engine.EdgeSourcePlusWeight}})
+						}
+						for _, frac := range []float64{0.004, 0.1, 0.5, 1} {
+							for _, p := range progs {
+								what := fmt.Sprintf("%s/weighted=%v/params=%d/w%d/maxdeg=%d %v frac %v", g.name, weighted, pi, workers, maxDeg, p, frac)
+								values := randomValues[uint32](r, l.NumVertices, true)
+								frontier := randomFrontier(r, l.NumVertices, frac)
+								if _, ok := p.(engine.EarlyExit[uint32]); ok {
+									for _, u := range frontier {
+										values[u] = 3
+									}
+								}
+								wantNext, wantVals := reference(el, l, p, values, frontier)
+								vals := slices.Clone(values)
+								_, err := e.Estimate(ctx, p, vals, frontier)
+								require.NoError(t, err, what)
+								require.Equal(t, values, vals, what)
+								checkReset(t, e)
+								next, _, err := e.Step(ctx, p, vals, frontier)
+								require.NoError(t, err, what)
+								assert.ElementsMatch(t, wantNext, next, what)
+								equalValues(t, wantVals, vals, what)
+								checkReset(t, e)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	// A vertex out of range fails the step and leaves the engine reset.
+	el := must(gen.Uniform(ctx, 100, 500, 1, 1, nil))
+	l, err := preprocess.Build(ctx, el, layout.DefaultParams(), preprocess.Options{})
+	require.NoError(t, err)
+	e, err := New[uint32](l, 2)
+	require.NoError(t, err)
+	e.flatMin, e.flatChunk = 1, 7
+	vals := make([]uint32, 100)
+	for i := range vals {
+		vals[i] = math.MaxUint32
+	}
+	vals[0] = 0
+	for _, bad := range [][]uint32{{100}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 1000, 20}} {
+		_, _, err = e.Step(ctx, monoProg[uint32]{minProg[uint32]{engine.EdgeSourcePlusOne}}, vals, bad)
+		require.Error(t, err)
+		checkReset(t, e)
+		for w := range e.ws {
+			require.Empty(t, e.ws[w].big)
+		}
+	}
+}
+
+// TestEstimateWindows: a few-vertex sample with many arcs is timed on
+// windows of its arcs; the dry run leaves values and the engine reset.
+func TestEstimateWindows(t *testing.T) {
+	ctx := context.Background()
+	// Vertex 0 points at every other vertex and every other at 0.
+	star := &graph.EdgeList{NumVertices: 3000, Directed: true}
+	for v := uint32(1); v < 3000; v++ {
+		star.Src = append(star.Src, 0, v)
+		star.Dst = append(star.Dst, v, 0)
+	}
+	for pi, params := range []layout.Params{layout.DefaultParams(), smallParams} {
+		l, err := preprocess.Build(ctx, star, params, preprocess.Options{})
+		require.NoError(t, err)
+		hub := l.Perm[0]
+		require.Equal(t, uint64(2999), l.SparseOffsets[hub+1]-l.SparseOffsets[hub])
+		for _, workers := range []int{2, 3} {
+			e, err := New[uint32](l, workers)
+			require.NoError(t, err)
+			e.estimateWindow = 7
+			r := rand.New(rand.NewPCG(uint64(pi), uint64(workers)))
+			for _, p := range []engine.Program[uint32]{minProg[uint32]{engine.EdgeSourcePlusOne}, sumProg[uint32]{engine.EdgeSource, false},
+				monoProg[uint32]{minProg[uint32]{engine.EdgeSourcePlusOne}}} {
+				values := randomValues[uint32](r, l.NumVertices, true)
+				values[hub] = 1
+				vals := slices.Clone(values)
+				d, err := e.Estimate(ctx, p, vals, []uint32{hub, (hub + 1) % 3000})
+				require.NoError(t, err)
+				require.Positive(t, d)
+				require.Equal(t, values, vals)
+				checkReset(t, e)
+			}
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package sparse
 
 import (
+	"fmt"
+	"math"
 	"sync/atomic"
 
 	"github.com/mgraph-dev/mgraph/engine"
@@ -32,7 +34,10 @@ func (e *Engine[V]) highSplit(u uint32) uint64 {
 // partials are merged into t.acc one segment per goroutine, so no two
 // goroutines write the same destination and no atomics are needed on
 // t.acc.
-func (e *Engine[V]) traverse(k *kernel[V], t *target[V], frontier []uint32, total uint64, parallel bool) {
+//
+// Only the arcs [from, from+total) of the frontier's (in prefix order) are
+// traversed in parallel; inline, from must be 0 and total all of them.
+func (e *Engine[V]) traverse(k *kernel[V], t *target[V], frontier []uint32, from, total uint64, parallel bool) {
 	if total == 0 {
 		return
 	}
@@ -61,7 +66,7 @@ func (e *Engine[V]) traverse(k *kernel[V], t *target[V], frontier []uint32, tota
 		}
 		hlist := pb.list[:0]
 		list := e.ws[w].touched
-		a, b := total*uint64(w)/uint64(nw), total*uint64(w+1)/uint64(nw)
+		a, b := from+total*uint64(w)/uint64(nw), from+total*uint64(w+1)/uint64(nw)
 		if a < b {
 			for i := par.FindStart(pre, a); i < f; i++ {
 				vlo := pre[i]
@@ -166,4 +171,157 @@ func (e *Engine[V]) merge(t *target[V]) {
 		e.priv[w].sorted = nil
 	}
 	e.active = 0
+}
+
+// flatOK reports whether a traversal of frontier for k takes the flat
+// path (traverseFlat): a monotone min program over uint32 values, a
+// frontier of at least e.flatMin vertices and more than one worker.
+func (e *Engine[V]) flatOK(k *kernel[V], frontier []uint32) bool {
+	if e.workers < 2 || k.seen == nil || len(frontier) < e.flatMin || len(frontier) == 0 {
+		return false
+	}
+	_, ok := any(k.values).([]uint32)
+	return ok
+}
+
+// traverseFlat is the traversal of a large frontier of an engine.Monotone
+// min program (BFS's and SSSP's later sparse steps: tens of thousands of
+// vertices of a few arcs each). Workers take runs of flatChunk frontier
+// vertices from a shared counter and relax each whole row with atomics
+// into t's shared accumulator, the high destinations included: the
+// monotone programs' test against the destination's value drops most
+// arcs before the atomic, so the private accumulators and their merge buy
+// little, and skipping them spares the arc prefix sums over the frontier
+// (plan), the high/low split lookup and a closure call per vertex. For an
+// engine.EarlyExit program without weights the contribution, equal for
+// every frontier vertex, is computed once instead of reading each
+// vertex's value.
+//
+// Vertices with more than e.flatMaxDeg arcs are set aside and traversed
+// afterwards by the arc-balanced path (plan, traverse), which also merges
+// any private partials. It returns an error, with t reset, for a frontier
+// vertex out of range.
+func (e *Engine[V]) traverseFlat(k *kernel[V], t *target[V], frontier []uint32) error {
+	n := e.n
+	if uint64(frontier[0]) >= n {
+		return fmt.Errorf("sparse: frontier vertex %d is not below %d", frontier[0], n)
+	}
+	f := flatU32{
+		n: n, off: k.off, dst: k.dst, wts: k.wts, maxDeg: e.flatMaxDeg,
+		acc:  any(t.acc).([]uint32),
+		seen: any(k.seen).([]uint32),
+		vals: any(k.values).([]uint32),
+		kind: k.kind, edge: k.edge,
+	}
+	if k.same && k.kind == minConst {
+		f.same, f.c0 = true, engine.Contribute(k.edge, f.vals[frontier[0]], 0)
+	}
+	chunk := e.flatChunk
+	units := (len(frontier) + chunk - 1) / chunk
+	var next atomic.Int64
+	var bad atomic.Int64
+	bad.Store(-1)
+	run(min(e.workers, units), func(w int) {
+		ws := &e.ws[w]
+		list, big := ws.touched, ws.big[:0]
+		for {
+			c := int(next.Add(1) - 1)
+			if c >= units {
+				break
+			}
+			lo := c * chunk
+			var i int
+			list, big, i = f.rows(frontier[lo:min(lo+chunk, len(frontier))], list, big)
+			if i >= 0 {
+				bad.CompareAndSwap(-1, int64(lo+i))
+				next.Store(int64(units)) // stop the others early
+				break
+			}
+		}
+		ws.touched, ws.big = list, big
+	})
+	if b := bad.Load(); b >= 0 {
+		for w := range e.ws {
+			e.ws[w].big = e.ws[w].big[:0]
+		}
+		e.resetTouched(t)
+		return fmt.Errorf("sparse: frontier vertex %d is not below %d", frontier[b], n)
+	}
+	nb := 0
+	for w := range e.ws {
+		nb += len(e.ws[w].big)
+	}
+	if nb == 0 {
+		return nil
+	}
+	big := e.bigs[:0]
+	for w := range e.ws {
+		big = append(big, e.ws[w].big...)
+		e.ws[w].big = e.ws[w].big[:0]
+	}
+	e.bigs = big
+	total, err := e.plan(big) // cannot fail: the vertices were checked
+	if err != nil {
+		e.resetTouched(t)
+		return err
+	}
+	e.traverse(k, t, big, 0, total, e.workers > 1 && total >= e.inlineArcs)
+	return nil
+}
+
+// flatU32 is traverseFlat's setup for uint32 values.
+type flatU32 struct {
+	n         uint64
+	off       []uint64
+	dst, wts  []uint32
+	acc, seen []uint32
+	vals      []uint32
+	maxDeg    uint64
+	kind      kind
+	edge      engine.EdgeOp
+	same      bool   // every contribution is c0 (EarlyExit, no weights)
+	c0        uint32 // valid when same
+}
+
+// rows relaxes the rows of the vertices part into f.acc with atomics,
+// appending the destinations it moves off the identity to list and the
+// vertices of more than f.maxDeg arcs (not relaxed) to big. It returns the
+// index in part of a vertex out of range, or -1.
+func (f *flatU32) rows(part []uint32, list, big []uint32) ([]uint32, []uint32, int) {
+	off, dst, acc, seen := f.off, f.dst, f.acc, f.seen
+	for i, u := range part {
+		if uint64(u) >= f.n {
+			return list, big, i
+		}
+		lo, hi := off[u], off[u+1]
+		if hi-lo > f.maxDeg {
+			big = append(big, u)
+			continue
+		}
+		if f.kind == minWeight {
+			list = atomicMinWeightU32(dst[lo:hi], f.wts[lo:hi], acc, seen, f.vals[u], list)
+			continue
+		}
+		c := f.c0
+		if !f.same {
+			c = engine.Contribute(f.edge, f.vals[u], 0)
+		}
+		for _, v := range dst[lo:hi] {
+			if c >= seen[v] {
+				continue
+			}
+			p := &acc[v]
+			cur := atomic.LoadUint32(p)
+			for c < cur {
+				if atomic.CompareAndSwapUint32(p, cur, c) {
+					if cur == math.MaxUint32 {
+						list = append(list, v)
+					}
+					break
+				}
+				cur = atomic.LoadUint32(p)
+			}
+		}
+	}
+	return list, big, -1
 }
