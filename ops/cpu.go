@@ -352,7 +352,7 @@ func (d *cpuDevice) pull(ctx context.Context, g *Graph, f *Functor, edge EdgeFun
 	if err := col.write(d, out); err != nil {
 		return AdvanceStats{}, err
 	}
-	return AdvanceStats{Strategy: Choose(o.Strategy, 0, 0, g.NumVertices, g.NumArcs), Direction: Pull, Output: out.Len()}, nil
+	return AdvanceStats{Strategy: o.Strategy, Direction: Pull, Output: out.Len()}, nil
 }
 
 // advanceRows advances from the rows r, cutting their arcs among the
