@@ -123,7 +123,7 @@ func checkGraphCases(el *graph.EdgeList, p layout.Params) (int, error) {
 				func() error { return apps.ValidateBFS(g, s, levels) }); err != nil {
 				return cases, err
 			}
-			results["bfs"] = append(results["bfs"], levels)
+			results["bfs"] = append(results["bfs"], slices.Clone(levels)) // a backend may reuse its result buffer
 			if err := check(stag("bfs-tree"), func() (err error) { parents, _, err = apps.BFSParents(ctx, fwd, s, opts); return },
 				func() error { return apps.ValidateBFSTree(g, s, parents) }); err != nil {
 				return cases, err
@@ -133,14 +133,14 @@ func checkGraphCases(el *graph.EdgeList, p layout.Params) (int, error) {
 				func() error { return apps.ValidateSSSP(wg, s, dist) }); err != nil {
 				return cases, err
 			}
-			results["sssp"] = append(results["sssp"], dist)
+			results["sssp"] = append(results["sssp"], slices.Clone(dist))
 		}
 		var labels, lpLabels []uint32
 		if err := check(tag("cc"), func() (err error) { labels, _, err = apps.CC(ctx, sfwd, opts); return },
 			func() error { return apps.ValidateCC(sg, labels) }); err != nil {
 			return cases, err
 		}
-		results["cc"] = append(results["cc"], labels)
+		results["cc"] = append(results["cc"], slices.Clone(labels))
 		if err := check(tag("cc-lp"), func() (err error) { lpLabels, _, err = apps.CCLabels(ctx, sfwd, opts); return },
 			func() error {
 				if !slices.Equal(labels, lpLabels) {

@@ -156,6 +156,10 @@ type engines[V engine.Value] struct {
 	r      *sampler.Runner[V]
 	pull   engine.PullStepper[V]
 	values []uint32 // a min run's values (RunMin), reused by the next run
+	// RunMin's result in the original numbering (engine.OutputValues),
+	// handed to its caller and overwritten by the run that takes these
+	// engines next (engine.Backend allows it).
+	out []uint32
 }
 
 // newEngines allocates the engines over b's layout (the pull engine only

@@ -12,19 +12,27 @@ import (
 
 // RunMin runs p from init and returns its result in the original numbering
 // (engine.Backend): the initial values, the run and the mapping all in
-// parallel. The result is a new slice. The run's engines come from the
-// backend's idle runners (their buffers and dense estimates reused).
+// parallel. The run's engines come from the backend's idle runners (their
+// buffers and dense estimates reused). A synchronous run's values
+// (engine.OutputValues) are mapped into a buffer kept with those engines:
+// the result stays valid until the next run that takes them, as
+// engine.Backend allows; components and async runs get a new slice.
 func (b *Backend) RunMin(ctx context.Context, p engine.Program[uint32], init engine.Init, out engine.Output, opts engine.RunOptions) ([]uint32, engine.Result, error) {
-	values, res, done, err := b.runMin(ctx, p, init, opts)
+	values, res, e, done, err := b.runMin(ctx, p, init, opts)
 	defer done()
 	if err != nil {
 		return nil, res, err
 	}
 	start := time.Now()
 	var result []uint32
-	switch out {
-	case engine.OutputComponents:
+	switch {
+	case out == engine.OutputComponents:
 		result = engine.ComponentsToOriginal(b.l, values, b.workers)
+	case e != nil:
+		if len(e.out) != len(values) {
+			e.out = make([]uint32, len(values))
+		}
+		result = engine.ToOriginalInto(b.l, values, e.out, b.workers)
 	default:
 		result = engine.ToOriginal(b.l, values, b.workers)
 	}
@@ -34,20 +42,21 @@ func (b *Backend) RunMin(ctx context.Context, p engine.Program[uint32], init eng
 
 // runMin runs min program p from init and returns its values in the
 // layout numbering, valid until done is called (a synchronous run's values
-// live in its pooled engines, which done gives back; done is never nil).
-func (b *Backend) runMin(ctx context.Context, p engine.Program[uint32], init engine.Init, opts engine.RunOptions) ([]uint32, engine.Result, func(), error) {
+// live in its pooled engines e, which done gives back; done is never nil,
+// e is nil for an async run).
+func (b *Backend) runMin(ctx context.Context, p engine.Program[uint32], init engine.Init, opts engine.RunOptions) ([]uint32, engine.Result, *engines[uint32], func(), error) {
 	nothing := func() {}
 	if opts.Mode == engine.Async {
 		values, f, err := init.Values(b.l.NumVertices, b.workers)
 		if err != nil {
-			return nil, engine.Result{}, nothing, fmt.Errorf("cpu backend: %w", err)
+			return nil, engine.Result{}, nil, nothing, fmt.Errorf("cpu backend: %w", err)
 		}
 		res, err := b.asyncRunner(opts).Run(ctx, p, values, f)
-		return values, res, nothing, err
+		return values, res, nil, nothing, err
 	}
 	e, err := b.takeMinRunner(opts)
 	if err != nil {
-		return nil, engine.Result{}, nothing, err
+		return nil, engine.Result{}, nil, nothing, err
 	}
 	done := func() { b.putMinRunner(e) }
 	if uint64(len(e.values)) != b.l.NumVertices {
@@ -55,10 +64,10 @@ func (b *Backend) runMin(ctx context.Context, p engine.Program[uint32], init eng
 	}
 	values, f, err := init.ValuesInto(e.values, b.workers)
 	if err != nil {
-		return nil, engine.Result{}, done, fmt.Errorf("cpu backend: %w", err)
+		return nil, engine.Result{}, e, done, fmt.Errorf("cpu backend: %w", err)
 	}
 	res, err := e.r.Run(ctx, p, values, f)
-	return values, res, done, err
+	return values, res, e, done, err
 }
 
 // BFSParents runs BFS as RunMin does and returns its tree (see
@@ -69,7 +78,7 @@ func (b *Backend) BFSParents(ctx context.Context, p engine.Program[uint32], init
 	if !init.HasSource {
 		return nil, engine.Result{}, fmt.Errorf("cpu backend: a BFS tree needs a source")
 	}
-	level, res, done, err := b.runMin(ctx, p, init, opts)
+	level, res, _, done, err := b.runMin(ctx, p, init, opts)
 	defer done()
 	if err != nil {
 		return nil, res, err

@@ -111,10 +111,17 @@ type PageRankBackend interface {
 // ToOriginal returns values (layout numbering) in the original numbering,
 // mapped in parallel (workers goroutines) into a new slice.
 func ToOriginal[V any](l *layout.Layout, values []V, workers int) []V {
-	out := make([]V, len(values))
-	par.For(len(values), workers, 1<<15, func(lo, hi int) {
-		for old := lo; old < hi; old++ {
-			out[old] = values[l.Perm[old]]
+	return ToOriginalInto(l, values, make([]V, len(values)), workers)
+}
+
+// ToOriginalInto is ToOriginal writing into out (one entry per vertex, any
+// contents before), which it returns: a caller that maps a result on every
+// run reuses out instead of allocating and first-touching a new slice.
+func ToOriginalInto[V any](l *layout.Layout, values, out []V, workers int) []V {
+	perm := l.Perm[:len(out)]
+	par.For(len(out), workers, 1<<15, func(lo, hi int) {
+		for old, v := range perm[lo:hi] {
+			out[lo+old] = values[v]
 		}
 	})
 	return out

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/stretchr/testify/require"
 )
 
@@ -43,4 +44,31 @@ func TestComponentMinima(t *testing.T) {
 		lo = hi
 	}
 	require.Equal(t, want, got)
+}
+
+// TestToOriginalInto: the mapping into a given (dirty) slice equals the
+// allocating one and returns that slice.
+func TestToOriginalInto(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 100_000
+	l := &layout.Layout{Perm: make([]uint32, n)}
+	for i, v := range rng.Perm(n) {
+		l.Perm[i] = uint32(v)
+	}
+	values := make([]uint32, n)
+	for i := range values {
+		values[i] = rng.Uint32()
+	}
+	want := make([]uint32, n)
+	for old := range want {
+		want[old] = values[l.Perm[old]]
+	}
+	require.Equal(t, want, ToOriginal(l, values, 3))
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = 12345
+	}
+	got := ToOriginalInto(l, values, out, 3)
+	require.Equal(t, want, got)
+	require.Same(t, &out[0], &got[0])
 }

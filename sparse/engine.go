@@ -87,7 +87,7 @@ const (
 	// estimateWindow arcs, evenly spaced, and scales up.
 	estimateFew     = 64
 	estimateWindows = 2
-	estimateWindow  = 8192
+	estimateWindow  = 2048
 )
 
 // Names of the phases Step reports.
@@ -331,7 +331,17 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.Program[V], values []V, f
 	e.prepareTarget(t, p.Combine())
 	phases := make([]engine.Phase, 0, 3)
 	start := time.Now()
-	if err := e.traverseAny(newKernel(p, values, e.l), t, frontier); err != nil {
+	k := newKernel(p, values, e.l)
+	if e.claimOK(k, frontier) {
+		total, err := e.plan(frontier)
+		if err != nil {
+			return nil, nil, err
+		}
+		if total >= e.inlineArcs {
+			return e.stepClaim(ctx, p, k, values, frontier, total, start, phases)
+		}
+	}
+	if err := e.traverseAny(k, t, frontier); err != nil {
 		return nil, nil, err
 	}
 	now := time.Now()
@@ -352,6 +362,27 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.Program[V], values []V, f
 	return next, phases, nil
 }
 
+// stepClaim is Step by the claim path (claimOK; total arcs planned, at
+// least e.inlineArcs): traverseClaim, no merge (reported as zero), then
+// applyClaim. Every contribution of an engine.EarlyExit program's step is
+// the same, so the destinations, the values and the next frontier are
+// those of the general path.
+func (e *Engine[V]) stepClaim(ctx context.Context, p engine.Program[V], k *kernel[V], values []V, frontier []uint32, total uint64, start time.Time, phases []engine.Phase) ([]uint32, []engine.Phase, error) {
+	t := &e.main
+	c := engine.Contribute(k.edge, values[frontier[0]], 0)
+	e.traverseClaim(k, t, frontier, total, any(c).(uint32))
+	now := time.Now()
+	phases = append(phases, engine.Phase{Name: PhaseTraverse, Seconds: now.Sub(start).Seconds()},
+		engine.Phase{Name: PhaseMerge})
+	if err := ctx.Err(); err != nil {
+		e.clearClaims(t)
+		return nil, nil, err
+	}
+	next := e.applyClaim(p, values, t, c)
+	phases = append(phases, engine.Phase{Name: PhaseApply, Seconds: time.Since(now).Seconds()})
+	return next, phases, nil
+}
+
 // Estimate returns the time the sparse traversal of sample takes (ESP,
 // MultiGraph §6): the same traverse and merge phases as Step, combining into a
 // second accumulator that is reset afterwards (the reset, which stands for
@@ -359,10 +390,10 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.Program[V], values []V, f
 // touching values or any state a later Step reads. The hybrid scales the
 // result by |frontier| / |sample|. Like Step, a sample of fewer than a few
 // thousand arcs runs on the calling goroutine. A sample of a few vertices
-// (fewer than 64) with many arcs (more than 32,768: a hub's row, such as
+// (fewer than 64) with many arcs (more than 8192: a hub's row, such as
 // the whole one-vertex frontier of a BFS's first step) is timed on two
-// evenly spaced windows of 8192 of its arcs, traversed as in parallel
-// Step, and the time scaled by its arcs over 16,384; the dry run of the
+// evenly spaced windows of 2048 of its arcs, traversed as in parallel
+// Step, and the time scaled by its arcs over 4096; the dry run of the
 // whole would cost as much as the step itself.
 func (e *Engine[V]) Estimate(ctx context.Context, p engine.Program[V], values []V, sample []uint32) (time.Duration, error) {
 	if err := e.check(p, values); err != nil {

@@ -632,3 +632,43 @@ func TestEstimateWindows(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimPath runs a BFS-like program (engine.EarlyExit and
+// engine.Monotone, uint32, no weights) over frontiers of fewer than
+// estimateFew vertices with the inline threshold lowered, so Step takes
+// the claim path (traverseClaim, applyClaim), and compares with the
+// reference; the engine is left reset for the next step.
+func TestClaimPath(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(21, 22))
+	p := eeProg[uint32]{monoProg[uint32]{minProg[uint32]{engine.EdgeSourcePlusOne}}}
+	for _, g := range testGraphs() {
+		for pi, params := range []layout.Params{layout.DefaultParams(), smallParams} {
+			l, err := preprocess.Build(ctx, g.el, params, preprocess.Options{Workers: 1})
+			require.NoError(t, err)
+			for _, workers := range []int{2, 3} {
+				e, err := New[uint32](l, workers)
+				require.NoError(t, err)
+				e.inlineArcs, e.minArcsPerWorker = 1, 1
+				for _, size := range []int{1, 5, estimateFew - 1} {
+					what := fmt.Sprintf("%s/params=%d/w%d/size %d", g.name, pi, workers, size)
+					values := randomValues[uint32](r, l.NumVertices, true)
+					frontier := randomFrontier(r, l.NumVertices, 0.5)
+					frontier = frontier[:min(size, len(frontier))]
+					for _, u := range frontier {
+						values[u] = 3
+					}
+					require.True(t, len(frontier) == 0 || e.claimOK(newKernel[uint32](p, values, l), frontier), what)
+					wantNext, wantVals := reference(g.el, l, p, values, frontier)
+					vals := slices.Clone(values)
+					next, phases, err := e.Step(ctx, p, vals, frontier)
+					require.NoError(t, err, what)
+					require.Len(t, phases, 3, what)
+					assert.ElementsMatch(t, wantNext, next, what)
+					equalValues(t, wantVals, vals, what)
+					checkReset(t, e)
+				}
+			}
+		}
+	}
+}

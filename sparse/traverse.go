@@ -325,3 +325,88 @@ func (f *flatU32) rows(part []uint32, list, big []uint32) ([]uint32, []uint32, i
 	}
 	return list, big, -1
 }
+
+// claimOK reports whether a step over frontier for k takes the claim path
+// (stepClaim): an engine.EarlyExit and engine.Monotone min program over
+// uint32 values without weights (every contribution of the step is the
+// same), a frontier of fewer than estimateFew vertices (such as BFS's
+// source: a hub's row cut among the workers, so their destinations hardly
+// overlap) and more than one worker.
+func (e *Engine[V]) claimOK(k *kernel[V], frontier []uint32) bool {
+	if e.workers < 2 || k.seen == nil || !k.same || k.kind != minConst ||
+		len(frontier) == 0 || len(frontier) >= estimateFew {
+		return false
+	}
+	_, ok := any(k.values).([]uint32)
+	return ok
+}
+
+// traverseClaim is the claim path's traversal of total arcs of frontier
+// (e.pre planned): every contribution is c, so a destination that c can
+// lower is claimed in t's touched bitset (an atomic OR, the bitset a
+// thirty-second of the accumulator's size) by the one worker that reaches
+// it first, which lists it; the accumulator is not used, and there is
+// nothing to merge. Apply follows in applyClaim.
+func (e *Engine[V]) traverseClaim(k *kernel[V], t *target[V], frontier []uint32, total uint64, c uint32) {
+	nw := e.workersFor(total)
+	pre, off, dst := e.pre, k.off, k.dst
+	seen := any(k.seen).([]uint32)
+	bits := t.bits
+	f := len(frontier)
+	run(nw, func(w int) {
+		list := e.ws[w].touched
+		a, b := total*uint64(w)/uint64(nw), total*uint64(w+1)/uint64(nw)
+		if a < b {
+			for i := par.FindStart(pre, a); i < f && pre[i] < b; i++ {
+				vlo, vhi := pre[i], pre[i+1]
+				if vhi == vlo {
+					continue
+				}
+				base := off[frontier[i]]
+				for _, v := range dst[base+max(a, vlo)-vlo : base+min(b, vhi)-vlo] {
+					if c < seen[v] && par.Claim(bits, v) {
+						list = append(list, v)
+					}
+				}
+			}
+		}
+		e.ws[w].touched = list
+	})
+}
+
+// applyClaim is the claim path's apply phase: Apply(v, c) for every vertex
+// a worker claimed, on that worker's list (the core that read v's value
+// in the traversal), then the touched bitset cleared whole (n/8 bytes: a
+// plain clear costs less than an atomic per claimed bit); it returns the
+// vertices Apply made active in a new slice.
+func (e *Engine[V]) applyClaim(p engine.Program[V], values []V, t *target[V], c V) []uint32 {
+	parts := 0
+	for i := range e.ws {
+		if len(e.ws[i].touched) > 0 {
+			parts = i + 1
+		}
+	}
+	run(parts, func(w int) {
+		out := e.ws[w].out[:0]
+		for _, v := range e.ws[w].touched {
+			if p.Apply(v, c, values) {
+				out = append(out, v)
+			}
+		}
+		e.ws[w].out = out
+		e.ws[w].touched = e.ws[w].touched[:0]
+	})
+	clear(t.bits)
+	return e.gather(parts)
+}
+
+// clearClaims clears the bits of the claimed vertices and empties the
+// lists (a cancelled claim-path step).
+func (e *Engine[V]) clearClaims(t *target[V]) {
+	for i := range e.ws {
+		for _, v := range e.ws[i].touched {
+			t.bits[v>>5] = 0
+		}
+		e.ws[i].touched = e.ws[i].touched[:0]
+	}
+}
