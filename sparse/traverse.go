@@ -2,7 +2,6 @@ package sparse
 
 import (
 	"fmt"
-	"math"
 	"sync/atomic"
 
 	"github.com/mgraph-dev/mgraph/engine"
@@ -306,22 +305,7 @@ func (f *flatU32) rows(part []uint32, list, big []uint32) ([]uint32, []uint32, i
 		if !f.same {
 			c = engine.Contribute(f.edge, f.vals[u], 0)
 		}
-		for _, v := range dst[lo:hi] {
-			if c >= seen[v] {
-				continue
-			}
-			p := &acc[v]
-			cur := atomic.LoadUint32(p)
-			for c < cur {
-				if atomic.CompareAndSwapUint32(p, cur, c) {
-					if cur == math.MaxUint32 {
-						list = append(list, v)
-					}
-					break
-				}
-				cur = atomic.LoadUint32(p)
-			}
-		}
+		list = atomicMinConstU32(dst[lo:hi], acc, seen, c, list)
 	}
 	return list, big, -1
 }
