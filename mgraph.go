@@ -30,7 +30,6 @@ import (
 	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/bench"
 	"github.com/mgraph-dev/mgraph/cpu"
-	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/graph"
@@ -254,15 +253,6 @@ func buildLayout(ctx context.Context, el *graph.EdgeList, opts Options) (*layout
 	return l, nil
 }
 
-// gpuUnfit reports whether err, from gpu.New, says the graph cannot run on
-// the GPU but can on the CPU: it does not fit the device's memory (or
-// Options.GPUMemoryLimit), or a fault made the device unusable to this
-// process.
-func gpuUnfit(err error) bool {
-	oom := (*cuda.OutOfMemoryError)(nil)
-	return errors.As(err, &oom) || errors.Is(err, cuda.ErrDeviceLost)
-}
-
 // newGraph makes the graph of layout l with opts' backend and mode.
 func newGraph(l *layout.Layout, opts Options) (*Graph, error) {
 	mode, _, useGPU, err := opts.settings()
@@ -272,7 +262,7 @@ func newGraph(l *layout.Layout, opts Options) (*Graph, error) {
 	g := &Graph{l: l, mode: mode, threads: opts.Threads}
 	if useGPU {
 		b, err := gpu.New(l, opts.Threads, gpu.WithMemoryLimit(opts.GPUMemoryLimit))
-		if err != nil && opts.Backend == Auto && gpuUnfit(err) {
+		if err != nil && opts.Backend == Auto && gpu.Unfit(err) {
 			useGPU = false // it does not fit, or an earlier fault lost the GPU: the CPU runs it
 		} else if err != nil {
 			return nil, fmt.Errorf("mgraph: %w", err)

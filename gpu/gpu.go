@@ -341,6 +341,15 @@ func (h *heldOps) Close() error {
 	return nil
 }
 
+// Unfit reports whether err, from New, says that the graph cannot run on
+// this GPU but can on the CPU: it does not fit the device's free memory
+// (or WithMemoryLimit's), or a fault made the device unusable to this
+// process (cuda.ErrDeviceLost). Callers that fall back to the CPU ask it.
+func Unfit(err error) bool {
+	oom := (*cuda.OutOfMemoryError)(nil)
+	return errors.As(err, &oom) || errors.Is(err, cuda.ErrDeviceLost)
+}
+
 // RecoveredFrom returns the fault New found the device in (left by an
 // earlier backend's kernel) and reset it from, or nil.
 func (b *Backend) RecoveredFrom() error { return b.recovered }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -343,9 +342,8 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		}
 		gopts = append(gopts, gpu.WithMemoryLimit(limit))
 		g, err := gpu.New(l, f.in.threads, gopts...)
-		oom := (*cuda.OutOfMemoryError)(nil)
 		switch {
-		case err != nil && f.autoCUDA && (errors.As(err, &oom) || errors.Is(err, cuda.ErrDeviceLost)):
+		case err != nil && f.autoCUDA && gpu.Unfit(err):
 			// --backend auto: a graph the GPU cannot hold runs on the CPU.
 			fmt.Fprintf(e.stderr, "%v; --backend auto: running on the CPU\n", err)
 			if dl.built != nil {
