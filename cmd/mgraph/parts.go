@@ -54,15 +54,21 @@ func parseGPUs(s string) (int, error) {
 	return n, nil
 }
 
-// checkParts validates the partitioned run's flags for app; it returns
-// the GPUs (0: the CPU backend) and parts, parts 0 meaning no partitioned
-// run.
-func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (gpus, parts int, err error) {
+// partSpec is a partitioned run's shape: the GPUs (0: the CPU backend),
+// the parts (0: no partitioned run) and the partitioner.
+type partSpec struct {
+	gpus, parts int
+	method      partition.Method
+}
+
+// checkParts validates the partitioned run's flags for app.
+func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec partSpec, err error) {
 	if f.gpus == "" && f.parts == 0 {
-		return 0, 0, nil
+		return partSpec{}, nil
 	}
+	gpus, parts := 0, 0
 	if gpus, err = parseGPUs(f.gpus); err != nil {
-		return 0, 0, err
+		return partSpec{}, err
 	}
 	if gpus == 0 && f.backend == "cuda" {
 		gpus = 1 // --parts on one GPU
@@ -73,37 +79,38 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (gpus
 	}
 	switch {
 	case parts < 0 || parts > partition.MaxParts:
-		return 0, 0, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
+		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return 0, 0, usageError("--parts and --gpus run bfs, sssp and cc; not %s", app)
+		return partSpec{}, usageError("--parts and --gpus run bfs, sssp and cc; not %s", app)
 	case mode == engine.Async:
-		return 0, 0, usageError("--parts and --gpus: mode async has no iterations to exchange between")
+		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
-		return 0, 0, usageError("--from does not run partitioned")
+		return partSpec{}, usageError("--from does not run partitioned")
 	case f.engine == string(apps.Operators):
-		return 0, 0, usageError("--parts and --gpus run the MultiGraph engines, not the operators")
+		return partSpec{}, usageError("--parts and --gpus run the MultiGraph engines, not the operators")
 	case f.gpus != "" && f.backend == "cpu":
-		return 0, 0, usageError("--gpus with --backend cpu: give --parts for CPU parts")
+		return partSpec{}, usageError("--gpus with --backend cpu: give --parts for CPU parts")
 	case gpus > 0:
 		f.backend = "cuda"
 		if !cuda.BuiltWithCUDA() {
-			return 0, 0, fmt.Errorf("--gpus: this mgraph was built without CUDA (see docs/gpu.md)")
+			return partSpec{}, fmt.Errorf("--gpus: this mgraph was built without CUDA (see docs/gpu.md)")
 		}
 		if n, err := cuda.DeviceCount(); err != nil || n < gpus {
-			return 0, 0, fmt.Errorf("--gpus %d: %d GPUs visible (%v)", gpus, n, err)
+			return partSpec{}, fmt.Errorf("--gpus %d: %d GPUs visible (%v)", gpus, n, err)
 		}
 	}
-	if _, err := partition.ParseMethod(f.partitioner); err != nil {
-		return 0, 0, usageError("--partition: %v", err)
+	method, err := partition.ParseMethod(f.partitioner)
+	if err != nil {
+		return partSpec{}, usageError("--partition: %v", err)
 	}
-	return gpus, parts, nil
+	return partSpec{gpus: gpus, parts: parts, method: method}, nil
 }
 
-// newPartitioned partitions l's graph into parts and makes a backend per
-// part: part i on GPU i mod gpus, or on the CPU when gpus is 0 (threads
-// shared out).
-func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, gpus, parts int) (*partitioned, error) {
-	method, _ := partition.ParseMethod(f.partitioner)
+// newPartitioned partitions l's graph into spec's parts and makes a
+// backend per part: part i on GPU i mod spec.gpus, or on the CPU when
+// spec.gpus is 0 (threads shared out).
+func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, spec partSpec) (*partitioned, error) {
+	gpus, parts, method := spec.gpus, spec.parts, spec.method
 	t0 := time.Now()
 	el := apps.OriginalCSR(l, f.in.threads).IntoEdgeList(f.in.threads)
 	o := partition.Options{Method: method, Parts: parts, Seed: f.seed}
@@ -185,4 +192,10 @@ func (p *partitioned) close() error {
 }
 
 // partitionNames lists the partitioners for the flag's help.
-var partitionNames = strings.Join([]string{"random", "static", "brp", "balanced"}, ", ")
+func partitionNames() string {
+	names := make([]string, len(partition.Methods))
+	for i, m := range partition.Methods {
+		names[i] = m.String()
+	}
+	return strings.Join(names, ", ")
+}

@@ -164,7 +164,7 @@ Examples:
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
 			fs.StringVar(&f.gpus, "gpus", "", "bfs, sssp, cc: run partitioned over N GPUs (or all), a part per GPU unless --parts, the updates exchanged by NCCL")
 			fs.IntVar(&f.parts, "parts", 0, "bfs, sssp, cc: run partitioned into N parts (on the CPU, or over --gpus), each with its own engines, exchanging updates every iteration")
-			fs.StringVar(&f.partitioner, "partition", "brp", "the partitioner of --parts and --gpus: "+partitionNames)
+			fs.StringVar(&f.partitioner, "partition", "brp", "the partitioner of --parts and --gpus: "+partitionNames())
 			fs.StringVar(&f.gpuMemMax, "gpu-memory-limit", "", "cuda: the GPU memory the layout may take (e.g. 8GiB; default: what is free); over it, --backend auto runs on the CPU")
 			fs.BoolVar(&f.gpuStream, "gpu-pr-stream", false, "cuda, pr: the paper's stream buffer for the light edges instead of reading them row panel by row panel (for comparing the two)")
 			fs.Uint32Var(&f.gpuLoopBl, "gpu-loop-blocks", 0, "cuda: thread blocks per SM of the device loops (0: sized by the frontier)")
@@ -272,7 +272,7 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	if err != nil {
 		return err
 	}
-	gpus, parts, err := f.checkParts(app, mode, from)
+	spec, err := f.checkParts(app, mode, from)
 	if err != nil {
 		return err
 	}
@@ -292,7 +292,7 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	// A layout built on the GPU for a run there stays on the device: the run
 	// starts from it, and the host gets the rest of it (for the cache and
 	// the validation) after the results, as the cache write does.
-	keep := f.backend == "cuda" && parts == 0 // a partitioned run reads the whole graph on the host
+	keep := f.backend == "cuda" && spec.parts == 0 // a partitioned run reads the whole graph on the host
 	dl, err := loadLayoutDeferred(ctx, e, graphPath, &f.in, &f.lf, keep)
 	if err != nil {
 		return err
@@ -318,8 +318,8 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	}
 	var fwd engine.Backend
 	var parted *partitioned
-	if parts > 0 {
-		if parted, err = newPartitioned(ctx, e, f, l, gpus, parts); err != nil {
+	if spec.parts > 0 {
+		if parted, err = newPartitioned(ctx, e, f, l, spec); err != nil {
 			return err
 		}
 		defer parted.close()
