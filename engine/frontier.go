@@ -122,7 +122,7 @@ func (f *Frontier) Flags(workers int) []uint8 {
 // FlagsToList collects the indices of non-zero flags in increasing order:
 // each worker compacts its own range, then the pieces are concatenated (the
 // CPU analogue of the GPU's warp-aggregated append). Flags are read 64 at a
-// time into a bit mask (flagMask) without a branch per flag or per word, so
+// time into a bit mask (FlagMask) without a branch per flag or per word, so
 // a frontier's random pattern costs one loop exit per 64 vertices, not a
 // misprediction per nonzero word.
 func FlagsToList(flags []uint8, workers int) []uint32 {
@@ -132,7 +132,7 @@ func FlagsToList(flags []uint8, workers int) []uint32 {
 		var k uint64
 		i := c.Lo
 		for ; i+64 <= c.Hi; i += 64 {
-			k += uint64(bits.OnesCount64(flagMask(flags[i : i+64])))
+			k += uint64(bits.OnesCount64(FlagMask(flags[i : i+64])))
 		}
 		for ; i < c.Hi; i++ {
 			if flags[i] != 0 {
@@ -147,7 +147,7 @@ func FlagsToList(flags []uint8, workers int) []uint32 {
 		p := counts[c.Index]
 		i := c.Lo
 		for ; i+64 <= c.Hi; i += 64 {
-			for m := flagMask(flags[i : i+64]); m != 0; m &= m - 1 {
+			for m := FlagMask(flags[i : i+64]); m != 0; m &= m - 1 {
 				list[p] = uint32(i + bits.TrailingZeros64(m))
 				p++
 			}
@@ -162,20 +162,21 @@ func FlagsToList(flags []uint8, workers int) []uint32 {
 	return list
 }
 
-// flagMask returns the 64 flags f[0:64] as a mask, bit k set when f[k] is
-// nonzero.
-func flagMask(f []uint8) uint64 {
+// FlagMask returns the 64 flags f[0:64] as a mask, bit k set when f[k] is
+// nonzero, eight flags at a time without a branch per flag (a random
+// pattern of flags would mispredict half of them).
+func FlagMask(f []uint8) uint64 {
 	_ = f[63]
 	var m uint64
 	for j := 0; j < 64; j += 8 {
-		m |= PackBytes(binary.LittleEndian.Uint64(f[j:])) << j
+		m |= packBytes(binary.LittleEndian.Uint64(f[j:])) << j
 	}
 	return m
 }
 
-// PackBytes returns the 8 bits saying which bytes of x (eight flags read
+// packBytes returns the 8 bits saying which bytes of x (eight flags read
 // little-endian) are nonzero, byte k as bit k, without a branch.
-func PackBytes(x uint64) uint64 {
+func packBytes(x uint64) uint64 {
 	return ((nonzeroBytes(x) >> 7) * 0x0102040810204080) >> 56
 }
 

@@ -104,8 +104,8 @@ func TestPackBytes(t *testing.T) {
 				want |= 1 << k
 			}
 		}
-		if got := PackBytes(binary.LittleEndian.Uint64(b[:])); got != want {
-			t.Fatalf("PackBytes(%x) = %08b, want %08b", b, got, want)
+		if got := packBytes(binary.LittleEndian.Uint64(b[:])); got != want {
+			t.Fatalf("packBytes(%x) = %08b, want %08b", b, got, want)
 		}
 	}
 }

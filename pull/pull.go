@@ -269,13 +269,7 @@ func (e *Engine[V]) pack(active []uint8) {
 				e.bits[k] = w
 				continue
 			}
-			// Eight flags at a time, without a branch per flag (a random
-			// pattern of active vertices would mispredict half of them).
-			var w uint64
-			for j := 0; j < 64; j += 8 {
-				w |= engine.PackBytes(binary.LittleEndian.Uint64(f[j:])) << j
-			}
-			e.bits[k] = w
+			e.bits[k] = engine.FlagMask(f)
 		}
 	})
 }
