@@ -59,7 +59,7 @@ func keep[T any](g *Graph, x []T) []T {
 		return x
 	}
 	out := make([]T, len(x))
-	par.For(len(x), g.threads, 1<<16, func(lo, hi int) { copy(out[lo:hi], x[lo:hi]) })
+	par.Copy(out, x, g.threads, 1<<16)
 	return out
 }
 

@@ -354,7 +354,7 @@ func runInto[V uint32 | float64](ctx context.Context, g *Graph, app string, sour
 		return Stats{}, fmt.Errorf("mgraph: %s returns %T, not %T", app, out, dst)
 	}
 	if !direct || len(src) != len(dst) || &src[0] != &dst[0] {
-		par.For(len(dst), g.threads, 1<<16, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
+		par.Copy(dst, src, g.threads, 1<<16)
 	}
 	trial := time.Since(start)
 	return Stats{Trial: trial, Engine: secs(res.Seconds), Copy: secs(res.CopySeconds), Iterations: res.Iterations,

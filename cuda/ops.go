@@ -759,7 +759,7 @@ func (d *OpsDevice) Original(m ops.Mem, elemBytes int, dst []byte) error {
 	if err := d.mapped.CopyToHostAt(0, stage); err != nil {
 		return err
 	}
-	par.For(len(dst), 0, 1<<20, func(lo, hi int) { copy(dst[lo:hi], stage[lo:hi]) })
+	par.Copy(dst, stage, 0, 1<<20)
 	return nil
 }
 

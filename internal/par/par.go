@@ -81,6 +81,13 @@ func For(n, workers, minPerWorker int, fn func(lo, hi int)) {
 	ForChunks(Split(n, workers), func(c Chunk) { fn(c.Lo, c.Hi) })
 }
 
+// Copy copies src into dst (len(dst) elements) on workers goroutines, as
+// For cuts it (minPerWorker elements at least per worker): the copy of a
+// large result out of a buffer that will be reused.
+func Copy[T any](dst, src []T, workers, minPerWorker int) {
+	For(len(dst), workers, minPerWorker, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
+}
+
 // Dynamic runs fn(i) for every i in [0, n) on workers goroutines that take
 // indices from a shared counter in batches of grain. Use it for work units of
 // uneven size; fn must not depend on which goroutine runs it.

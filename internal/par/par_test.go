@@ -74,3 +74,22 @@ func TestFindStartAndClaim(t *testing.T) {
 	require.True(t, Claim(bits, 5))
 	require.Equal(t, []uint32{1 << 5, 1 << 5}, bits)
 }
+
+// TestCopy: every element arrives, whatever the workers and the grain.
+func TestCopy(t *testing.T) {
+	src := make([]uint32, 100_003)
+	for i := range src {
+		src[i] = uint32(i * 7)
+	}
+	for _, w := range []int{1, 3, 8} {
+		for _, grain := range []int{0, 1, 1 << 10, 1 << 20} {
+			dst := make([]uint32, len(src))
+			Copy(dst, src, w, grain)
+			for i := range src {
+				if dst[i] != src[i] {
+					t.Fatalf("workers %d, grain %d: dst[%d] = %d, want %d", w, grain, i, dst[i], src[i])
+				}
+			}
+		}
+	}
+}
