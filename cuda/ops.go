@@ -395,7 +395,7 @@ func (d *OpsDevice) Advance(ctx context.Context, g *ops.Graph, f *ops.Functor, i
 	if in != nil {
 		size = in.Len()
 	}
-	if o.Direction == ops.Pull || (o.Direction == ops.Optimized && o.Optimizer.KeepPulling(size, g.NumVertices)) {
+	if o.PullNow(size, g.NumVertices) {
 		return d.pull(ctx, g, f, a, in, out, o)
 	}
 	if err := d.grow(&d.scan, 8*(x.count+1)); err != nil {
@@ -410,7 +410,7 @@ func (d *OpsDevice) Advance(ctx context.Context, g *ops.Graph, f *ops.Functor, i
 	if err := backendOpAdvancePlan(d.dev, og, x, d.scan.h.p, &arcs, t); err != nil {
 		return st, fmt.Errorf("advance with %s: %w", f.Name, err)
 	}
-	if o.Direction == ops.Optimized && o.Optimizer.PullFor(size, arcs) {
+	if o.PullAfterPlan(size, arcs) {
 		return d.pull(ctx, g, f, a, in, out, o)
 	}
 	st.Strategy = ops.Choose(o.Strategy, size, arcs, g.NumVertices, g.NumArcs)

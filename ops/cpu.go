@@ -233,7 +233,7 @@ func (d *cpuDevice) advance(ctx context.Context, g *Graph, f *Functor, in, out *
 	if in != nil {
 		size = in.Len()
 	}
-	if o.Direction == Pull || (o.Direction == Optimized && o.Optimizer.KeepPulling(size, g.NumVertices)) {
+	if o.PullNow(size, g.NumVertices) {
 		return d.pull(ctx, g, f, edge, in, out, o)
 	}
 	var stats AdvanceStats
@@ -244,7 +244,7 @@ func (d *cpuDevice) advance(ctx context.Context, g *Graph, f *Functor, in, out *
 		if r, err = d.rowsOf(g, in); err != nil {
 			return AdvanceStats{}, err
 		}
-		if o.Direction == Optimized && o.Optimizer.PullFor(size, r.arcs()) {
+		if o.PullAfterPlan(size, r.arcs()) {
 			return d.pull(ctx, g, f, edge, in, out, o)
 		}
 		stats.Arcs, col, err = d.advanceRows(ctx, g, r, edge, out, o)

@@ -303,6 +303,21 @@ func (o *Optimizer) PullFor(size int, arcs uint64) bool {
 	return false
 }
 
+// PullNow is asked by a device before an advance's plan: whether o pulls
+// without needing the input's arcs (Pull, or Optimized while the
+// traversal keeps pulling), for an input of size elements on a graph of n
+// vertices.
+func (o AdvanceOptions) PullNow(size int, n uint64) bool {
+	return o.Direction == Pull || (o.Direction == Optimized && o.Optimizer.KeepPulling(size, n))
+}
+
+// PullAfterPlan is asked after the plan of an advance that did not pull:
+// whether Optimized turns it into a pull for an input of size elements
+// and arcs arcs.
+func (o AdvanceOptions) PullAfterPlan(size int, arcs uint64) bool {
+	return o.Direction == Optimized && o.Optimizer.PullFor(size, arcs)
+}
+
 // Transposed returns the graph a pull over g walks (see
 // AdvanceOptions.Transpose), checking the pull's frontiers.
 func Transposed(d Device, g *Graph, in, out *Frontier, o AdvanceOptions) (*Graph, error) {
