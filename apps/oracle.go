@@ -33,6 +33,13 @@ func Traversal(app string, l *layout.Layout, source uint32, workers int) (engine
 	return p, values, f, nil
 }
 
+// TraversalProgram returns the program of app (bfs, sssp or cc) over l,
+// as Traversal does, without making initial values.
+func TraversalProgram(app string, l *layout.Layout) (engine.Program[uint32], error) {
+	p, _, _, err := traversalSetup(app, l, 0)
+	return p, err
+}
+
 // traversalSetup returns the program of app (bfs, sssp or cc), how its run
 // starts and how its values become the result.
 func traversalSetup(app string, l *layout.Layout, source uint32) (engine.Program[uint32], engine.Init, engine.Output, error) {

@@ -113,6 +113,9 @@ func NewNCCLRanks(devices []int) ([]*NCCLRank, error) {
 func (r *NCCLRank) Rank() int  { return r.rank }
 func (r *NCCLRank) Ranks() int { return r.ranks }
 
+// Device returns the rank's GPU.
+func (r *NCCLRank) Device() Device { return r.dev }
+
 // grow makes *b hold at least n bytes.
 func (r *NCCLRank) grow(b **Buffer[byte], n uint64) error {
 	if err := growBuffer(r.dev, b, n); err != nil {
@@ -123,42 +126,26 @@ func (r *NCCLRank) grow(b **Buffer[byte], n uint64) error {
 
 // AllToAll sends send[q] (host bytes) to every other rank q and returns
 // what each rank sent to this one (got[rank] is empty): the sizes go
-// first (one NCCL exchange of a word per rank), then the bytes, through
-// the rank's device buffers.
+// first (agreeSizes), then the bytes, through the rank's device buffers.
 func (r *NCCLRank) AllToAll(send [][]byte) ([][]byte, error) {
 	n := r.ranks
 	if len(send) != n {
 		return nil, invalidf("NCCLRank.AllToAll", "rank %d sends to %d ranks of %d", r.rank, len(send), n)
 	}
-	counts := make([]uint64, 2*n)
-	word := make([]uint64, n)
-	off := make([]uint64, n)
+	sendOff, sendBytes := make([]uint64, n), make([]uint64, n)
+	var st uint64
 	for q := range send {
 		if q != r.rank {
-			counts[q] = uint64(len(send[q]))
-			word[q] = 8
+			sendOff[q], sendBytes[q], st = st, uint64(len(send[q])), st+uint64(len(send[q]))
 		}
-		off[q] = uint64(q) * 8
 	}
-	if err := r.words.CopyFromHost(counts); err != nil {
+	recvBytes, err := r.agreeSizes(sendBytes)
+	if err != nil {
 		return nil, err
 	}
-	base := unsafe.Pointer(r.words.h.p)
-	if err := r.exchange(base, off, word, unsafe.Add(base, 8*n), off, word); err != nil {
-		return nil, err
-	}
-	if err := r.words.CopyToHost(counts); err != nil {
-		return nil, err
-	}
-	sendOff, recvOff, recvBytes := make([]uint64, n), make([]uint64, n), counts[n:]
-	sendBytes := make([]uint64, n)
-	var st, rt uint64
-	for q := range send {
-		if q == r.rank {
-			recvBytes[q] = 0
-			continue
-		}
-		sendOff[q], sendBytes[q], st = st, uint64(len(send[q])), st+uint64(len(send[q]))
+	recvOff := make([]uint64, n)
+	var rt uint64
+	for q := range recvBytes {
 		recvOff[q], rt = rt, rt+recvBytes[q]
 	}
 	if err := r.grow(&r.send, st); err != nil {
@@ -192,6 +179,34 @@ func (r *NCCLRank) AllToAll(send [][]byte) ([][]byte, error) {
 		got[q] = all[recvOff[q] : recvOff[q]+recvBytes[q]]
 	}
 	return got, nil
+}
+
+// agreeSizes sends every other rank q the size of what this rank will
+// send it, sendBytes[q], and returns the sizes each rank will send this
+// one (0 for itself): one NCCL exchange of a word per rank, collective.
+func (r *NCCLRank) agreeSizes(sendBytes []uint64) ([]uint64, error) {
+	n := r.ranks
+	counts := make([]uint64, 2*n)
+	word, off := make([]uint64, n), make([]uint64, n)
+	for q := range n {
+		if q != r.rank {
+			counts[q], word[q] = sendBytes[q], 8
+		}
+		off[q] = uint64(q) * 8
+	}
+	if err := r.words.CopyFromHost(counts); err != nil {
+		return nil, err
+	}
+	base := unsafe.Pointer(r.words.h.p)
+	if err := r.exchange(base, off, word, unsafe.Add(base, 8*n), off, word); err != nil {
+		return nil, err
+	}
+	if err := r.words.CopyToHost(counts); err != nil {
+		return nil, err
+	}
+	recv := counts[n:]
+	recv[r.rank] = 0
+	return recv, nil
 }
 
 // exchange runs one grouped NCCL send/receive on the rank's stream.

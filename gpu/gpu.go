@@ -68,6 +68,10 @@ type Backend struct {
 	opsDev *cuda.OpsDevice
 	// recovered is the fault New found the device in and reset it from.
 	recovered error
+	// part is the packaging state of the partitioned runs over this
+	// backend's layout (a part of a graph), kept for the next run (under
+	// mu); gpu/partrun.go.
+	part *heldPart
 }
 
 var _ engine.Backend = (*Backend)(nil)
@@ -254,8 +258,14 @@ func (b *Backend) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var first error
+	if b.part != nil { // before the MinRun it packages
+		first = b.part.pr.Close()
+		b.part = nil
+	}
 	if b.run != nil {
-		first = b.run.Close()
+		if err := b.run.Close(); err != nil && first == nil {
+			first = err
+		}
 		b.run = nil
 	}
 	if b.pr != nil {

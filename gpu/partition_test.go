@@ -39,7 +39,8 @@ func gpuParts(t *testing.T, el *graph.EdgeList, o partition.Options, gpus int) (
 
 // TestPartitionedRuns runs bfs, sssp and cc partitioned: 2–4 parts on one
 // GPU, and a part per GPU on every GPU there is (when there are several),
-// each partitioner, validated against the references.
+// each partitioner, packaged on the host (in memory) and on the devices
+// (peer copies), validated against the references.
 func TestPartitionedRuns(t *testing.T) {
 	needGPU(t)
 	devices, err := cuda.DeviceCount()
@@ -49,17 +50,30 @@ func TestPartitionedRuns(t *testing.T) {
 	if devices > 1 {
 		configs = append(configs, config{devices, devices}, config{2 * devices, devices})
 	}
+	peers := func(parts int) partition.Exchanger { return gpu.NewPeerExchanger(parts) }
 	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
 		for _, c := range configs {
-			checkPartitioned(t, s, c.parts, c.gpus, nil)
+			checkPartitioned(t, s, c.parts, c.gpus, nil, false)
+			checkPartitioned(t, s, c.parts, c.gpus, peers, false)
 		}
 	}
 }
 
+// TestDevicePartsRefuseMismatch: an exchanger of the wrong size is an
+// error, and a peer exchanger runs CPU parts on the host.
+func TestDevicePartsRefuseMismatch(t *testing.T) {
+	needGPU(t)
+	s := testgraphs.Shapes(t, testgraphs.Small)[0]
+	ps, bs := gpuParts(t, s.EL, partition.Options{Method: partition.Random, Parts: 2, Seed: 1}, 1)
+	_, _, err := partition.Run(context.Background(), "bfs", ps, bs, 0, partition.RunOptions{Exchanger: gpu.NewPeerExchanger(3)})
+	require.Error(t, err)
+}
+
 // checkPartitioned runs bfs, sssp and cc on shape s cut into parts parts
-// on gpus GPUs by every partitioner, through exchanger x (nil: in memory),
-// validated against the references.
-func checkPartitioned(t *testing.T, s testgraphs.Shape, parts, gpus int, x partition.Exchanger) {
+// on gpus GPUs by every partitioner, through the exchanger mk makes for
+// each run (nil: in memory), packaged on the host when host, validated
+// against the references.
+func checkPartitioned(t *testing.T, s testgraphs.Shape, parts, gpus int, mk func(parts int) partition.Exchanger, host bool) {
 	if s.EL.NumVertices < 2 {
 		return
 	}
@@ -70,20 +84,30 @@ func checkPartitioned(t *testing.T, s testgraphs.Shape, parts, gpus int, x parti
 	sym.Symmetrize(4)
 	g, wg, sg := graph.ToCSR(s.EL, 4), graph.ToCSR(weighted, 4), graph.ToCSR(sym, 4)
 	for _, m := range []partition.Method{partition.Random, partition.BRP, partition.Balanced} {
-		tag := fmt.Sprintf("%s/%s/%d parts on %d GPUs (exchanger %T)", s.Name, m, parts, gpus, x)
+		var x partition.Exchanger
+		if mk != nil {
+			x = mk(parts)
+		}
+		tag := fmt.Sprintf("%s/%s/%d parts on %d GPUs (exchanger %T, host %v)", s.Name, m, parts, gpus, x, host)
 		o := partition.Options{Method: m, Parts: parts, Seed: 7, Bias: 0.8}
 		ps, bs := gpuParts(t, s.EL, o, gpus)
 		wps, wbs := gpuParts(t, weighted, o, gpus)
 		sps, sbs := gpuParts(t, sym, o, gpus)
-		ro := partition.RunOptions{Exchanger: x}
+		ro := partition.RunOptions{Exchanger: x, HostExchange: host}
 		src := uint32(s.EL.NumVertices / 2)
 		levels, st, err := partition.Run(ctx, "bfs", ps, bs, src, ro)
 		require.NoError(t, err, tag)
 		require.NoError(t, apps.ValidateBFS(g, src, levels), tag)
 		require.True(t, st.Converged, tag)
+		if mk != nil {
+			ro.Exchanger = mk(parts)
+		}
 		dist, _, err := partition.Run(ctx, "sssp", wps, wbs, src, ro)
 		require.NoError(t, err, tag)
 		require.NoError(t, apps.ValidateSSSP(wg, src, dist), tag)
+		if mk != nil {
+			ro.Exchanger = mk(parts)
+		}
 		labels, st, err := partition.Run(ctx, "cc", sps, sbs, 0, ro)
 		require.NoError(t, err, tag)
 		require.NoError(t, apps.ValidateCC(sg, labels), tag)
@@ -92,8 +116,9 @@ func checkPartitioned(t *testing.T, s testgraphs.Shape, parts, gpus int, x parti
 }
 
 // TestPartitionedRunsNCCL runs bfs, sssp and cc with a part per GPU and
-// NCCL moving the updates (gpu.NCCLExchanger), validated against the
-// references; it needs two GPUs or more and NCCL (cuda.OpenNCCL).
+// NCCL moving the updates (gpu.NCCLExchanger), packaged on the devices
+// and on the host, validated against the references; it needs two GPUs or
+// more and NCCL (cuda.OpenNCCL).
 func TestPartitionedRunsNCCL(t *testing.T) {
 	needGPU(t)
 	devices, err := cuda.DeviceCount()
@@ -113,8 +138,10 @@ func TestPartitionedRunsNCCL(t *testing.T) {
 	x, err := gpu.NewNCCLExchanger(devs)
 	require.NoError(t, err)
 	defer func() { require.NoError(t, x.Close()) }()
+	same := func(int) partition.Exchanger { return x }
 	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
-		checkPartitioned(t, s, devices, devices, x)
+		checkPartitioned(t, s, devices, devices, same, false)
+		checkPartitioned(t, s, devices, devices, same, true)
 	}
 	_, err = gpu.NewNCCLExchanger([]int{0, 0})
 	require.ErrorContains(t, err, "twice")

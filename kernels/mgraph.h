@@ -872,6 +872,66 @@ int mg_nccl_exchange(int dev, void *comm, int ranks, int rank, const void *send,
 int mg_nccl_all_reduce_sum_u64(int dev, void *comm, const uint64_t *send, uint64_t *recv, uint64_t count, mg_stream s,
                                char *err, size_t errlen);
 
+/* --- Partitioned runs on the device (partition.cu) ----------------------- */
+
+/* The most parts a device-resident partitioned run has (one counter of
+ * messages per part). */
+#define MG_PART_MAX_PEERS 64
+/* An update for another part: the vertex's id in its owner (the owner's
+ * numbering, partition.Part) and its value; partition.Message's bytes. */
+typedef struct {
+    uint32_t vertex, value;
+} mg_part_msg;
+/* A part's conversion tables on its device (partition.Part): local_lid[i],
+ * the layout id of owned vertex i; ghost_lid[g], ghost_owner[g] and
+ * ghost_remote[g], ghost g's layout id, owner part and id in its owner;
+ * owner_start[q] (parts + 1 entries), the first ghost owned by part q
+ * (ghosts are ordered by owner). */
+typedef struct {
+    uint64_t num_local, num_ghosts;
+    uint32_t parts, reserved;
+    const uint32_t *local_lid, *ghost_lid, *ghost_owner, *ghost_remote;
+    const uint64_t *owner_start;
+} mg_part_tables;
+/* What a superstep's packaging and unpackaging leave for the host. */
+typedef struct {
+    uint64_t next_count; /* owned vertices flagged for the next superstep */
+    uint64_t next_edges; /* their out-arcs */
+    uint64_t total;      /* the all-reduce's sum of next_count over the parts */
+    uint64_t bad;        /* unpack: messages for vertices the part does not own */
+    uint64_t sent[MG_PART_MAX_PEERS]; /* pack: messages for each part */
+} mg_part_counters;
+/* Packaging, after an iteration: next (n flags) cleared; every owned vertex
+ * whose value is below prev[] (its value after the last exchange) gets
+ * prev = value and is flagged in next (counted, with its out-arcs by
+ * offsets, the layout's sparse offsets); every such ghost gets prev =
+ * value and becomes a message in its owner's segment of send (owner_start;
+ * send holds num_ghosts messages). The counters are zeroed first. Waits. */
+int mg_part_pack(int dev, const mg_part_tables *t, const uint64_t *offsets, const uint32_t *values, uint32_t *prev,
+                 uint8_t *next, uint64_t n, mg_part_msg *send, mg_part_counters *ctr, char *err, size_t errlen);
+/* Unpackaging: recv[0..received) min-combined into the owned vertices'
+ * values; a lowered vertex gets prev lowered too and is flagged in next
+ * (whose length is padded to a multiple of 4 bytes) and counted when it
+ * was not flagged; messages for vertices not owned are counted in bad.
+ * Adds to the counters. Waits. */
+int mg_part_unpack(int dev, const mg_part_tables *t, const uint64_t *offsets, const mg_part_msg *recv,
+                   uint64_t received, uint32_t *values, uint32_t *prev, uint8_t *next, mg_part_counters *ctr,
+                   char *err, size_t errlen);
+/* CC's start: every vertex's value its original id (global, the part's
+ * numbering), the owned vertices flagged (flags has n entries). Waits. */
+int mg_part_labels(int dev, const mg_part_tables *t, const uint32_t *global, uint32_t *values, uint8_t *flags,
+                   uint64_t n, char *err, size_t errlen);
+/* out[i] = values[local_lid[i]] for the owned vertices. Waits. */
+int mg_part_gather(int dev, const mg_part_tables *t, const uint32_t *values, uint32_t *out, char *err, size_t errlen);
+/* The result's assembly on one device: full[ids[i]] = vals[i] for
+ * i < count (the parts' owned values and their original ids, each id
+ * once). Waits. */
+int mg_part_scatter(int dev, const uint32_t *vals, const uint32_t *ids, uint64_t count, uint32_t *full, char *err,
+                    size_t errlen);
+/* bytes from src on device src_dev to dst on device dst_dev (the same or
+ * another: cudaMemcpyPeer). Synchronous. */
+int mg_copy_peer(int dst_dev, void *dst, int src_dev, const void *src, uint64_t bytes, char *err, size_t errlen);
+
 /* --- NVTX ranges (nvtx.cu) ---------------------------------------------- */
 
 /* Named ranges on the Nsight Systems timeline; without a tool attached

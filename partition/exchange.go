@@ -49,7 +49,7 @@ type Exchanger interface {
 // backend and tests; make a new one for every run.
 type MemExchanger struct {
 	n    int
-	bar  barrier
+	bar  *Barrier
 	box  [][][]Message // box[to][from]
 	sums []uint64
 }
@@ -58,7 +58,7 @@ var _ Exchanger = (*MemExchanger)(nil)
 
 // NewMemExchanger returns an in-memory exchanger between parts ranks.
 func NewMemExchanger(parts int) *MemExchanger {
-	e := &MemExchanger{n: parts, bar: barrier{n: parts, ch: make(chan struct{})}, sums: make([]uint64, parts)}
+	e := &MemExchanger{n: parts, bar: NewBarrier(parts), sums: make([]uint64, parts)}
 	e.box = make([][][]Message, parts)
 	for i := range e.box {
 		e.box[i] = make([][]Message, parts)
@@ -79,7 +79,7 @@ func (e *MemExchanger) AllToAll(ctx context.Context, rank int, send [][]Message)
 	for q, m := range send {
 		e.box[q][rank] = m
 	}
-	if err := e.bar.wait(ctx); err != nil {
+	if err := e.bar.Wait(ctx); err != nil {
 		return nil, fmt.Errorf("exchange: rank %d: %w", rank, err)
 	}
 	total := 0
@@ -90,7 +90,7 @@ func (e *MemExchanger) AllToAll(ctx context.Context, rank int, send [][]Message)
 	for _, m := range e.box[rank] {
 		recv = append(recv, m...)
 	}
-	if err := e.bar.wait(ctx); err != nil {
+	if err := e.bar.Wait(ctx); err != nil {
 		return nil, fmt.Errorf("exchange: rank %d: %w", rank, err)
 	}
 	return recv, nil
@@ -102,30 +102,36 @@ func (e *MemExchanger) AllReduceSum(ctx context.Context, rank int, x uint64) (ui
 		return 0, fmt.Errorf("all-reduce: rank %d of %d", rank, e.n)
 	}
 	e.sums[rank] = x
-	if err := e.bar.wait(ctx); err != nil {
+	if err := e.bar.Wait(ctx); err != nil {
 		return 0, fmt.Errorf("all-reduce: rank %d: %w", rank, err)
 	}
 	var sum uint64
 	for _, s := range e.sums {
 		sum += s
 	}
-	if err := e.bar.wait(ctx); err != nil {
+	if err := e.bar.Wait(ctx); err != nil {
 		return 0, fmt.Errorf("all-reduce: rank %d: %w", rank, err)
 	}
 	return sum, nil
 }
 
-// barrier is a reusable barrier of n goroutines whose waits end with the
+// Barrier is a reusable barrier of n goroutines whose waits end with the
 // context: the last arrival of a generation closes that generation's
-// channel. After a wait ends by its context the barrier is broken.
-type barrier struct {
+// channel. After a wait ends by its context the barrier is broken (the
+// exchangers built on it are not reused after a failed call).
+type Barrier struct {
 	mu    sync.Mutex
 	n     int
 	count int
 	ch    chan struct{}
 }
 
-func (b *barrier) wait(ctx context.Context) error {
+// NewBarrier returns a barrier of n goroutines.
+func NewBarrier(n int) *Barrier { return &Barrier{n: n, ch: make(chan struct{})} }
+
+// Wait returns when all n goroutines have called it (this generation), or
+// with ctx's error when ctx ends first.
+func (b *Barrier) Wait(ctx context.Context) error {
 	b.mu.Lock()
 	ch := b.ch
 	b.count++

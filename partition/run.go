@@ -30,8 +30,12 @@ type RunOptions struct {
 	MaxSupersteps int
 	// Exchanger moves the updates between the parts; nil uses a new
 	// MemExchanger. It must have one rank per part and not have been used
-	// by a failed run.
+	// by a failed run. A DeviceExchanger keeps the run on the parts'
+	// devices when it can (DeviceExchanger.DeviceParts).
 	Exchanger Exchanger
+	// HostExchange packages and unpackages on the host even when the
+	// Exchanger could keep the run on the devices (to compare the two).
+	HostExchange bool
 }
 
 // StepStats is what one superstep did, over all parts.
@@ -75,7 +79,9 @@ type Stats struct {
 // vertex's value in the original numbering: BFS levels and SSSP distances
 // (apps.Unreached for vertices not reached) and CC labels (the smallest
 // original id of the component), exactly as apps.BFS, apps.SSSP and apps.CC
-// give them on one backend.
+// give them on one backend. With a DeviceExchanger that keeps the run on
+// the devices, the result may be host memory the parts reuse (see
+// DevicePart.Collect): valid until their next run.
 //
 // The run is bulk-synchronous (Gunrock's iteration loop, §4.2). One
 // goroutine per part (one worker per GPU) repeats supersteps:
@@ -153,9 +159,8 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 		return fail(err)
 	}
 	st.Converged = true
-	out := make([]uint32, n)
 	if n == 0 {
-		return out, st, nil
+		return []uint32{}, st, nil
 	}
 	ex := opts.Exchanger
 	if ex == nil {
@@ -165,6 +170,24 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 		return fail(fmt.Errorf("the exchanger has %d ranks for %d parts", ex.Parts(), len(parts)))
 	}
 
+	if dx, ok := ex.(DeviceExchanger); ok && !opts.HostExchange {
+		dps, err := dx.DeviceParts(parts, backends, prog, eopts)
+		if err != nil {
+			return fail(err)
+		}
+		if dps != nil {
+			if len(dps) != len(parts) {
+				return fail(fmt.Errorf("the exchanger made %d device parts for %d parts", len(dps), len(parts)))
+			}
+			res, st, err := runDevice(ctx, dps, app, srcPart, srcLocal, opts.MaxSupersteps)
+			if err != nil {
+				return fail(err)
+			}
+			return res, st, nil
+		}
+	}
+
+	out := make([]uint32, n)
 	workers := make([]*worker, len(parts))
 	for i, pt := range parts {
 		r, err := backends[i].Uint32Runner(eopts)
@@ -260,7 +283,7 @@ func programFor(app string, parts []*Part, backends []engine.Backend) (engine.Pr
 			if l.NumVertices == 0 {
 				continue
 			}
-			p, _, _, err := apps.Traversal(app, l, 0, 1) // local vertex 0 stands in for the source
+			p, err := apps.TraversalProgram(app, l)
 			if err != nil {
 				return nil, fmt.Errorf("part %d: %w", i, err)
 			}

@@ -26,9 +26,12 @@ import (
 type partitioned struct {
 	parts    []*partition.Part
 	backends []engine.Backend
-	x        partition.Exchanger // nil: a new MemExchanger per run
+	x        partition.Exchanger // nil: a new one per run (peer copies on GPUs, in memory on the CPU)
+	onGPUs   bool
+	host     bool // --exchange host: package on the host
 	closers  []func() error
-	describe string // for the summary line
+	describe string          // for the summary line
+	last     partition.Stats // the last run's
 }
 
 // partitionedApps maps the apps a partitioned run has to partition.Run's.
@@ -59,6 +62,7 @@ func parseGPUs(s string) (int, error) {
 type partSpec struct {
 	gpus, parts int
 	method      partition.Method
+	host        bool // --exchange host
 }
 
 // checkParts validates the partitioned run's flags for app.
@@ -103,7 +107,10 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	if err != nil {
 		return partSpec{}, usageError("--partition: %v", err)
 	}
-	return partSpec{gpus: gpus, parts: parts, method: method}, nil
+	if f.exchange != "device" && f.exchange != "host" {
+		return partSpec{}, usageError("--exchange %q: want device or host", f.exchange)
+	}
+	return partSpec{gpus: gpus, parts: parts, method: method, host: f.exchange == "host"}, nil
 }
 
 // newPartitioned partitions l's graph into spec's parts and makes a
@@ -126,7 +133,7 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, 
 	if err != nil {
 		return nil, err
 	}
-	p := &partitioned{parts: ps, backends: make([]engine.Backend, parts)}
+	p := &partitioned{parts: ps, backends: make([]engine.Backend, parts), onGPUs: gpus > 0, host: spec.host}
 	fail := func(err error) (*partitioned, error) { p.close(); return nil, err }
 	for i, pl := range ls {
 		if gpus == 0 {
@@ -144,6 +151,12 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, 
 		p.backends[i], p.closers = b, append(p.closers, b.Close)
 	}
 	exchange := "in memory"
+	if gpus > 0 {
+		exchange = "by peer copies on the devices"
+		if spec.host {
+			exchange = "in memory through the host"
+		}
+	}
 	if gpus > 1 && parts == gpus {
 		devs := make([]int, gpus)
 		for i := range devs {
@@ -153,7 +166,10 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, 
 		if err != nil {
 			return fail(err)
 		}
-		p.x, p.closers, exchange = x, append(p.closers, x.Close), "NCCL"
+		p.x, p.closers, exchange = x, append(p.closers, x.Close), "NCCL on the devices"
+		if spec.host {
+			exchange = "NCCL through the host"
+		}
 	}
 	where := "CPU"
 	if gpus > 0 {
@@ -172,13 +188,24 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 	if len(sources) > 0 {
 		src = sources[0]
 	}
-	ro := partition.RunOptions{Engine: engine.RunOptions{Mode: mode, Seed: seed, NoPull: noPull}, Exchanger: p.x}
+	ro := partition.RunOptions{Engine: engine.RunOptions{Mode: mode, Seed: seed, NoPull: noPull}, Exchanger: p.x, HostExchange: p.host}
+	if ro.Exchanger == nil && p.onGPUs && !p.host {
+		ro.Exchanger = gpu.NewPeerExchanger(len(p.parts))
+	}
 	if maxIter > 0 {
 		ro.MaxSupersteps = maxIter
 	}
 	values, st, err := partition.Run(ctx, partitionedApps[app], p.parts, p.backends, src, ro)
+	p.last = st
 	res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()} // the exchange is the rest of the trial
 	return values, res, err
+}
+
+// stats describes the last run's supersteps: where the time went.
+func (p *partitioned) stats() string {
+	st := p.last
+	return fmt.Sprintf("last trial: %d supersteps, compute %s (the slowest part's, summed), packaging, exchange and waiting %s, %d messages (%s)",
+		st.Supersteps, fmtSeconds(st.Compute.Seconds()), fmtSeconds(st.Exchange.Seconds()), st.Messages, cuda.FormatBytes(st.Bytes))
 }
 
 // close frees the parts' backends and the exchanger.

@@ -17,7 +17,8 @@ func TestRunPartitioned(t *testing.T) {
 	dir := t.TempDir()
 	backends := [][]string{{"--backend", "cpu", "--parts", "3"}}
 	if gpu.Available() {
-		backends = append(backends, []string{"--backend", "cuda", "--parts", "2"}, []string{"--gpus", "all"})
+		backends = append(backends, []string{"--backend", "cuda", "--parts", "2"}, []string{"--gpus", "all"},
+			[]string{"--backend", "cuda", "--parts", "3", "--exchange", "host"}, []string{"--gpus", "all", "--exchange", "host"})
 	}
 	for _, app := range []string{"bfs", "sssp", "cc"} {
 		common := []string{"run", app, "rmat:11:8", "--undirected", "--weights", "3", "--source", "7", "--cache-dir", dir,
@@ -58,6 +59,7 @@ func TestRunPartitionedBadFlags(t *testing.T) {
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--engine", "operators"}, "not the operators"},
 		{[]string{"run", "bfs", "rmat:8", "--gpus", "2", "--backend", "cpu"}, "--gpus with --backend cpu"},
 		{[]string{"run", "bfs", "rmat:8", "--gpus", "none"}, "--gpus \"none\""},
+		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--exchange", "wire"}, "--exchange \"wire\""},
 	} {
 		code, _, errOut := mgraph(t, append(c.args, "--cache-dir", dir)...)
 		assert.Equal(t, 2, code, "%v: %s", c.args, errOut)

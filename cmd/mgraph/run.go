@@ -56,6 +56,7 @@ type runFlags struct {
 	gpus        string // --gpus: a count or all
 	parts       int
 	partitioner string
+	exchange    string
 	autoCUDA    bool // --backend auto chose the GPU
 	cpuProfile  string
 	gpuLoopBl   uint32
@@ -165,6 +166,7 @@ Examples:
 			fs.StringVar(&f.gpus, "gpus", "", "bfs, sssp, cc: run partitioned over N GPUs (or all), a part per GPU unless --parts, the updates exchanged by NCCL")
 			fs.IntVar(&f.parts, "parts", 0, "bfs, sssp, cc: run partitioned into N parts (on the CPU, or over --gpus), each with its own engines, exchanging updates every iteration")
 			fs.StringVar(&f.partitioner, "partition", "brp", "the partitioner of --parts and --gpus: "+partitionNames())
+			fs.StringVar(&f.exchange, "exchange", "device", "--parts and --gpus on GPUs: package and exchange the updates on the devices (device) or through the host (host)")
 			fs.StringVar(&f.gpuMemMax, "gpu-memory-limit", "", "cuda: the GPU memory the layout may take (e.g. 8GiB; default: what is free); over it, --backend auto runs on the CPU")
 			fs.BoolVar(&f.gpuStream, "gpu-pr-stream", false, "cuda, pr: the paper's stream buffer for the light edges instead of reading them row panel by row panel (for comparing the two)")
 			fs.Uint32Var(&f.gpuLoopBl, "gpu-loop-blocks", 0, "cuda: thread blocks per SM of the device loops (0: sized by the frontier)")
@@ -492,6 +494,9 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	fmt.Fprintf(e.stdout, "%s on %s (%d vertices, %d arcs), %s×%d, %s: trial best %s, median %s (best trial: engine %s, copy %s), %.1f MTEPS (best)\n",
 		app, graphPath, l.NumVertices, l.NumArcs, fwd.Name(), fwd.Workers(), how,
 		fmtSeconds(best), fmtSeconds(median), fmtSeconds(bestRes.Seconds), fmtSeconds(bestRes.CopySeconds), sum.BestMTEPS)
+	if parted != nil {
+		fmt.Fprintln(e.stdout, parted.stats())
+	}
 	if line := describeResult(app, lastSources, last); line != "" {
 		fmt.Fprintln(e.stdout, line)
 	}

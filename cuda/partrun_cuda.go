@@ -1,0 +1,61 @@
+//go:build cuda
+
+package cuda
+
+/*
+#include "mgraph.h"
+*/
+import "C"
+
+import "unsafe"
+
+// The C API's layouts that the Go side mirrors (partition.cu).
+var (
+	_ [PartMaxPeers - C.MG_PART_MAX_PEERS]struct{}
+	_ [C.MG_PART_MAX_PEERS - PartMaxPeers]struct{}
+	_ [unsafe.Sizeof(PartCounters{}) - C.sizeof_mg_part_counters]struct{}
+	_ [C.sizeof_mg_part_counters - unsafe.Sizeof(PartCounters{})]struct{}
+	_ [unsafe.Sizeof(partTables{}) - C.sizeof_mg_part_tables]struct{}
+	_ [C.sizeof_mg_part_tables - unsafe.Sizeof(partTables{})]struct{}
+	_ [unsafe.Sizeof(PartMessage{}) - C.sizeof_mg_part_msg]struct{}
+	_ [C.sizeof_mg_part_msg - unsafe.Sizeof(PartMessage{})]struct{}
+)
+
+func backendPartPack(dev int, t, offsets, values, prev, next unsafe.Pointer, nv uint64, send, ctr unsafe.Pointer) error {
+	return call("partition pack", func(e *C.char, n C.size_t) C.int {
+		return C.mg_part_pack(C.int(dev), (*C.mg_part_tables)(t), (*C.uint64_t)(offsets), (*C.uint32_t)(values),
+			(*C.uint32_t)(prev), (*C.uint8_t)(next), C.uint64_t(nv), (*C.mg_part_msg)(send), (*C.mg_part_counters)(ctr), e, n)
+	})
+}
+
+func backendPartUnpack(dev int, t, offsets, recv unsafe.Pointer, received uint64, values, prev, next, ctr unsafe.Pointer) error {
+	return call("partition unpack", func(e *C.char, n C.size_t) C.int {
+		return C.mg_part_unpack(C.int(dev), (*C.mg_part_tables)(t), (*C.uint64_t)(offsets), (*C.mg_part_msg)(recv),
+			C.uint64_t(received), (*C.uint32_t)(values), (*C.uint32_t)(prev), (*C.uint8_t)(next), (*C.mg_part_counters)(ctr), e, n)
+	})
+}
+
+func backendPartLabels(dev int, t, global, values, flags unsafe.Pointer, nv uint64) error {
+	return call("partition labels", func(e *C.char, n C.size_t) C.int {
+		return C.mg_part_labels(C.int(dev), (*C.mg_part_tables)(t), (*C.uint32_t)(global), (*C.uint32_t)(values),
+			(*C.uint8_t)(flags), C.uint64_t(nv), e, n)
+	})
+}
+
+func backendPartGather(dev int, t, values, out unsafe.Pointer) error {
+	return call("partition gather", func(e *C.char, n C.size_t) C.int {
+		return C.mg_part_gather(C.int(dev), (*C.mg_part_tables)(t), (*C.uint32_t)(values), (*C.uint32_t)(out), e, n)
+	})
+}
+
+func backendCopyPeer(dstDev int, dst unsafe.Pointer, srcDev int, src unsafe.Pointer, bytes uint64) error {
+	return call("peer copy", func(e *C.char, n C.size_t) C.int {
+		return C.mg_copy_peer(C.int(dstDev), dst, C.int(srcDev), src, C.uint64_t(bytes), e, n)
+	})
+}
+
+func backendPartScatter(dev int, vals, ids unsafe.Pointer, count uint64, full unsafe.Pointer) error {
+	return call("partition scatter", func(e *C.char, n C.size_t) C.int {
+		return C.mg_part_scatter(C.int(dev), (*C.uint32_t)(vals), (*C.uint32_t)(ids), C.uint64_t(count), (*C.uint32_t)(full), e, n)
+	})
+}

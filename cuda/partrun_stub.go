@@ -1,0 +1,22 @@
+//go:build !cuda
+
+package cuda
+
+import "unsafe"
+
+func backendPartPack(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint64,
+	unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendPartUnpack(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Pointer,
+	unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendPartLabels(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint64) error {
+	return ErrNoCUDA
+}
+func backendPartGather(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error { return ErrNoCUDA }
+func backendCopyPeer(int, unsafe.Pointer, int, unsafe.Pointer, uint64) error      { return ErrNoCUDA }
+func backendPartScatter(int, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer) error {
+	return ErrNoCUDA
+}

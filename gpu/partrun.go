@@ -1,0 +1,434 @@
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/cuda"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/partition"
+)
+
+// Partitioned runs on the devices (partition.DeviceExchanger): each part's
+// values and frontier stay in its backend's MinRun between supersteps; a
+// superstep is one iteration (the backend's hybrid, dense, sparse or pull
+// step), packaging on the device (cuda.PartRun.Pack: a pass over the
+// part's vertices against the values after the last exchange), the
+// exchange of the packed segments between the devices (NCCL, or peer
+// copies), unpackaging on the device, and the sum of the next frontiers'
+// sizes. The host sees counters only, until the owned values are gathered.
+
+// partLink moves a superstep's messages between device parts and sums
+// their next frontiers. Both calls are collective.
+type partLink interface {
+	// exchange delivers the messages d packed (counters c) and returns the
+	// number d received, at the start of its receive buffer.
+	exchange(ctx context.Context, d *devicePart, c cuda.PartCounters) (uint64, error)
+	// reduce returns d's counters with Total, the sum of NextCount over
+	// the parts.
+	reduce(ctx context.Context, d *devicePart) (cuda.PartCounters, error)
+	// collect moves every part's gathered values to part 0's collector.
+	collect(ctx context.Context, d *devicePart) error
+}
+
+// devicePart is partition.DevicePart on a Backend. It holds the backend's
+// lock from its making to Close.
+type devicePart struct {
+	b      *Backend
+	rank   int
+	pt     *partition.Part
+	parts  []*partition.Part // the run's
+	prog   engine.Program[uint32]
+	progID int
+	opts   engine.RunOptions
+	run    *cuda.MinRun
+	pr     *cuda.PartRun
+	link   partLink
+	edges  uint64 // out-arcs of the current frontier
+	isList bool   // the current frontier is the MinRun's list (else its flags)
+}
+
+var _ partition.DevicePart = (*devicePart)(nil)
+
+// Init implements partition.DevicePart.
+func (d *devicePart) Init(labels bool, source uint32, hasSource bool) (uint64, error) {
+	l := d.b.l
+	var active uint64
+	if labels {
+		if err := d.pr.Labels(); err != nil {
+			return 0, fmt.Errorf("cuda backend: %w", err)
+		}
+		active, d.edges, d.isList = d.pt.NumLocal, l.NumArcs, false
+	} else {
+		var lid uint32
+		if hasSource {
+			if uint64(source) >= d.pt.NumLocal {
+				return 0, fmt.Errorf("source %d is not an owned vertex (%d)", source, d.pt.NumLocal)
+			}
+			lid = l.Perm[source]
+			active, d.edges = 1, l.OutDegree(lid)
+		}
+		// Without a source nothing is active: the flags Init sets are
+		// replaced after the first superstep, which runs no iteration.
+		if err := d.run.Init(apps.Unreached, false, hasSource, lid, 0); err != nil {
+			return 0, fmt.Errorf("cuda backend: %w", err)
+		}
+		d.isList = hasSource
+	}
+	if err := d.pr.Start(); err != nil {
+		return 0, fmt.Errorf("cuda backend: %w", err)
+	}
+	return active, nil
+}
+
+// Superstep implements partition.DevicePart.
+func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.DeviceStep, error) {
+	var ds partition.DeviceStep
+	if active > 0 {
+		start := time.Now()
+		if _, err := d.b.iterateMin(ctx, d.run, d.prog, d.progID, d.opts, active, d.edges, d.isList); err != nil {
+			return ds, err
+		}
+		ds.Compute = time.Since(start)
+	}
+	c, err := d.pr.Pack()
+	if err != nil {
+		return ds, fmt.Errorf("cuda backend: %w", err)
+	}
+	for q := range d.pt.NumParts {
+		if q != d.rank {
+			ds.Sent += c.Sent[q]
+		}
+	}
+	received, err := d.link.exchange(ctx, d, c)
+	if err != nil {
+		return ds, fmt.Errorf("exchange: %w", err)
+	}
+	if _, err := d.pr.Unpack(received); err != nil {
+		return ds, fmt.Errorf("cuda backend: %w", err)
+	}
+	if c, err = d.link.reduce(ctx, d); err != nil {
+		return ds, fmt.Errorf("all-reduce: %w", err)
+	}
+	if err := d.pr.Advance(); err != nil {
+		return ds, fmt.Errorf("cuda backend: %w", err)
+	}
+	d.edges, d.isList = c.NextEdges, false
+	ds.Next, ds.Total = c.NextCount, c.Total
+	return ds, nil
+}
+
+// Collect implements partition.DevicePart: every part gathers its owned
+// values on its device, part 0 receives the others' (NCCL, or peer
+// copies), puts them at their original ids and copies the result to
+// pinned host memory in one copy (reused: valid until the next run over
+// the same part 0's backend).
+func (d *devicePart) Collect(ctx context.Context) ([]uint32, error) {
+	if d.rank == 0 && !d.pr.HasCollector() {
+		ids := make([][]uint32, len(d.parts))
+		for q, pt := range d.parts {
+			ids[q] = pt.Global[:pt.NumLocal]
+		}
+		if err := d.pr.MakeCollector(ids); err != nil {
+			return nil, fmt.Errorf("part 0 on GPU %d: %w", d.b.dl.Device().Ordinal(), err)
+		}
+	}
+	if err := d.pr.GatherOwned(d.rank); err != nil {
+		return nil, fmt.Errorf("cuda backend: %w", err)
+	}
+	if err := d.link.collect(ctx, d); err != nil {
+		return nil, fmt.Errorf("collect: %w", err)
+	}
+	if d.rank != 0 {
+		return nil, nil
+	}
+	out, err := d.pr.Assemble()
+	if err != nil {
+		return nil, fmt.Errorf("cuda backend: %w", err)
+	}
+	return out, nil
+}
+
+// Close implements partition.DevicePart: it releases the backend; the
+// packaging state stays with it for the next run over the same part.
+func (d *devicePart) Close() error {
+	if d.pr == nil {
+		return nil
+	}
+	d.pr = nil
+	d.b.mu.Unlock()
+	return nil
+}
+
+// heldPart is a backend's packaging state for one part, kept between
+// runs: its tables are uploaded once.
+type heldPart struct {
+	pt     *partition.Part
+	labels bool // its tables include the original ids
+	pr     *cuda.PartRun
+}
+
+// deviceParts makes the device parts of a run over backends, or returns
+// nil when one of them is not a Backend. link is the parts' partLink;
+// device, when not nil, checks that part i's backend is on the device the
+// link expects. Each backend keeps the part's packaging state (tables and
+// buffers) for the next run over the same part, so that a run's time is
+// the supersteps'.
+func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions,
+	link partLink, device func(i int, b *Backend) error) ([]partition.DevicePart, error) {
+	bs := make([]*Backend, len(backends))
+	for i, eb := range backends {
+		b, ok := eb.(*Backend)
+		if !ok {
+			return nil, nil
+		}
+		bs[i] = b
+	}
+	if len(parts) > cuda.PartMaxPeers {
+		return nil, nil // more parts than a device run counts: on the host
+	}
+	if device != nil {
+		for i, b := range bs {
+			if err := device(i, b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	labels := false
+	if dp, ok := prog.(engine.DeviceProgram); ok && dp.DeviceKernel() == "label" {
+		labels = true
+	}
+	opts.MaxIterations, opts.Trace = 1, false
+	dps := make([]*devicePart, len(parts))
+	fail := func(err error) ([]partition.DevicePart, error) {
+		for _, d := range dps {
+			if d != nil {
+				d.Close()
+			}
+		}
+		return nil, err
+	}
+	var tables []cuda.PartTables // made when a backend holds no state for its part
+	for i, b := range bs {
+		progID, err := b.minProgram(prog)
+		if err != nil {
+			return fail(err)
+		}
+		b.mu.Lock()
+		d := &devicePart{b: b, rank: i, pt: parts[i], parts: parts, prog: prog, progID: progID, opts: opts, link: link}
+		if d.run, err = b.minRun(); err == nil {
+			if h := b.part; h == nil || h.pt != parts[i] || (labels && !h.labels) {
+				if tables == nil {
+					tables, err = partTables(parts, labels)
+				}
+				if err == nil {
+					err = b.holdPart(parts[i], tables[i], labels)
+				}
+			}
+		}
+		if err != nil {
+			b.mu.Unlock()
+			return fail(fmt.Errorf("part %d on GPU %d: %w", i, b.dl.Device().Ordinal(), err))
+		}
+		d.pr = b.part.pr
+		dps[i] = d
+	}
+	if pl, ok := link.(*peerLink); ok {
+		pl.parts = dps
+	}
+	out := make([]partition.DevicePart, len(dps))
+	for i, d := range dps {
+		out[i] = d
+	}
+	return out, nil
+}
+
+// holdPart replaces the backend's packaging state by one for part pt with
+// tables t (which lack the layout ids, from the backend's layout). The
+// caller holds b.mu and has made b.run.
+func (b *Backend) holdPart(pt *partition.Part, t cuda.PartTables, labels bool) error {
+	if b.part != nil {
+		err := b.part.pr.Close()
+		b.part = nil
+		if err != nil {
+			return err
+		}
+	}
+	t.LocalLid, t.GhostLid = b.l.Perm[:pt.NumLocal], b.l.Perm[pt.NumLocal:]
+	pr, err := cuda.NewPartRun(b.run, t)
+	if err != nil {
+		return err
+	}
+	b.part = &heldPart{pt: pt, labels: labels, pr: pr}
+	return nil
+}
+
+// partTables returns every part's tables but the layout ids (which the
+// part's backend's layout gives): owners' ghost ranges, and how many
+// messages each part can receive in a superstep (the ghost copies of its
+// vertices elsewhere). With labels the original ids are included (CC).
+func partTables(parts []*partition.Part, labels bool) ([]cuda.PartTables, error) {
+	n := len(parts)
+	ts := make([]cuda.PartTables, n)
+	for i, pt := range parts {
+		starts := make([]uint64, n+1)
+		for g, o := range pt.GhostOwner {
+			if int(o) >= n || int(o) == i {
+				return nil, fmt.Errorf("part %d: ghost %d is owned by part %d", i, g, o)
+			}
+			if g > 0 && o < pt.GhostOwner[g-1] {
+				return nil, fmt.Errorf("part %d: ghosts are not ordered by owner (ghost %d)", i, g)
+			}
+			starts[o+1]++
+		}
+		for q := range n {
+			starts[q+1] += starts[q]
+		}
+		ts[i] = cuda.PartTables{Parts: n, GhostOwner: pt.GhostOwner, GhostRemote: pt.GhostRemote, OwnerStart: starts}
+		if labels {
+			ts[i].Global = pt.Global
+		}
+	}
+	for i := range parts {
+		for q := range parts {
+			if q != i {
+				ts[i].RecvCap += ts[q].OwnerStart[i+1] - ts[q].OwnerStart[i]
+			}
+		}
+	}
+	return ts, nil
+}
+
+// ncclLink is partLink over NCCL, one rank per part.
+type ncclLink struct{ ranks []*cuda.NCCLRank }
+
+func (l ncclLink) exchange(ctx context.Context, d *devicePart, c cuda.PartCounters) (uint64, error) {
+	if err := ctx.Err(); err != nil { // NCCL's calls cannot be cancelled
+		return 0, err
+	}
+	return d.pr.ExchangeNCCL(l.ranks[d.rank], c)
+}
+
+func (l ncclLink) collect(ctx context.Context, d *devicePart) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return d.pr.CollectNCCL(l.ranks[d.rank])
+}
+
+func (l ncclLink) reduce(ctx context.Context, d *devicePart) (cuda.PartCounters, error) {
+	if err := ctx.Err(); err != nil {
+		return cuda.PartCounters{}, err
+	}
+	return d.pr.ReduceNCCL(l.ranks[d.rank])
+}
+
+// DeviceParts implements partition.DeviceExchanger: part i must be on
+// rank i's GPU.
+func (x *NCCLExchanger) DeviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions) ([]partition.DevicePart, error) {
+	if len(parts) != len(x.ranks) {
+		return nil, fmt.Errorf("nccl exchanger: %d ranks for %d parts", len(x.ranks), len(parts))
+	}
+	return deviceParts(parts, backends, prog, opts, ncclLink{x.ranks}, func(i int, b *Backend) error {
+		if got, want := b.dl.Device().Ordinal(), x.ranks[i].Device().Ordinal(); got != want {
+			return fmt.Errorf("nccl exchanger: part %d is on GPU %d but its rank on GPU %d", i, got, want)
+		}
+		return nil
+	})
+}
+
+var _ partition.DeviceExchanger = (*NCCLExchanger)(nil)
+
+// PeerExchanger is partition.DeviceExchanger for parts on any GPUs of this
+// process, several on one GPU included: each part copies the messages
+// addressed to it out of the other parts' send buffers (cudaMemcpy on one
+// GPU, cudaMemcpyPeer between two), and the frontier sizes are summed on
+// the host. Between GPUs with one part each, NCCLExchanger is the faster
+// choice. Parts whose backends are not this package's run on the host,
+// through the embedded MemExchanger: make a new PeerExchanger per run.
+type PeerExchanger struct {
+	*partition.MemExchanger
+}
+
+var _ partition.DeviceExchanger = (*PeerExchanger)(nil)
+
+// NewPeerExchanger returns a peer exchanger between parts ranks.
+func NewPeerExchanger(parts int) *PeerExchanger {
+	return &PeerExchanger{MemExchanger: partition.NewMemExchanger(parts)}
+}
+
+// DeviceParts implements partition.DeviceExchanger.
+func (x *PeerExchanger) DeviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions) ([]partition.DevicePart, error) {
+	if len(parts) != x.Parts() {
+		return nil, fmt.Errorf("peer exchanger: %d ranks for %d parts", x.Parts(), len(parts))
+	}
+	link := &peerLink{bar: partition.NewBarrier(len(parts)), counters: make([]cuda.PartCounters, len(parts)),
+		next: make([]uint64, len(parts))}
+	return deviceParts(parts, backends, prog, opts, link, nil)
+}
+
+// peerLink is partLink by copies between the parts' buffers: each part
+// posts its counters, and after a barrier copies its messages from every
+// other part's send segment for it. The reduce's barrier keeps every send
+// buffer unchanged until all copies are done (the next Pack comes after
+// it), and the next exchange's keeps the posted sizes until all have read
+// them.
+type peerLink struct {
+	bar      *partition.Barrier
+	parts    []*devicePart
+	counters []cuda.PartCounters
+	next     []uint64
+}
+
+func (l *peerLink) exchange(ctx context.Context, d *devicePart, c cuda.PartCounters) (uint64, error) {
+	l.counters[d.rank] = c
+	if err := l.bar.Wait(ctx); err != nil {
+		return 0, err
+	}
+	var at uint64
+	for q, src := range l.parts {
+		if q == d.rank {
+			continue
+		}
+		first, count := src.pr.SendSegment(l.counters[q], d.rank)
+		if err := d.pr.CopyFromPeer(src.pr, first, count, at); err != nil {
+			return 0, fmt.Errorf("from part %d: %w", q, err)
+		}
+		at += count
+	}
+	return at, nil
+}
+
+// collect: after a barrier (every part has gathered), part 0 copies the
+// others' values, which stay unchanged until the run has ended.
+func (l *peerLink) collect(ctx context.Context, d *devicePart) error {
+	if err := l.bar.Wait(ctx); err != nil {
+		return err
+	}
+	if d.rank != 0 {
+		return nil
+	}
+	for q := 1; q < len(l.parts); q++ {
+		if err := d.pr.CollectFromPeer(l.parts[q].pr, q); err != nil {
+			return fmt.Errorf("from part %d: %w", q, err)
+		}
+	}
+	return nil
+}
+
+func (l *peerLink) reduce(ctx context.Context, d *devicePart) (cuda.PartCounters, error) {
+	c, err := d.pr.Counters()
+	if err != nil {
+		return c, err
+	}
+	l.next[d.rank] = c.NextCount
+	if err := l.bar.Wait(ctx); err != nil {
+		return c, err
+	}
+	for _, x := range l.next {
+		c.Total += x
+	}
+	return c, nil
+}

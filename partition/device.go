@@ -1,0 +1,139 @@
+package partition
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/engine"
+)
+
+// DevicePart is one part's side of a run whose values, frontier and
+// updates stay on the part's device: the superstep's packaging,
+// exchange and unpackaging run there, and only counters come to the host
+// until Collect. A DeviceExchanger makes them; Run drives them, one
+// goroutine per part.
+type DevicePart interface {
+	// Init sets the part's initial state: with labels (CC) every vertex's
+	// value is its original id and every owned vertex is active;
+	// otherwise every value is apps.Unreached and, with hasSource, owned
+	// vertex source (the part's numbering) has value 0 and is the only
+	// active vertex. It returns the number of active vertices.
+	Init(labels bool, source uint32, hasSource bool) (active uint64, err error)
+	// Superstep is the part's side of one superstep, collective over the
+	// parts: an iteration from its frontier of active vertices (skipped
+	// when active is 0), packaging, the exchange, unpackaging, and the sum
+	// of the next frontiers' sizes over the parts.
+	Superstep(ctx context.Context, active uint64) (DeviceStep, error)
+	// Collect assembles the result, every vertex's value at its original
+	// id, in host memory (collective): part 0 returns it, the others nil.
+	// It may be memory the parts reuse, valid until their next run.
+	Collect(ctx context.Context) ([]uint32, error)
+	// Close releases what the part allocated for the run (its backend
+	// stays open).
+	Close() error
+}
+
+// DeviceStep is what one superstep did on one part.
+type DeviceStep struct {
+	// Next is the part's next frontier (owned vertices); Total the sum of
+	// Next over the parts (0: the run has converged).
+	Next, Total uint64
+	// Sent is the number of messages the part sent.
+	Sent uint64
+	// Compute is the iteration's time (the rest of the superstep is
+	// packaging, exchange, unpackaging and waiting).
+	Compute time.Duration
+}
+
+// DeviceExchanger is an Exchanger that can also keep a run on the parts'
+// devices. Run uses DeviceParts unless RunOptions.HostExchange.
+type DeviceExchanger interface {
+	Exchanger
+	// DeviceParts returns a DevicePart for every part, part i running on
+	// backends[i] with program prog and engine options opts (one
+	// iteration a superstep), or nil and no error when these backends
+	// cannot run on their devices (Run then packages on the host through
+	// the Exchanger's methods).
+	DeviceParts(parts []*Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions) ([]DevicePart, error)
+}
+
+// runDevice is Run over device parts: one goroutine per part runs Init,
+// the supersteps until the sum of the next frontiers is zero or the cap,
+// and Collect, whose result (part 0's) it returns.
+func runDevice(ctx context.Context, dps []DevicePart, app string, srcPart int, srcLocal uint32, maxSteps int) ([]uint32, Stats, error) {
+	var out []uint32
+	workers := make([]*worker, len(dps))
+	for i := range workers {
+		workers[i] = &worker{rank: i}
+	}
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	for i, dp := range dps {
+		w := workers[i]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := w.deviceLoop(runCtx, dp, app == "cc", srcLocal, i == srcPart, maxSteps)
+			if err != nil {
+				w.err = fmt.Errorf("part %d: %w", i, err)
+				cancel(w.err)
+			}
+			if i == 0 {
+				out = res
+			}
+		}()
+	}
+	wg.Wait()
+	var errs []error
+	for _, dp := range dps {
+		errs = append(errs, dp.Close())
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, Stats{}, err
+	}
+	if cause := context.Cause(runCtx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return nil, Stats{}, cause
+	}
+	for _, w := range workers {
+		if w.err != nil {
+			return nil, Stats{}, w.err
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, Stats{}, err
+	}
+	if out == nil {
+		return nil, Stats{}, fmt.Errorf("part 0 collected no result")
+	}
+	return out, mergeStats(workers), nil
+}
+
+// deviceLoop is one part's side of runDevice; it returns what the part's
+// Collect does.
+func (w *worker) deviceLoop(ctx context.Context, dp DevicePart, labels bool, src uint32, hasSource bool, maxSteps int) ([]uint32, error) {
+	active, err := dp.Init(labels, src, hasSource)
+	if err != nil {
+		return nil, err
+	}
+	for s := 0; maxSteps == 0 || s < maxSteps; s++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		ds, err := dp.Superstep(ctx, active)
+		if err != nil {
+			return nil, fmt.Errorf("superstep %d: %w", s, err)
+		}
+		w.steps = append(w.steps, rankStep{active: active, sent: ds.Sent, compute: ds.Compute, wall: time.Since(start)})
+		if ds.Total == 0 {
+			w.done = true
+			break
+		}
+		active = ds.Next
+	}
+	return dp.Collect(ctx)
+}
