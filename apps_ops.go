@@ -126,9 +126,26 @@ func (g *Graph) MultiSourceBFS(ctx context.Context, sources []uint32) ([]uint32,
 	return levels, st, nil
 }
 
+// MultiSourceSSSPFloat32 is MultiSourceSSSP on a graph of float32
+// weights: float32 distances to the nearest source, +Inf where none
+// reaches (as SSSPFloat32).
+func (g *Graph) MultiSourceSSSPFloat32(ctx context.Context, sources []uint32) ([]float32, Stats, error) {
+	var dist []float32
+	st, err := runOps(g, "sssp", func(b engine.Backend) (res engine.Result, err error) {
+		dist, res, err = apps.MultiSourceSSSPFloat32(ctx, b, sources, apps.OpsOptions{})
+		dist = keep(g, dist)
+		return res, err
+	})
+	if err != nil {
+		return nil, st, err
+	}
+	return dist, st, nil
+}
+
 // MultiSourceSSSP returns every vertex's weighted distance to the nearest
 // of sources (a weighted graph; apps.Unreached where none reaches it), run
-// with the operators.
+// with the operators. A graph of float32 weights is refused:
+// MultiSourceSSSPFloat32 runs it.
 func (g *Graph) MultiSourceSSSP(ctx context.Context, sources []uint32) ([]uint32, Stats, error) {
 	var dist []uint32
 	st, err := runOps(g, "sssp", func(b engine.Backend) (res engine.Result, err error) {

@@ -54,6 +54,9 @@ func cacheKey(path string, opts Options, p layout.Params) (string, error) {
 	if opts.Weights {
 		variant += fmt.Sprintf(" weights=%d", opts.WeightSeed)
 	}
+	if opts.WeightType != AutoWeights {
+		variant += " weight-type=" + string(opts.WeightType)
+	}
 	digest, generated, err := cache.InputDigest(path, opts.seed())
 	if err != nil {
 		return "", fmt.Errorf("mgraph: %w", err)

@@ -18,7 +18,7 @@ import (
 // the graph staying open; Free it when done. Its memory is outside Go's
 // heap (on the cuda backend), so a slice of it must not be used after
 // Free.
-type HostBuffer[V uint32 | float64] struct {
+type HostBuffer[V uint32 | float32 | float64] struct {
 	g      *Graph
 	pinned *cuda.Pinned[V] // nil on the CPU backend
 	s      []V
@@ -27,8 +27,9 @@ type HostBuffer[V uint32 | float64] struct {
 }
 
 // NewHostBuffer returns a buffer for one result of g, NumVertices
-// elements of V ([]uint32 for bfs, sssp and cc, []float64 for pr and bc).
-func NewHostBuffer[V uint32 | float64](g *Graph) (*HostBuffer[V], error) {
+// elements of V ([]uint32 for bfs, sssp and cc, []float32 for sssp on a
+// graph of float32 weights, []float64 for pr and bc).
+func NewHostBuffer[V uint32 | float32 | float64](g *Graph) (*HostBuffer[V], error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.backend == nil {
@@ -87,7 +88,7 @@ func (b *HostBuffer[V]) Free() error {
 // into dst when dst is the memory of one of g's pinned HostBuffers, and
 // returns whether it does and the function that undoes it. The caller
 // holds g.mu.
-func collectInto[V uint32 | float64](g *Graph, dst []V) (bool, func()) {
+func collectInto[V uint32 | float32 | float64](g *Graph, dst []V) (bool, func()) {
 	gb, ok := g.backend.(*gpu.Backend)
 	if !ok || len(dst) == 0 {
 		return false, func() {}

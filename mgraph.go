@@ -74,9 +74,18 @@ type Options struct {
 	// once, directed files, generator specs).
 	Undirected bool
 	// Weights gives an unweighted graph random weights in [1, 64] from
-	// WeightSeed (SSSP needs weights).
+	// WeightSeed (SSSP needs weights); with WeightType Float32Weights,
+	// random float32 weights in (0, 1] instead.
 	Weights    bool
 	WeightSeed uint64
+	// WeightType is the type of the graph's weights: AutoWeights (the
+	// default: a file's weights are float32 when one of them is not a
+	// uint32 integer or mgraph wrote them as float32, uint32 otherwise;
+	// FromEdges' are uint32, FromEdgesFloat32's float32), Uint32Weights or
+	// Float32Weights (a file's or FromEdges' weights converted; float32
+	// ones to uint32 only when they are all integers). SSSP on a graph of
+	// float32 weights is SSSPFloat32.
+	WeightType WeightType
 	// Seed is a generator spec's seed (0 is taken as 1, the CLI's default).
 	Seed uint64
 	// Mode is how the engines run iterations: "hybrid" (default: chosen per
@@ -95,6 +104,33 @@ type Options struct {
 	// $MGRAPH_CACHE_MAX or a tenth of the disk). The API's entries are its
 	// own: the CLI reads files with options of its own.
 	CacheDir string
+}
+
+// WeightType is the type of a graph's arc weights (Options.WeightType,
+// Graph.WeightType).
+type WeightType string
+
+const (
+	// AutoWeights takes the weights' type from the input (Options only).
+	AutoWeights WeightType = ""
+	// Uint32Weights are unsigned integers; SSSP gives uint32 distances.
+	Uint32Weights WeightType = "uint32"
+	// Float32Weights are finite, non-negative float32s; SSSPFloat32 gives
+	// float32 distances.
+	Float32Weights WeightType = "float32"
+)
+
+// readType returns the reading option of t, checked.
+func (t WeightType) readType() (format.WeightType, error) {
+	switch t {
+	case AutoWeights:
+		return format.WeightsAuto, nil
+	case Uint32Weights:
+		return format.WeightsUint32, nil
+	case Float32Weights:
+		return format.WeightsFloat32, nil
+	}
+	return format.WeightsAuto, fmt.Errorf("mgraph: unknown weight type %q (want uint32, float32 or auto)", string(t))
 }
 
 // Stats describe one run: the trial (the call, to the result in host
@@ -153,7 +189,11 @@ func readInput(ctx context.Context, path string, opts Options) (*graph.EdgeList,
 		}
 		return el, nil
 	}
-	el, _, err := format.ReadFile(ctx, path, format.ReadOptions{Workers: opts.Threads})
+	wt, err := opts.WeightType.readType()
+	if err != nil {
+		return nil, err
+	}
+	el, _, err := format.ReadFile(ctx, path, format.ReadOptions{Workers: opts.Threads, WeightType: wt})
 	if err != nil {
 		return nil, fmt.Errorf("mgraph: %w", err)
 	}
@@ -177,20 +217,68 @@ func generatorSpec(path string) (spec gen.Spec, isSpec bool, err error) {
 func (opts Options) seed() uint64 { return max(opts.Seed, 1) }
 
 // FromEdges prepares the graph of numVertices vertices with the arcs
-// src[i] → dst[i] (weights nil, or one per arc). An undirected graph lists
+// src[i] → dst[i] (weights nil, or one uint32 per arc; Options.WeightType
+// Float32Weights converts them to float32). An undirected graph lists
 // each edge once (or both ways; duplicates are kept as parallel arcs). The
 // slices are copied.
 func FromEdges(ctx context.Context, numVertices int, src, dst, weights []uint32, directed bool, opts Options) (*Graph, error) {
+	el, err := edgeList(numVertices, src, dst, len(weights), weights != nil)
+	if err != nil {
+		return nil, err
+	}
+	el.Weights = slices.Clone(weights)
+	return prepareEdges(ctx, el, directed, opts)
+}
+
+// FromEdgesFloat32 is FromEdges with float32 weights (weights nil, or one
+// finite, non-negative float32 per arc; -0 is taken as 0): SSSPFloat32
+// runs on the graph. Options.WeightType Uint32Weights converts them to
+// integers, which they must then all be.
+func FromEdgesFloat32(ctx context.Context, numVertices int, src, dst []uint32, weights []float32, directed bool, opts Options) (*Graph, error) {
+	el, err := edgeList(numVertices, src, dst, len(weights), weights != nil)
+	if err != nil {
+		return nil, err
+	}
+	if weights != nil {
+		el.Weights, el.WeightKind = make([]uint32, len(weights)), graph.Float32Weights
+		for i, w := range weights {
+			b, err := graph.Float32WeightBits(w)
+			if err != nil {
+				return nil, fmt.Errorf("mgraph: arc %d (%d→%d): %w", i, src[i], dst[i], err)
+			}
+			el.Weights[i] = b
+		}
+	}
+	return prepareEdges(ctx, el, directed, opts)
+}
+
+// edgeList checks FromEdges' arrays (weights: how many, and whether given)
+// and returns the directed list of their arcs, without weights.
+func edgeList(numVertices int, src, dst []uint32, weights int, weighted bool) (*graph.EdgeList, error) {
 	if numVertices < 0 {
 		return nil, fmt.Errorf("mgraph: %d vertices", numVertices)
 	}
-	if len(src) != len(dst) || (weights != nil && len(weights) != len(src)) {
-		return nil, fmt.Errorf("mgraph: %d sources, %d destinations and %d weights", len(src), len(dst), len(weights))
+	if len(src) != len(dst) || (weighted && weights != len(src)) {
+		return nil, fmt.Errorf("mgraph: %d sources, %d destinations and %d weights", len(src), len(dst), weights)
 	}
-	el := &graph.EdgeList{NumVertices: uint64(numVertices), Src: slices.Clone(src), Dst: slices.Clone(dst),
-		Weights: slices.Clone(weights), Directed: true}
+	return &graph.EdgeList{NumVertices: uint64(numVertices), Src: slices.Clone(src), Dst: slices.Clone(dst), Directed: true}, nil
+}
+
+// prepareEdges is prepare for FromEdges' list: undirected when asked, its
+// weights of opts' type.
+func prepareEdges(ctx context.Context, el *graph.EdgeList, directed bool, opts Options) (*Graph, error) {
 	if !directed {
 		opts.Undirected = true
+	}
+	if err := el.Validate(); err != nil {
+		return nil, fmt.Errorf("mgraph: %w", err)
+	}
+	switch opts.WeightType {
+	case Uint32Weights, Float32Weights:
+		k, _ := graph.ParseWeightKind(string(opts.WeightType))
+		if err := el.ConvertWeights(k, opts.Threads); err != nil {
+			return nil, fmt.Errorf("mgraph: weight type %s: %w", opts.WeightType, err)
+		}
 	}
 	return prepare(ctx, el, opts)
 }
@@ -239,8 +327,15 @@ func buildLayout(ctx context.Context, el *graph.EdgeList, opts Options) (*layout
 	if opts.Undirected && el.Directed {
 		el.Symmetrize(opts.Threads)
 	}
+	if _, err := opts.WeightType.readType(); err != nil {
+		return nil, err
+	}
 	if opts.Weights && !el.Weighted() {
-		el.SetRandomWeights(opts.WeightSeed, 1, 64, opts.Threads)
+		if opts.WeightType == Float32Weights {
+			el.SetRandomFloat32Weights(opts.WeightSeed, opts.Threads)
+		} else {
+			el.SetRandomWeights(opts.WeightSeed, 1, 64, opts.Threads)
+		}
 	}
 	where := preprocess.OnCPU
 	if useGPU {
@@ -306,6 +401,18 @@ func (g *Graph) Directed() bool { return g.l.Directed }
 // Weighted reports whether the arcs have weights.
 func (g *Graph) Weighted() bool { return g.l.Weighted }
 
+// WeightType returns the type of the arcs' weights: Float32Weights, or
+// Uint32Weights (also for an unweighted graph).
+func (g *Graph) WeightType() WeightType {
+	if g.l.Weighted && g.l.WeightKind == graph.Float32Weights {
+		return Float32Weights
+	}
+	return Uint32Weights
+}
+
+// float32Weights reports whether the graph's weights are float32.
+func (g *Graph) float32Weights() bool { return g.WeightType() == Float32Weights }
+
 // Backend returns where the graph runs: CPU or CUDA.
 func (g *Graph) Backend() Backend {
 	if g.backend != nil && g.backend.Name() == "cuda" {
@@ -316,7 +423,7 @@ func (g *Graph) Backend() Backend {
 
 // run runs app under the graph's lock and returns its result copied into a
 // slice the caller owns.
-func run[V uint32 | float64](ctx context.Context, g *Graph, app string, sources []uint32, pr apps.PageRankOptions, depth int) ([]V, Stats, error) {
+func run[V uint32 | float32 | float64](ctx context.Context, g *Graph, app string, sources []uint32, pr apps.PageRankOptions, depth int) ([]V, Stats, error) {
 	values := make([]V, g.NumVertices())
 	st, err := runInto(ctx, g, app, sources, pr, depth, values)
 	if err != nil {
@@ -329,7 +436,7 @@ func run[V uint32 | float64](ctx context.Context, g *Graph, app string, sources 
 // (one element per vertex) on all cores: the backend may reuse its own
 // buffer at the next run. When dst is a pinned HostBuffer's memory the
 // backend writes the result there itself and nothing is copied.
-func runInto[V uint32 | float64](ctx context.Context, g *Graph, app string, sources []uint32, pr apps.PageRankOptions, depth int, dst []V) (Stats, error) {
+func runInto[V uint32 | float32 | float64](ctx context.Context, g *Graph, app string, sources []uint32, pr apps.PageRankOptions, depth int, dst []V) (Stats, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.backend == nil {
@@ -351,6 +458,9 @@ func runInto[V uint32 | float64](ctx context.Context, g *Graph, app string, sour
 	}
 	src, ok := out.([]V)
 	if !ok {
+		if _, f := out.([]float32); f && app == "sssp" {
+			return Stats{}, fmt.Errorf("mgraph: sssp: %w: its result is a []float32 (SSSPFloat32)", apps.ErrFloat32Weights)
+		}
 		return Stats{}, fmt.Errorf("mgraph: %s returns %T, not %T", app, out, dst)
 	}
 	if !direct || len(src) != len(dst) || &src[0] != &dst[0] {
@@ -364,8 +474,8 @@ func runInto[V uint32 | float64](ctx context.Context, g *Graph, app string, sour
 // Into runs app ("bfs", "bfs-tree", "sssp", "cc", "pr" or "bc"; sources as
 // the methods take them: bfs, bfs-tree and sssp use sources[0], bc all; pr
 // uses pr) and writes its result into dst, one element per vertex:
-// []uint32 for bfs, bfs-tree, sssp and cc,
-// []float64 for pr and bc. It allocates nothing per call, for callers that
+// []uint32 for bfs, bfs-tree, sssp and cc, []float32 for sssp on a graph
+// of float32 weights, []float64 for pr and bc. It allocates nothing per call, for callers that
 // reuse their buffers (the Python package writes into NumPy arrays).
 func (g *Graph) Into(ctx context.Context, app string, sources []uint32, pr PageRankOptions, dst any) (Stats, error) {
 	return g.IntoWith(ctx, app, sources, pr, RunOptions{}, dst)
@@ -402,10 +512,15 @@ func (g *Graph) IntoWith(ctx context.Context, app string, sources []uint32, pr P
 	switch d := dst.(type) {
 	case []uint32:
 		return runInto(ctx, g, app, sources, pr.options(), ro.DepthLimit, d)
+	case []float32:
+		if app != "sssp" || !g.float32Weights() {
+			return Stats{}, fmt.Errorf("mgraph: %s: a result buffer of type []float32 (only sssp on a graph of float32 weights has one)", app)
+		}
+		return runInto(ctx, g, app, sources, pr.options(), ro.DepthLimit, d)
 	case []float64:
 		return runInto(ctx, g, app, sources, pr.options(), ro.DepthLimit, d)
 	}
-	return Stats{}, fmt.Errorf("mgraph: %s: a result buffer of type %T (want []uint32 or []float64)", app, dst)
+	return Stats{}, fmt.Errorf("mgraph: %s: a result buffer of type %T (want []uint32, []float32 or []float64)", app, dst)
 }
 
 // backward returns the backend BC's backward pass runs on: the forward one,
@@ -460,9 +575,29 @@ func (g *Graph) BFSParents(ctx context.Context, source uint32) ([]uint32, Stats,
 
 // SSSP returns every vertex's shortest-path distance from source over the
 // uint32 arc weights (the graph must be weighted), Unreached where source
-// does not reach.
+// does not reach. A graph of float32 weights has float32 distances:
+// SSSPFloat32 (SSSP refuses it, with an error wrapping
+// apps.ErrFloat32Weights).
 func (g *Graph) SSSP(ctx context.Context, source uint32) ([]uint32, Stats, error) {
+	if g.float32Weights() {
+		return nil, Stats{}, fmt.Errorf("mgraph: sssp: %w: use SSSPFloat32", apps.ErrFloat32Weights)
+	}
 	return run[uint32](ctx, g, "sssp", []uint32{source}, apps.PageRankOptions{}, 0)
+}
+
+// SSSPFloat32 returns every vertex's shortest-path distance from source
+// over the float32 arc weights (the graph's WeightType must be
+// Float32Weights), +Inf where source does not reach. A distance is the
+// least, over the paths, of the path's float32 sum taken in path order
+// (each add rounded to nearest), the same on every backend and mode;
+// float64 sums of the same weights (NetworkX's) differ from it by the
+// rounding, about 6e-8 relative per arc of a path. A path whose sum passes
+// float32's largest value reads +Inf too.
+func (g *Graph) SSSPFloat32(ctx context.Context, source uint32) ([]float32, Stats, error) {
+	if !g.float32Weights() {
+		return nil, Stats{}, fmt.Errorf("mgraph: sssp: the graph's weights are %s: use SSSP (or load it with WeightType Float32Weights)", g.WeightType())
+	}
+	return run[float32](ctx, g, "sssp", []uint32{source}, apps.PageRankOptions{}, 0)
 }
 
 // ConnectedComponents labels every vertex with its component, named by the

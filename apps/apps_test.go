@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -79,6 +80,21 @@ func checkGraphCases(el *graph.EdgeList, p layout.Params) (int, error) {
 	if !weighted.Weighted() {
 		weighted.SetRandomWeights(9, 1, 64, 2)
 	}
+	// Float32 weights: the graph's own as floats (the extremes included),
+	// or random ones in (0, 1] whose sums round.
+	fweighted := el.Clone()
+	if fweighted.Weighted() {
+		if err := fweighted.ConvertWeights(graph.Float32Weights, 2); err != nil {
+			return cases, err
+		}
+	} else {
+		fweighted.SetRandomFloat32Weights(9, 2)
+	}
+	if weighted.WeightKind == graph.Float32Weights {
+		if err := weighted.ConvertWeights(graph.Uint32Weights, 2); err != nil {
+			weighted.SetRandomWeights(9, 1, 64, 2) // not integers: random ones for the uint32 sssp
+		}
+	}
 	sym := el.Clone()
 	sym.Symmetrize(2)
 	fwd, bwd, err := buildBackends(el, p)
@@ -89,6 +105,11 @@ func checkGraphCases(el *graph.EdgeList, p layout.Params) (int, error) {
 	if err != nil {
 		return cases, err
 	}
+	ffwd, _, err := buildBackends(fweighted, p)
+	if err != nil {
+		return cases, err
+	}
+	fg := apps.OriginalCSR(ffwd.Layout(), 2)
 	sfwd, _, err := buildBackends(sym, p)
 	if err != nil {
 		return cases, err
@@ -134,6 +155,12 @@ func checkGraphCases(el *graph.EdgeList, p layout.Params) (int, error) {
 				return cases, err
 			}
 			results["sssp"] = append(results["sssp"], slices.Clone(dist))
+			var fdist []float32
+			if err := check(stag("sssp-float32"), func() (err error) { fdist, _, err = apps.SSSPFloat32(ctx, ffwd, s, opts); return },
+				func() error { return apps.ValidateSSSPFloat32(fg, s, fdist) }); err != nil {
+				return cases, err
+			}
+			results["sssp-float32"] = append(results["sssp-float32"], slices.Clone(fdist))
 		}
 		var labels, lpLabels []uint32
 		if err := check(tag("cc"), func() (err error) { labels, _, err = apps.CC(ctx, sfwd, opts); return },
@@ -180,12 +207,25 @@ func checkGraphCases(el *graph.EdgeList, p layout.Params) (int, error) {
 	for app, rs := range results {
 		per := len(rs) / len(modes)
 		for i := per; i < len(rs); i++ {
-			if !slices.Equal(rs[i%per].([]uint32), rs[i].([]uint32)) {
+			if !equalResults(rs[i%per], rs[i]) {
 				return cases, fmt.Errorf("%s: mode %s differs from hybrid", app, modes[i/per])
 			}
 		}
 	}
 	return cases, nil
+}
+
+// equalResults reports whether two min-style results ([]uint32 or
+// []float32, compared bit for bit) are equal.
+func equalResults(a, b any) bool {
+	switch x := a.(type) {
+	case []uint32:
+		return slices.Equal(x, b.([]uint32))
+	case []float32:
+		y := b.([]float32)
+		return len(x) == len(y) && slices.EqualFunc(x, y, func(p, q float32) bool { return math.Float32bits(p) == math.Float32bits(q) })
+	}
+	return false
 }
 
 // checkGraph is checkGraphCases without the count.
@@ -230,6 +270,27 @@ func TestBadArguments(t *testing.T) {
 	require.ErrorContains(t, err, "source 4 is not a vertex")
 	_, _, err = apps.SSSP(ctx, fwd, 0, engine.RunOptions{})
 	require.ErrorContains(t, err, "needs edge weights")
+	_, _, err = apps.SSSPFloat32(ctx, fwd, 0, engine.RunOptions{})
+	require.ErrorContains(t, err, "needs edge weights")
+	fel := testgraphs.Undirected(4, [2]uint32{0, 1})
+	fel.SetRandomFloat32Weights(1, 1)
+	ffwd, _ := backends(t, fel, testgraphs.SmallParams())
+	_, _, err = apps.SSSP(ctx, ffwd, 0, engine.RunOptions{})
+	require.ErrorIs(t, err, apps.ErrFloat32Weights)
+	require.ErrorContains(t, err, "use SSSPFloat32")
+	_, _, err = apps.SSSPOps(ctx, ffwd, 0, apps.OpsOptions{})
+	require.ErrorIs(t, err, apps.ErrFloat32Weights)
+	_, _, err = apps.MultiSourceSSSP(ctx, ffwd, []uint32{0}, apps.OpsOptions{})
+	require.ErrorIs(t, err, apps.ErrFloat32Weights)
+	_, _, _, err = apps.MSF(ctx, ffwd, apps.OpsOptions{})
+	require.ErrorContains(t, err, "float32 weights are not supported")
+	wel := testgraphs.Undirected(4, [2]uint32{0, 1})
+	wel.SetRandomWeights(1, 1, 9, 1)
+	wfwd, _ := backends(t, wel, testgraphs.SmallParams())
+	_, _, err = apps.SSSPFloat32(ctx, wfwd, 0, engine.RunOptions{})
+	require.ErrorContains(t, err, "weights are uint32, not float32")
+	_, _, err = apps.MultiSourceSSSPFloat32(ctx, wfwd, []uint32{0}, apps.OpsOptions{})
+	require.ErrorContains(t, err, "weights are uint32, not float32")
 	dir := &graph.EdgeList{NumVertices: 2, Directed: true, Src: []uint32{0}, Dst: []uint32{1}}
 	dfwd, _ := backends(t, dir, testgraphs.SmallParams())
 	_, _, err = apps.CC(ctx, dfwd, engine.RunOptions{})

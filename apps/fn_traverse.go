@@ -3,6 +3,7 @@ package apps
 import (
 	"sync/atomic"
 
+	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/ops"
 )
 
@@ -29,17 +30,34 @@ func bfsFunctor(level *ops.Array[uint32], depth uint32) *ops.Functor {
 }
 
 // ssspFn relaxes an arc with an atomic min (MG_FN_SSSP); unweighted graphs
-// have weight 1.
+// have weight 1, and over float32 weights the distances are float32 bits
+// added as floats (engine.AddFloat32Bits; Unreached stays unreached).
 type ssspFn struct {
-	dist       []uint32
-	unweighted bool
+	dist []uint32
+	mode uint64 // ssspUint32, ssspUnweighted or ssspFloat32 (fn_traverse.cuh's u[0])
 }
 
+// The weights an operator SSSP adds (the functor's u[0]).
+const (
+	ssspUint32     = 0
+	ssspUnweighted = 1
+	ssspFloat32    = 2
+)
+
 func (f *ssspFn) Edge(src, dst uint32, _ uint64, w uint32) bool {
-	if f.unweighted {
-		w = 1
+	d := atomic.LoadUint32(&f.dist[src])
+	var nd uint64
+	switch f.mode {
+	case ssspFloat32:
+		if d == Unreached {
+			return false
+		}
+		nd = uint64(engine.AddFloat32Bits(d, w))
+	case ssspUnweighted:
+		nd = uint64(d) + 1
+	default:
+		nd = uint64(d) + uint64(w)
 	}
-	nd := uint64(atomic.LoadUint32(&f.dist[src])) + uint64(w)
 	for {
 		old := atomic.LoadUint32(&f.dist[dst])
 		if nd >= Unreached || nd >= uint64(old) {
@@ -51,11 +69,7 @@ func (f *ssspFn) Edge(src, dst uint32, _ uint64, w uint32) bool {
 	}
 }
 
-func ssspFunctor(dist *ops.Array[uint32], unweighted bool) *ops.Functor {
-	u := uint64(0)
-	if unweighted {
-		u = 1
-	}
-	return &ops.Functor{Name: "sssp", ID: ops.FnSSSP, Arrays: []ops.Mem{dist.Mem()}, Ints: []uint64{u},
-		CPU: &ssspFn{dist: dist.Host(), unweighted: unweighted}}
+func ssspFunctor(dist *ops.Array[uint32], mode uint64) *ops.Functor {
+	return &ops.Functor{Name: "sssp", ID: ops.FnSSSP, Arrays: []ops.Mem{dist.Mem()}, Ints: []uint64{mode},
+		CPU: &ssspFn{dist: dist.Host(), mode: mode}}
 }

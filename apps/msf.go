@@ -2,9 +2,11 @@ package apps
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mgraph-dev/mgraph/apps/ref"
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/ops"
 )
 
@@ -22,6 +24,9 @@ import (
 //	        compute(apply); while filter(V, jump) ≠ ∅
 //	until H = ∅
 func MSF(ctx context.Context, b engine.Backend, o OpsOptions) (uint64, []ref.Edge, engine.Result, error) {
+	if l := b.Layout(); l.Weighted && l.WeightKind == graph.Float32Weights {
+		return 0, nil, engine.Result{}, fmt.Errorf("msf: float32 weights are not supported (its total is a uint64 sum of uint32 weights): read the graph with weight type uint32")
+	}
 	e, err := newEnactor(ctx, "msf", b, o)
 	if err != nil {
 		return 0, nil, engine.Result{}, err

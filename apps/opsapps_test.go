@@ -32,7 +32,11 @@ func TestOperatorAppsAllShapes(t *testing.T) {
 			wsym := weighted.Clone()
 			wsym.Symmetrize(2)
 			wsfwd, _ := backends(t, wsym, testgraphs.SmallParams())
-			require.NoError(t, opscheck.Check(context.Background(), opscheck.Backends{Fwd: fwd, Sym: sfwd, Weighted: wfwd, SymWeighted: wsfwd}))
+			fweighted := s.EL.Clone()
+			fweighted.SetRandomFloat32Weights(9, 2)
+			ffwd, _ := backends(t, fweighted, testgraphs.SmallParams())
+			require.NoError(t, opscheck.Check(context.Background(), opscheck.Backends{Fwd: fwd, Sym: sfwd, Weighted: wfwd, SymWeighted: wsfwd,
+				Float32: ffwd}))
 		})
 	}
 }

@@ -3,8 +3,10 @@ package apps
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/ops"
 )
 
@@ -23,12 +25,23 @@ func BFSOps(ctx context.Context, b engine.Backend, source uint32, o OpsOptions) 
 
 // SSSPOps is SSSP written with the operators: a data-driven Bellman–Ford
 // whose advance relaxes the frontier's arcs with an atomic min and outputs
-// (once each) the vertices it lowered. Unweighted graphs have weight 1.
+// (once each) the vertices it lowered. Unweighted graphs have weight 1; a
+// graph of float32 weights is refused (ErrFloat32Weights): SSSPOpsFloat32
+// runs it.
 //
 //	dist[s] = 0; F = {s}
 //	while F ≠ ∅: F = advance(F, relax functor, unique)
 func SSSPOps(ctx context.Context, b engine.Backend, source uint32, o OpsOptions) ([]uint32, engine.Result, error) {
+	if err := checkUint32Distances("sssp", "SSSPOpsFloat32", b.Layout()); err != nil {
+		return nil, engine.Result{}, err
+	}
 	return traverseOps(ctx, "sssp", b, source, o)
+}
+
+// SSSPOpsFloat32 is SSSPOps over a graph of float32 weights, with
+// SSSPFloat32's distances (+Inf where unreached).
+func SSSPOpsFloat32(ctx context.Context, b engine.Backend, source uint32, o OpsOptions) ([]float32, engine.Result, error) {
+	return MultiSourceSSSPFloat32(ctx, b, []uint32{source}, o)
 }
 
 // MultiSourceBFS is BFSOps from several sources at once (cuGraph's
@@ -40,9 +53,31 @@ func MultiSourceBFS(ctx context.Context, b engine.Backend, sources []uint32, o O
 }
 
 // MultiSourceSSSP is SSSPOps from several sources at once: every vertex
-// gets its distance to the nearest source.
+// gets its distance to the nearest source. A graph of float32 weights is
+// refused (ErrFloat32Weights): MultiSourceSSSPFloat32 runs it.
 func MultiSourceSSSP(ctx context.Context, b engine.Backend, sources []uint32, o OpsOptions) ([]uint32, engine.Result, error) {
+	if err := checkUint32Distances("sssp", "MultiSourceSSSPFloat32", b.Layout()); err != nil {
+		return nil, engine.Result{}, err
+	}
 	return traverseFrom(ctx, "sssp", b, sources, o)
+}
+
+// MultiSourceSSSPFloat32 is MultiSourceSSSP over a graph of float32
+// weights: float32 distances to the nearest source, +Inf where none
+// reaches (SSSPFloat32's values; the least over the sources).
+func MultiSourceSSSPFloat32(ctx context.Context, b engine.Backend, sources []uint32, o OpsOptions) ([]float32, engine.Result, error) {
+	l := b.Layout()
+	if !l.Weighted || l.WeightKind != graph.Float32Weights {
+		return nil, engine.Result{}, errUint32Weights("sssp", l)
+	}
+	dist, res, err := traverseFrom(ctx, "sssp", b, sources, o)
+	if err != nil {
+		return nil, res, err
+	}
+	start := time.Now()
+	f := Float32Distances(dist, b.Workers())
+	res.CopySeconds += time.Since(start).Seconds()
+	return f, res, nil
 }
 
 func traverseOps(ctx context.Context, app string, b engine.Backend, source uint32, o OpsOptions) ([]uint32, engine.Result, error) {
@@ -119,7 +154,14 @@ func (e *enactor) traverse(app string, sources []uint32, values *ops.Array[uint3
 		case "bfs":
 			f = bfsFunctor(values, depth)
 		case "sssp":
-			f = ssspFunctor(values, !g.Weighted())
+			mode := uint64(ssspUint32)
+			switch {
+			case !g.Weighted():
+				mode = ssspUnweighted
+			case e.l.WeightKind == graph.Float32Weights:
+				mode = ssspFloat32
+			}
+			f = ssspFunctor(values, mode)
 		default:
 			return fmt.Errorf("traverse: unknown app %q", app)
 		}

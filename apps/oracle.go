@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/layout"
 )
 
@@ -18,9 +19,10 @@ import (
 var OracleApps = []string{"bfs", "sssp"}
 
 // Traversal returns the program of app (bfs, sssp or cc) with its initial
-// values and frontier in l's numbering, exactly as BFS, SSSP and CCLabels
-// start their runs; source is in original numbering (ignored by cc). The
-// caller owns the returned slices.
+// values and frontier in l's numbering, exactly as BFS, SSSP (SSSPFloat32
+// on float32 weights: the values are float32 bits) and CCLabels start
+// their runs; source is in original numbering (ignored by cc). The caller
+// owns the returned slices.
 func Traversal(app string, l *layout.Layout, source uint32, workers int) (engine.Program[uint32], []uint32, *engine.Frontier, error) {
 	p, init, _, err := traversalSetup(app, l, source)
 	if err != nil {
@@ -53,6 +55,9 @@ func traversalSetup(app string, l *layout.Layout, source uint32) (engine.Program
 			return nil, engine.Init{}, 0, err
 		}
 		init := engine.Init{Fill: Unreached, HasSource: true, Source: s, SourceValue: 0}
+		if app == "sssp" && l.WeightKind == graph.Float32Weights {
+			return ssspF32Program{}, init, engine.OutputValues, nil // values: float32 bits (0 is +0)
+		}
 		if app == "sssp" {
 			return ssspProgram{}, init, engine.OutputValues, nil
 		}

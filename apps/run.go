@@ -9,6 +9,7 @@ import (
 
 	"github.com/mgraph-dev/mgraph/apps/ref"
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/ops"
 )
 
@@ -127,8 +128,16 @@ type Forest struct {
 	Edges  []ref.Edge
 }
 
+// float32Weights reports whether b's graph has float32 weights (sssp's
+// distances are then float32).
+func float32Weights(b engine.Backend) bool {
+	l := b.Layout()
+	return l.Weighted && l.WeightKind == graph.Float32Weights
+}
+
 // Run runs the named app and returns its values in original numbering
-// ([]uint32 for bfs, sssp, cc and cc-lp; []float64 for pr, pr-delta and
+// ([]uint32 for bfs, sssp, cc and cc-lp; []float32 for sssp on a graph of
+// float32 weights (SSSPFloat32); []float64 for pr, pr-delta and
 // bc; possibly a buffer the backend reuses, see engine.Backend.RunMin). bfs
 // and sssp start from sources[0]; bc sums over all sources and runs its
 // backward pass on bwd (fwd again for undirected graphs); pr and pr-delta
@@ -184,6 +193,9 @@ func RunWith(ctx context.Context, name string, fwd, bwd engine.Backend, sources 
 	case "bfs-tree":
 		return wrap(BFSParents(ctx, fwd, sources[0], opts))
 	case "sssp":
+		if float32Weights(fwd) {
+			return wrap(SSSPFloat32(ctx, fwd, sources[0], opts))
+		}
 		return wrap(SSSP(ctx, fwd, sources[0], opts))
 	case "cc":
 		return wrap(CC(ctx, fwd, opts))
@@ -205,6 +217,9 @@ func runOps(ctx context.Context, name string, b engine.Backend, sources []uint32
 	case "bfs":
 		return wrap(BFSOps(ctx, b, sources[0], o))
 	case "sssp":
+		if float32Weights(b) {
+			return wrap(SSSPOpsFloat32(ctx, b, sources[0], o))
+		}
 		return wrap(SSSPOps(ctx, b, sources[0], o))
 	case "tc":
 		total, per, res, err := TriangleCount(ctx, b, c.TrianglesPerVertex, o)

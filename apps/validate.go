@@ -22,7 +22,7 @@ func OriginalCSR(l *layout.Layout, workers int) *graph.CSR {
 		Directed:    l.Directed,
 	}}
 	if l.Weighted {
-		g.Weights = make([]uint32, l.NumArcs)
+		g.Weights, g.WeightKind = make([]uint32, l.NumArcs), l.WeightKind
 	}
 	for old := uint64(0); old < n; old++ {
 		g.Offsets[old+1] = g.Offsets[old] + l.OutDegree(l.Perm[old])
@@ -104,6 +104,17 @@ func ValidateSSSP(g *graph.CSR, source uint32, dist []uint32) error {
 		}
 	}
 	return ref.CompareDistances(want, got)
+}
+
+// ValidateSSSPFloat32 checks float32 distances (+Inf where unreached)
+// against the reference's float32 Dijkstra from source, exactly (see
+// ref.SSSPFloat32 for why the engines' result is exact).
+func ValidateSSSPFloat32(g *graph.CSR, source uint32, dist []float32) error {
+	want, err := ref.SSSPFloat32(g, source)
+	if err != nil {
+		return err
+	}
+	return ref.CompareFloat32Distances(want, dist)
 }
 
 // ValidateCC checks labels against union-find: the same partition and the

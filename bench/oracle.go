@@ -227,8 +227,8 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 	switch app {
 	case "bfs":
 		_, res, err = apps.BFS(ctx, b, source, opts)
-	case "sssp":
-		_, res, err = apps.SSSP(ctx, b, source, opts)
+	case "sssp": // SSSPFloat32 on float32 weights
+		_, res, err = apps.Run(ctx, "sssp", b, b, []uint32{source}, apps.PageRankOptions{}, opts)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("oracle: hybrid run: %w", err)
@@ -291,8 +291,8 @@ func fastestRun(ctx context.Context, b engine.Backend, app string, source uint32
 		switch app {
 		case "bfs":
 			_, res, err = apps.BFS(ctx, b, source, opts)
-		case "sssp":
-			_, res, err = apps.SSSP(ctx, b, source, opts)
+		case "sssp": // SSSPFloat32 on float32 weights
+			_, res, err = apps.Run(ctx, "sssp", b, b, []uint32{source}, apps.PageRankOptions{}, opts)
 		default:
 			return 0, fmt.Errorf("no whole run for %q", app)
 		}

@@ -36,15 +36,19 @@ var (
 	next    int64
 	lastErr string
 	lent    = map[uintptr]hostBuf{}
-	spare   = map[int64]*[2][]hostBuf{}
+	spare   = map[int64]*[hostKinds][]hostBuf{}
 )
+
+// hostKinds is the number of host buffer kinds: 0 uint32, 1 float64, 2
+// float32.
+const hostKinds = 3
 
 // maxSpare is the most idle host buffers of one kind a graph keeps for the
 // next mgraph_host_alloc.
 const maxSpare = 4
 
 // hostBuf is one mgraph.HostBuffer of a graph: its memory, kind (0: uint32,
-// 1: float64) and Free.
+// 1: float64, 2: float32) and Free.
 type hostBuf struct {
 	h    int64
 	kind int
@@ -81,6 +85,22 @@ func options(backend *C.char, undirected, weights C.int, weightSeed C.uint64_t, 
 		Weights: weights != 0, WeightSeed: uint64(weightSeed), Threads: int(threads)}
 }
 
+// weightType reads a weight type argument: NULL, "" or "auto", "uint32"
+// or "float32".
+func weightType(t *C.char) (mgraph.WeightType, error) {
+	if t == nil {
+		return mgraph.AutoWeights, nil
+	}
+	switch s := C.GoString(t); s {
+	case "", "auto":
+		return mgraph.AutoWeights, nil
+	case "uint32", "float32":
+		return mgraph.WeightType(s), nil
+	default:
+		return mgraph.AutoWeights, fmt.Errorf("mgraph: unknown weight type %q (want auto, uint32 or float32)", s)
+	}
+}
+
 //export mgraph_last_error
 func mgraph_last_error(buf *C.char, n C.int64_t) C.int64_t {
 	mu.Lock()
@@ -96,14 +116,22 @@ func mgraph_last_error(buf *C.char, n C.int64_t) C.int64_t {
 }
 
 // mgraph_load: cache_dir, when not NULL or empty, is a layout cache
-// directory (mgraph.Options.CacheDir).
+// directory (mgraph.Options.CacheDir); weight_type is the weights' type
+// (mgraph.Options.WeightType: NULL, "" or "auto", "uint32", "float32";
+// with weights != 0, float32 gives random floats in (0, 1]).
 //
 //export mgraph_load
-func mgraph_load(path, backend *C.char, undirected, weights C.int, weightSeed C.uint64_t, threads C.int, cacheDir *C.char) C.int64_t {
+func mgraph_load(path, backend *C.char, undirected, weights C.int, weightSeed C.uint64_t, threads C.int, cacheDir, wtype *C.char) C.int64_t {
 	opts := options(backend, undirected, weights, weightSeed, threads)
 	if cacheDir != nil {
 		opts.CacheDir = C.GoString(cacheDir)
 	}
+	wt, err := weightType(wtype)
+	if err != nil {
+		fail(err)
+		return 0
+	}
+	opts.WeightType = wt
 	g, err := mgraph.Load(context.Background(), C.GoString(path), opts)
 	if err != nil {
 		fail(err)
@@ -133,6 +161,52 @@ func mgraph_from_edges(n C.int64_t, src, dst, w *C.uint32_t, m C.int64_t, direct
 		return 0
 	}
 	return add(g)
+}
+
+// mgraph_from_edges_f32 is mgraph_from_edges with float32 weights (w NULL,
+// or m finite, non-negative floats; -0 is taken as 0): the graph's sssp is
+// mgraph_sssp_f32.
+//
+//export mgraph_from_edges_f32
+func mgraph_from_edges_f32(n C.int64_t, src, dst *C.uint32_t, w *C.float, m C.int64_t, directed C.int, backend *C.char, threads C.int) C.int64_t {
+	if n < 0 || m < 0 || (m > 0 && (src == nil || dst == nil)) {
+		fail(fmt.Errorf("mgraph: from_edges_f32: %d vertices, %d arcs", int64(n), int64(m)))
+		return 0
+	}
+	var s, d []uint32
+	var ws []float32
+	if m > 0 {
+		s = unsafe.Slice((*uint32)(unsafe.Pointer(src)), int(m))
+		d = unsafe.Slice((*uint32)(unsafe.Pointer(dst)), int(m))
+		if w != nil {
+			ws = unsafe.Slice((*float32)(unsafe.Pointer(w)), int(m))
+		}
+	}
+	g, err := mgraph.FromEdgesFloat32(context.Background(), int(n), s, d, ws, directed != 0,
+		mgraph.Options{Backend: mgraph.Backend(C.GoString(backend)), Threads: int(threads)})
+	if err != nil {
+		fail(err)
+		return 0
+	}
+	return add(g)
+}
+
+// mgraph_weight_type returns the type of graph h's weights: 0 none, 1
+// uint32, 2 float32; -1 on failure.
+//
+//export mgraph_weight_type
+func mgraph_weight_type(h C.int64_t) C.int {
+	g, err := get(h)
+	switch {
+	case err != nil:
+		fail(err)
+		return -1
+	case !g.Weighted():
+		return 0
+	case g.WeightType() == mgraph.Float32Weights:
+		return 2
+	}
+	return 1
 }
 
 //export mgraph_close
@@ -167,8 +241,8 @@ func mgraph_close(h C.int64_t) C.int {
 }
 
 // mgraph_host_alloc returns a result array for graph h on the cuda
-// backend: num_vertices elements of uint32 (kind 0) or float64 (kind 1)
-// in page-locked memory, a spare one of the graph's when it has one; NULL
+// backend: num_vertices elements of uint32 (kind 0), float64 (kind 1) or
+// float32 (kind 2) in page-locked memory, a spare one of the graph's when it has one; NULL
 // on failure (a CPU graph has none). Give it back with mgraph_host_free.
 //
 //export mgraph_host_alloc
@@ -177,8 +251,8 @@ func mgraph_host_alloc(h C.int64_t, kind C.int) unsafe.Pointer {
 	if err == nil && g.Backend() != mgraph.CUDA {
 		err = fmt.Errorf("mgraph: host buffers are for graphs on the cuda backend")
 	}
-	if err == nil && (kind < 0 || kind > 1) {
-		err = fmt.Errorf("mgraph: host buffer kind %d (want 0: uint32 or 1: float64)", int(kind))
+	if err == nil && (kind < 0 || kind >= hostKinds) {
+		err = fmt.Errorf("mgraph: host buffer kind %d (want 0: uint32, 1: float64 or 2: float32)", int(kind))
 	}
 	if err != nil {
 		fail(err)
@@ -195,16 +269,13 @@ func mgraph_host_alloc(h C.int64_t, kind C.int) unsafe.Pointer {
 	}
 	mu.Unlock()
 	b := hostBuf{h: int64(h), kind: int(kind)}
-	if kind == 0 {
-		hb, e := mgraph.NewHostBuffer[uint32](g)
-		if err = e; err == nil {
-			b.p, b.free = unsafe.Pointer(unsafe.SliceData(hb.Slice())), hb.Free
-		}
-	} else {
-		hb, e := mgraph.NewHostBuffer[float64](g)
-		if err = e; err == nil {
-			b.p, b.free = unsafe.Pointer(unsafe.SliceData(hb.Slice())), hb.Free
-		}
+	switch kind {
+	case 0:
+		b.p, b.free, err = hostBuffer[uint32](g)
+	case 1:
+		b.p, b.free, err = hostBuffer[float64](g)
+	default:
+		b.p, b.free, err = hostBuffer[float32](g)
 	}
 	if err == nil && b.p == nil {
 		err = errors.Join(fmt.Errorf("mgraph: a host buffer of a graph without vertices"), b.free())
@@ -217,6 +288,15 @@ func mgraph_host_alloc(h C.int64_t, kind C.int) unsafe.Pointer {
 	lent[uintptr(b.p)] = b
 	mu.Unlock()
 	return b.p
+}
+
+// hostBuffer makes a host buffer of V for g: its memory and its Free.
+func hostBuffer[V uint32 | float32 | float64](g *mgraph.Graph) (unsafe.Pointer, func() error, error) {
+	hb, err := mgraph.NewHostBuffer[V](g)
+	if err != nil {
+		return nil, nil, err
+	}
+	return unsafe.Pointer(unsafe.SliceData(hb.Slice())), hb.Free, nil
 }
 
 // mgraph_host_free gives back an array of mgraph_host_alloc: it becomes a
@@ -232,7 +312,7 @@ func mgraph_host_free(p unsafe.Pointer) C.int {
 		if _, open := graphs[b.h]; open {
 			s := spare[b.h]
 			if s == nil {
-				s = new([2][]hostBuf)
+				s = new([hostKinds][]hostBuf)
 				spare[b.h] = s
 			}
 			if len(s[b.kind]) < maxSpare {
@@ -280,7 +360,7 @@ func b2i(b bool) int64 {
 // into runs app through Graph.IntoWith (depth: bfs's depth limit, 0 for none), writing the result straight into the
 // caller's array out (one element per vertex, of V) and the stats into
 // stats (trial, engine and copy seconds).
-func into[V uint32 | float64](h C.int64_t, app string, sources []uint32, pr mgraph.PageRankOptions, depth int, out unsafe.Pointer, stats *C.double) C.int {
+func into[V uint32 | float32 | float64](h C.int64_t, app string, sources []uint32, pr mgraph.PageRankOptions, depth int, out unsafe.Pointer, stats *C.double) C.int {
 	g, err := get(h)
 	if err != nil {
 		fail(err)
@@ -322,9 +402,28 @@ func mgraph_bfs_parents(h C.int64_t, source C.uint32_t, depth C.int, out *C.uint
 	return into[uint32](h, "bfs-tree", []uint32{uint32(source)}, mgraph.PageRankOptions{}, int(depth), unsafe.Pointer(out), stats)
 }
 
+// mgraph_sssp: uint32 distances (0xFFFFFFFF where unreached) over uint32
+// weights; a graph of float32 weights is an error (mgraph_sssp_f32).
+//
 //export mgraph_sssp
 func mgraph_sssp(h C.int64_t, source C.uint32_t, out *C.uint32_t, stats *C.double) C.int {
+	if g, err := get(h); err == nil && g.WeightType() == mgraph.Float32Weights {
+		fail(fmt.Errorf("mgraph: sssp: the graph's weights are float32, and so are its distances: use mgraph_sssp_f32"))
+		return -1
+	}
 	return into[uint32](h, "sssp", []uint32{uint32(source)}, mgraph.PageRankOptions{}, 0, unsafe.Pointer(out), stats)
+}
+
+// mgraph_sssp_f32: float32 distances (+Inf where unreached) over a graph
+// of float32 weights (mgraph.Graph.SSSPFloat32).
+//
+//export mgraph_sssp_f32
+func mgraph_sssp_f32(h C.int64_t, source C.uint32_t, out *C.float, stats *C.double) C.int {
+	if g, err := get(h); err == nil && g.WeightType() != mgraph.Float32Weights {
+		fail(fmt.Errorf("mgraph: sssp_f32: the graph's weights are not float32 (use mgraph_sssp)"))
+		return -1
+	}
+	return into[float32](h, "sssp", []uint32{uint32(source)}, mgraph.PageRankOptions{}, 0, unsafe.Pointer(out), stats)
 }
 
 //export mgraph_cc

@@ -180,6 +180,28 @@ func multiSource(h C.int64_t, fn, app string, sources *C.uint32_t, k C.int64_t, 
 	return done(st, stats, err)
 }
 
+// mgraph_multi_source_sssp_f32 is mgraph_multi_source_sssp on a graph of
+// float32 weights: float32 distances, +Inf where no source reaches.
+//
+//export mgraph_multi_source_sssp_f32
+func mgraph_multi_source_sssp_f32(h C.int64_t, sources *C.uint32_t, k C.int64_t, out *C.float, stats *C.double) C.int {
+	const fn = "multi_source_sssp_f32"
+	g, ok := graphAnd(h, fn, unsafe.Pointer(out))
+	if !ok {
+		return -1
+	}
+	if k <= 0 || sources == nil {
+		fail(fmt.Errorf("mgraph: %s needs at least one source", fn))
+		return -1
+	}
+	srcs := unsafe.Slice((*uint32)(unsafe.Pointer(sources)), int(k)) // read during the call, not kept
+	values, st, err := g.MultiSourceSSSPFloat32(context.Background(), srcs)
+	if err == nil {
+		copyOut(unsafe.Pointer(out), values)
+	}
+	return done(st, stats, err)
+}
+
 // mgraph_multi_source_bfs: every vertex's distance in arcs to the nearest
 // of the k sources (original ids; repeats allowed), 0xFFFFFFFF where none
 // reaches it (cuGraph's multi-source BFS, run with the operators).

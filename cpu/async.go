@@ -52,11 +52,12 @@ func (r *asyncRunner) Run(ctx context.Context, p engine.Program[uint32], values 
 	op := p.Edge()
 	_, jump := p.(engine.LabelJumper)
 	delta := uint32(0)
-	if op == engine.EdgeSourcePlusWeight {
+	if op.Weighted() {
 		delta = r.delta
 	}
 	start := time.Now()
 	pool := newAsyncPool(r.workers, values, delta, f.List(r.workers))
+	pool.op = op
 	if err := pool.run(ctx, minVisit(pool, l, op, jump, values)); err != nil {
 		res.Seconds = time.Since(start).Seconds()
 		return res, err
@@ -80,10 +81,11 @@ type asyncPool struct {
 	workers int
 	done    bool
 	err     error
-	split   uint32     // near-far: values below it are near
-	delta   uint32     // near-far bucket width, 0: off
-	far     [][]uint32 // per worker
-	inFar   []uint32   // 1: the vertex is in a far pile
+	split   uint32        // near-far: values below it are near
+	delta   uint32        // near-far bucket width, 0: off
+	op      engine.EdgeOp // how the split moves by delta (engine.NearFarAdd)
+	far     [][]uint32    // per worker
+	inFar   []uint32      // 1: the vertex is in a far pile
 	buckets int
 	items   atomic.Uint64
 	shared  atomic.Uint64 // vertices given to the pool by workers
@@ -160,7 +162,7 @@ func (p *asyncPool) nextBucket() bool {
 	if low == math.MaxUint32 {
 		return false
 	}
-	p.split = satAdd(max(p.split, low), p.delta)
+	p.split = engine.NearFarAdd(p.op, max(p.split, low), p.delta)
 	var near []uint32
 	for w, pile := range p.far {
 		kept := pile[:0]
@@ -293,6 +295,8 @@ func minVisit(p *asyncPool, l *layout.Layout, op engine.EdgeOp, jump bool, value
 				c = satAdd(dv, 1)
 			case engine.EdgeSourcePlusWeight:
 				c = satAdd(dv, wts[e])
+			case engine.EdgeSourcePlusFloat32Weight:
+				c = engine.AddFloat32Bits(dv, wts[e])
 			}
 			u := dst[e]
 			if c == math.MaxUint32 || !lowerTo(&values[u], c) {

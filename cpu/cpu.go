@@ -257,7 +257,7 @@ func (e *engines[V]) configure(b *Backend, opts engine.RunOptions) *sampler.Runn
 // hand-over), with SSSP's async near-far bucket width.
 func (b *Backend) asyncRunner(opts engine.RunOptions) *asyncRunner {
 	return &asyncRunner{l: b.l, workers: b.workers, opts: opts,
-		delta: engine.NearFarDelta(b.l.SparseWeights, engine.AsyncNearFarWeights)}
+		delta: engine.NearFarDeltaOf(b.l.WeightKind, b.l.SparseWeights, engine.AsyncNearFarWeights)}
 }
 
 // takeMinRunner returns idle min-program engines, or new ones, with their

@@ -123,3 +123,17 @@ func TestPeakBandwidth(t *testing.T) {
 		t.Errorf("PeakBandwidthGBps = %.1f, want 3352.3", got)
 	}
 }
+
+// TestProgramID: every min program's kernel name maps to its MG_PROG_* id
+// (the cuda build checks the ids against mgraph.h), SSSP over float32
+// weights included.
+func TestProgramID(t *testing.T) {
+	for name, id := range map[string]int{"bfs": ProgBFS, "sssp": ProgSSSP, "cc": ProgCC, "label": ProgLabel, "sssp-f32": ProgSSSPF32} {
+		if got := ProgramID(name); got != id {
+			t.Errorf("ProgramID(%q) = %d, want %d", name, got, id)
+		}
+	}
+	if got := ProgramID("sssp-f64"); got != 0 {
+		t.Errorf("ProgramID of an unknown kernel = %d, want 0", got)
+	}
+}

@@ -23,16 +23,21 @@ const (
 	// ProgLabel is label propagation without pointer jumping (labels that
 	// are not layout ids: the parts of package partition).
 	ProgLabel = 4
+	// ProgSSSPF32 is SSSP over float32 weights: values are float32 bits
+	// (engine.EdgeSourcePlusFloat32Weight), and so is a near-far width.
+	ProgSSSPF32 = 5
 )
 
 // ProgramID returns the kernel id of a device program's name ("bfs",
-// "sssp", "cc"), or 0.
+// "sssp", "sssp-f32", "cc", "label"), or 0.
 func ProgramID(kernel string) int {
 	switch kernel {
 	case "bfs":
 		return ProgBFS
 	case "sssp":
 		return ProgSSSP
+	case "sssp-f32":
+		return ProgSSSPF32
 	case "cc":
 		return ProgCC
 	case "label":

@@ -26,6 +26,8 @@ var (
 	_ [C.MG_PROG_CC - ProgCC]struct{}
 	_ [ProgLabel - C.MG_PROG_LABEL]struct{}
 	_ [C.MG_PROG_LABEL - ProgLabel]struct{}
+	_ [ProgSSSPF32 - C.MG_PROG_SSSP_F32]struct{}
+	_ [C.MG_PROG_SSSP_F32 - ProgSSSPF32]struct{}
 	_ [SampleScratch - C.MG_SAMPLE_SCRATCH]struct{}
 	_ [C.MG_SAMPLE_SCRATCH - SampleScratch]struct{}
 	_ [unsafe.Sizeof(loopRule{}) - C.sizeof_mg_loop_rule]struct{}

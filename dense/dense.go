@@ -206,7 +206,11 @@ const (
 	kindMinW             // min of staged value + weight (EdgeSourcePlusWeight)
 	kindSum              // sum of staged contributions
 	kindSumW             // sum of value + weight over active sources
+	kindMinF             // min of staged value + float32 weight, on bits (EdgeSourcePlusFloat32Weight)
 )
+
+// min reports whether the kind combines by min.
+func (k kind) min() bool { return k == kindMin || k == kindMinW || k == kindMinF }
 
 // kindOf checks p against the layout and picks the loop specialisation.
 func (e *Engine[V]) kindOf(p engine.Program[V]) (kind, error) {
@@ -214,17 +218,22 @@ func (e *Engine[V]) kindOf(p engine.Program[V]) (kind, error) {
 		return 0, errors.New("dense: nil program")
 	}
 	edge, comb := p.Edge(), p.Combine()
-	if edge > engine.EdgeSourcePlusWeight {
+	if !edge.Valid() {
 		return 0, fmt.Errorf("dense: unknown edge operation %d", edge)
 	}
 	if comb > engine.CombineSum {
 		return 0, fmt.Errorf("dense: unknown combine operation %d", comb)
 	}
-	weighted := edge == engine.EdgeSourcePlusWeight
+	weighted := edge.Weighted()
 	if weighted && !e.l.Weighted {
 		return 0, errors.New("dense: program adds edge weights but the layout is unweighted")
 	}
+	if err := engine.CheckProgram(p, e.l); err != nil {
+		return 0, fmt.Errorf("dense: %w", err)
+	}
 	switch {
+	case edge == engine.EdgeSourcePlusFloat32Weight: // min over uint32 (CheckProgram)
+		return kindMinF, nil
 	case comb == engine.CombineMin && !weighted:
 		return kindMin, nil
 	case comb == engine.CombineMin:
@@ -353,6 +362,15 @@ func satAdd[V engine.Value](x V, w uint32) V {
 	return s
 }
 
+// addF32 is engine.AddFloat32Bits on a value of a min program over uint32
+// (kindMinF; the identity stays the identity), inlined.
+func addF32[V engine.Value](x V, w uint32) V {
+	if uint32(x) == math.MaxUint32 {
+		return x
+	}
+	return V(math.Float32bits(math.Float32frombits(uint32(x)) + math.Float32frombits(w)))
+}
+
 // panel returns the fixed-size view of column panel c's staged
 // contributions (and flags).
 func (e *Engine[V]) panel(c int) (*[accSize]V, *[accSize]uint8) {
@@ -376,7 +394,7 @@ func (e *Engine[V]) phase1Unit(ws *worker[V], u int, k kind, id V, out []V, mask
 		st, act := e.panel(c)
 		src, slot := l.LightSrc[lo:hi], l.LightSlot[lo:hi]
 		var wts []uint32
-		if k == kindMinW || k == kindSumW {
+		if k == kindMinW || k == kindSumW || k == kindMinF {
 			wts = l.LightWeights[lo:hi]
 		}
 		if mask != nil {
@@ -388,6 +406,8 @@ func (e *Engine[V]) phase1Unit(ws *worker[V], u int, k kind, id V, out []V, mask
 			lightCopy(src, slot, st, out)
 		case kindMinW:
 			lightMinW(src, slot, wts, st, out)
+		case kindMinF:
+			lightMinF(src, slot, wts, st, out)
 		case kindSumW:
 			lightSumW(src, slot, wts, st, act, out)
 		}
@@ -399,7 +419,7 @@ func (e *Engine[V]) phase1Unit(ws *worker[V], u int, k kind, id V, out []V, mask
 	rows := int(l.HeavyRows[h])
 	mat := l.HeavyMatrix[start : start+uint64(rows)*uint64(t)]
 	var wts []uint32
-	if k == kindMinW || k == kindSumW {
+	if k == kindMinW || k == kindSumW || k == kindMinF {
 		wts = l.HeavyWeights[start : start+uint64(rows)*uint64(t)]
 	}
 	d := int(l.HeavyNumDst[h])
@@ -426,13 +446,15 @@ func (e *Engine[V]) phase1Unit(ws *worker[V], u int, k kind, id V, out []V, mask
 		heavyMin(mat, t, cols, id, st, acc, reg, dst)
 	case kindMinW:
 		heavyMinW(mat, wts, t, cols, id, st, acc, reg, dst)
+	case kindMinF:
+		heavyMinF(mat, wts, t, cols, id, st, acc, reg, dst)
 	case kindSum:
 		heavySum(mat, t, cols, st, acc, reg, dst)
 	case kindSumW:
 		heavySumW(mat, wts, t, cols, st, act, acc, reg, dst)
 	}
 	// Flush the runs still open at the bottom of each column.
-	if k == kindMin || k == kindMinW {
+	if k.min() {
 		for j, r := range reg {
 			a := &acc[dst[j]&accMask]
 			if r < *a {
@@ -500,6 +522,28 @@ func heavyMinW[V engine.Value](mat []int16, wts []uint32, t, cols int, id V, st,
 	}
 }
 
+func heavyMinF[V engine.Value](mat []int16, wts []uint32, t, cols int, id V, st, acc *[accSize]V, reg []V, dst []uint16) {
+	for o := 0; o+t <= len(mat); o += t {
+		row := mat[o : o+cols]
+		wr := wts[o : o+cols]
+		wr = wr[:len(row)]
+		reg := reg[:len(row)]
+		dst := dst[:len(row)]
+		for j, x := range row {
+			if x >= 0 {
+				reg[j] = min(reg[j], addF32(st[x&accMask], wr[j]))
+				continue
+			}
+			a := &acc[dst[j]&accMask]
+			if r := reg[j]; r < *a {
+				*a = r
+			}
+			dst[j] = uint16(-(x + 1))
+			reg[j] = id
+		}
+	}
+}
+
 func heavySum[V engine.Value](mat []int16, t, cols int, st, acc *[accSize]V, reg []V, dst []uint16) {
 	for o := 0; o+t <= len(mat); o += t {
 		row := mat[o : o+cols]
@@ -555,6 +599,14 @@ func lightMinW[V engine.Value](src []uint16, slot, wts []uint32, st *[accSize]V,
 	}
 }
 
+func lightMinF[V engine.Value](src []uint16, slot, wts []uint32, st *[accSize]V, out []V) {
+	slot = slot[:len(src)]
+	wts = wts[:len(src)]
+	for i, s := range src {
+		out[slot[i]] = addF32(st[s&accMask], wts[i])
+	}
+}
+
 func lightSumW[V engine.Value](src []uint16, slot, wts []uint32, st *[accSize]V, act *[accSize]uint8, out []V) {
 	slot = slot[:len(src)]
 	wts = wts[:len(src)]
@@ -581,6 +633,11 @@ func lightMasked[V engine.Value](src []uint16, slot, wts []uint32, st *[accSize]
 		for i, s := range src {
 			out[uint64(slot[i])&mask] = satAdd(st[s&accMask], wts[i])
 		}
+	case kindMinF:
+		wts = wts[:len(src)]
+		for i, s := range src {
+			out[uint64(slot[i])&mask] = addF32(st[s&accMask], wts[i])
+		}
 	default:
 		wts = wts[:len(src)]
 		for i, s := range src {
@@ -606,7 +663,7 @@ func (e *Engine[V]) fold(ws *worker[V], r int, k kind, id V) (lo, hi int) {
 	s0, s1 := l.RowSlotStart[r], l.RowSlotStart[r+1]
 	sd := l.SlotDst[s0:s1]
 	in := e.stream[s0:s1]
-	if k == kindMin || k == kindMinW {
+	if k.min() {
 		foldMin(sd, in, acc)
 	} else {
 		foldSum(sd, in, acc)

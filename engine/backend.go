@@ -77,15 +77,31 @@ func NewRunner[V Value](b Backend, opts RunOptions) (Runner[V], error) {
 }
 
 // CheckRun returns why a Runner over l cannot run p from values and f, or
-// nil: one value and one frontier entry per vertex, and weights when p
-// adds them.
+// nil: one value and one frontier entry per vertex, and weights of the
+// type p adds when it adds them (CheckWeights).
 func CheckRun[V Value](l *layout.Layout, p Program[V], values []V, f *Frontier) error {
 	if uint64(len(values)) != l.NumVertices || f.NumVertices() != l.NumVertices {
 		return fmt.Errorf("run: %d values and a frontier over %d vertices for a graph of %d",
 			len(values), f.NumVertices(), l.NumVertices)
 	}
-	if p.Edge() == EdgeSourcePlusWeight && !l.Weighted {
-		return fmt.Errorf("run: the program adds edge weights but the graph has none")
+	if err := CheckProgram(p, l); err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	return nil
+}
+
+// CheckProgram returns why p cannot run over l, or nil: its weights
+// (CheckWeights), and for EdgeSourcePlusFloat32Weight a min program over
+// uint32 values (the float32 bits; the engines specialise only that).
+func CheckProgram[V Value](p Program[V], l *layout.Layout) error {
+	if err := CheckWeights(p.Edge(), l); err != nil {
+		return err
+	}
+	if p.Edge() == EdgeSourcePlusFloat32Weight {
+		var zero V
+		if _, ok := any(zero).(uint32); !ok || p.Combine() != CombineMin {
+			return fmt.Errorf("float32 edge weights need a min program over uint32 values (float32 bits), not %T", p)
+		}
 	}
 	return nil
 }

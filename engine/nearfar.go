@@ -1,5 +1,11 @@
 package engine
 
+import (
+	"math"
+
+	"github.com/mgraph-dev/mgraph/graph"
+)
+
 // NearFarWeights is the default near-far bucket width of SSSP in mean arc
 // weights. On the 2048 grid with weights in [1, 64] (mean 32) the GPU
 // engine time falls with the width from 274 ms at 8 to 48 ms at 1024 and
@@ -38,4 +44,36 @@ func NearFarDelta(weights []uint32, factor uint64) uint32 {
 		k++
 	}
 	return uint32(min(max(factor*sum/k, 1), 1<<31))
+}
+
+// NearFarDeltaOf is NearFarDelta for weights of kind k: for float32
+// weights (bits) the width is factor times the mean weight as a float32's
+// bits (which NearFarAdd adds as a float), at least the smallest positive
+// float32 and at most math.MaxFloat32; 0 when there are no weights.
+func NearFarDeltaOf(k graph.WeightKind, weights []uint32, factor uint64) uint32 {
+	if k != graph.Float32Weights {
+		return NearFarDelta(weights, factor)
+	}
+	if len(weights) == 0 {
+		return 0
+	}
+	stride := max(len(weights)/NearFarSample, 1)
+	var sum float64
+	var count uint64
+	for i := 0; i < len(weights); i += stride {
+		sum += float64(math.Float32frombits(weights[i]))
+		count++
+	}
+	d := float32(min(float64(factor)*sum/float64(count), math.MaxFloat32))
+	return max(math.Float32bits(d), 1)
+}
+
+// NearFarDeltaOption returns the near-far bucket width a user's option
+// asks for over weights of kind k: the integer opt as a width in distance
+// units (opt > 0; as a float32's bits for float32 weights).
+func NearFarDeltaOption(k graph.WeightKind, opt int64) uint32 {
+	if k == graph.Float32Weights {
+		return math.Float32bits(float32(opt))
+	}
+	return uint32(min(opt, math.MaxUint32>>1))
 }

@@ -11,7 +11,11 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/layout"
 )
 
 // Value is a vertex value type the engines support: uint32 for the min-style
@@ -31,8 +35,19 @@ const (
 	// EdgeSourcePlusOne contributes source+1 (BFS levels).
 	EdgeSourcePlusOne
 	// EdgeSourcePlusWeight contributes source+weight (SSSP distances); the
-	// graph must be weighted.
+	// graph must have uint32 weights.
 	EdgeSourcePlusWeight
+	// EdgeSourcePlusFloat32Weight contributes source+weight over float32
+	// distances held as their bits in uint32 values (SSSP on
+	// graph.Float32Weights): the float32 sum, rounded to nearest as an IEEE
+	// 754 add rounds it, with the unreached value 2^32-1 (the identity of
+	// min; a NaN's bits, above every non-negative float's, +Inf's included)
+	// staying unreached. The graph must have float32 weights. Because the
+	// weights are finite and non-negative, the bits of the sums are ordered
+	// as their values, so every engine's min and atomic min on the bits is
+	// the float min, and a sum overflows to +Inf (a reached vertex), never
+	// to the unreached value.
+	EdgeSourcePlusFloat32Weight
 )
 
 // String names the operation.
@@ -44,8 +59,40 @@ func (op EdgeOp) String() string {
 		return "source+1"
 	case EdgeSourcePlusWeight:
 		return "source+weight"
+	case EdgeSourcePlusFloat32Weight:
+		return "source+float32 weight"
 	}
 	return "unknown"
+}
+
+// Weighted reports whether the operation reads arc weights.
+func (op EdgeOp) Weighted() bool {
+	return op == EdgeSourcePlusWeight || op == EdgeSourcePlusFloat32Weight
+}
+
+// Valid reports whether op is one of the operations above.
+func (op EdgeOp) Valid() bool { return op <= EdgeSourcePlusFloat32Weight }
+
+// CheckWeights returns why a program of edge operation op cannot run over
+// l, or nil: a weighted operation needs weights of its type.
+func CheckWeights(op EdgeOp, l *layout.Layout) error {
+	want := graph.Uint32Weights
+	switch op {
+	case EdgeSource, EdgeSourcePlusOne:
+		return nil
+	case EdgeSourcePlusWeight:
+	case EdgeSourcePlusFloat32Weight:
+		want = graph.Float32Weights
+	default:
+		return fmt.Errorf("unknown edge operation %d", op)
+	}
+	switch {
+	case !l.Weighted:
+		return fmt.Errorf("the program adds edge weights but the graph has none")
+	case l.WeightKind != want:
+		return fmt.Errorf("the program adds %v edge weights but the graph's weights are %v", want, l.WeightKind)
+	}
+	return nil
 }
 
 // CombineOp is the associative, commutative operation that merges the
@@ -113,16 +160,59 @@ func Identity[V Value](c CombineOp) V {
 
 // Contribute computes an arc's contribution. For uint32 values the additions
 // saturate at math.MaxUint32, which stands for "infinite": a source at
-// infinity never makes a finite contribution.
+// infinity never makes a finite contribution. EdgeSourcePlusFloat32Weight
+// adds float32s held as bits in uint32 values (AddFloat32Bits); for
+// float64 values it adds the float32 weight.
 func Contribute[V Value](op EdgeOp, src V, w uint32) V {
 	switch op {
 	case EdgeSourcePlusOne:
 		return satAdd(src, 1)
 	case EdgeSourcePlusWeight:
 		return satAdd(src, w)
+	case EdgeSourcePlusFloat32Weight:
+		if x, ok := any(src).(uint32); ok {
+			return V(AddFloat32Bits(x, w))
+		}
+		return src + V(math.Float32frombits(w))
 	}
 	return src
 }
+
+// AddFloat32Bits returns the bits of float32(x) + float32(w) (x a float32
+// distance's bits, w a float32 weight's), or math.MaxUint32 when x is
+// math.MaxUint32 (unreached). The sum is the IEEE 754 float32 add, rounded
+// to nearest even, as the GPU's __fadd_rn.
+func AddFloat32Bits(x, w uint32) uint32 {
+	if x == math.MaxUint32 {
+		return x
+	}
+	return math.Float32bits(math.Float32frombits(x) + math.Float32frombits(w))
+}
+
+// NearFarAdd moves a near-far split x by the bucket width delta (> 0) in
+// the value space of edge operation op: float32 bits add as floats
+// (AddFloat32Bits), other values saturate at math.MaxUint32. The split
+// always moves past x, so that a bucket change makes progress: a float sum
+// that rounds back to x (delta below half of x's ulp) takes the next float
+// above x instead, and a float split that reaches +Inf becomes
+// math.MaxUint32, so that distances at +Inf (sums past float32's range:
+// reached vertices) are near too. Without either, a split stuck at the
+// smallest piled value would pile its vertices for ever.
+func NearFarAdd(op EdgeOp, x, delta uint32) uint32 {
+	if op == EdgeSourcePlusFloat32Weight {
+		if x >= float32InfBits {
+			return math.MaxUint32
+		}
+		if s := max(AddFloat32Bits(x, delta), x+1); s < float32InfBits {
+			return s
+		}
+		return math.MaxUint32
+	}
+	return satAdd(x, delta)
+}
+
+// float32InfBits is the bit pattern of float32 +Inf.
+const float32InfBits = 0x7f800000
 
 // satAdd adds w to x, saturating for uint32.
 func satAdd[V Value](x V, w uint32) V {

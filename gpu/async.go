@@ -27,7 +27,7 @@ func (b *Backend) iterateAsync(run *cuda.MinRun, p engine.Program[uint32], prog 
 		return res, nil
 	}
 	var delta uint32
-	if prog == cuda.ProgSSSP {
+	if nearFarProg(prog) {
 		delta = b.asyncDelta
 	}
 	start := time.Now()

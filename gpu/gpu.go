@@ -17,13 +17,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 	"time"
 	"unsafe"
 
 	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/ops"
 	"github.com/mgraph-dev/mgraph/sampler"
@@ -135,8 +135,9 @@ func WithAsyncBlocksPerSM(n uint32) Option {
 }
 
 // WithNearFarDelta sets the bucket width of SSSP's near-far iterations in
-// device loops (cuda.MinRun.SparseLoop) and async runs: a width, 0 for the
-// default (NearFarWeights times the mean arc weight in loops,
+// device loops (cuda.MinRun.SparseLoop) and async runs: a width in
+// distance units (for float32 weights the float of that integer), 0 for
+// the default (NearFarWeights times the mean arc weight in loops,
 // engine.AsyncNearFarWeights times it in async runs), or a negative number
 // for none.
 func WithNearFarDelta(delta int64) Option {
@@ -221,8 +222,8 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	b := &Backend{l: l, dl: dl, col: col, workers: workers, sms: max(props.Multiprocessors, 1), recovered: recovered,
 		edp: map[int]time.Duration{}, fixed: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
 		loopFixed: map[int]float64{}, fixedSamples: map[int]int{},
-		noLoop: o.noLoop, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(weights, o.nearFar),
-		asyncDelta: nearFarDeltaTimes(weights, o.nearFar, engine.AsyncNearFarWeights), prScheme: o.prScheme}
+		noLoop: o.noLoop, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(l.WeightKind, weights, o.nearFar),
+		asyncDelta: nearFarDeltaTimes(l.WeightKind, weights, o.nearFar, engine.AsyncNearFarWeights), prScheme: o.prScheme}
 	// A directed layout's in-adjacency, for BFS's pull steps, is built
 	// with the layout (milliseconds on the device), not by the first run.
 	if err := b.buildIn(); err != nil {
@@ -444,16 +445,17 @@ func (r *runner) Run(ctx context.Context, p engine.Program[uint32], values []uin
 // minProgram returns the kernel id of min program p, or why the device
 // cannot run it.
 func (b *Backend) minProgram(p engine.Program[uint32]) (int, error) {
-	prog, err := minProgramID(p, b.l.Weighted)
+	prog, err := minProgramID(p, b.l)
 	if err != nil {
 		return 0, fmt.Errorf("cuda backend: %w", err)
 	}
 	return prog, nil
 }
 
-// minProgramID returns the kernel id of min program p over a graph with or
-// without weights, or why the device cannot run it.
-func minProgramID(p engine.Program[uint32], weighted bool) (int, error) {
+// minProgramID returns the kernel id of min program p over layout l, or
+// why the device cannot run it (its weights: engine.CheckProgram; a float32
+// program must name the float32 kernel, and the reverse).
+func minProgramID(p engine.Program[uint32], l *layout.Layout) (int, error) {
 	dp, ok := p.(engine.DeviceProgram)
 	prog := 0
 	if ok {
@@ -464,11 +466,19 @@ func minProgramID(p engine.Program[uint32], weighted bool) (int, error) {
 		return 0, fmt.Errorf("program %T has no GPU implementation yet", p)
 	case p.Combine() != engine.CombineMin || p.ApplyAll():
 		return 0, fmt.Errorf("program %T is not a min program", p)
-	case p.Edge() == engine.EdgeSourcePlusWeight && !weighted:
-		return 0, fmt.Errorf("the program adds edge weights but the graph has none")
+	case (prog == cuda.ProgSSSPF32) != (p.Edge() == engine.EdgeSourcePlusFloat32Weight):
+		return 0, fmt.Errorf("program %T: kernel %q does not add %v", p, dp.DeviceKernel(), p.Edge())
+	}
+	if err := engine.CheckProgram(p, l); err != nil {
+		return 0, err
 	}
 	return prog, nil
 }
+
+// nearFarProg reports whether kernel prog takes a near-far width (the
+// SSSPs; the width is in the values' space, float32 bits for ProgSSSPF32,
+// as the backend's deltas are for its layout's weights).
+func nearFarProg(prog int) bool { return prog == cuda.ProgSSSP || prog == cuda.ProgSSSPF32 }
 
 // withSampleRate returns opts with the hybrid's default sample rate when
 // its own is out of (0, 1], and the synchronous mode of its mode (Auto runs
@@ -847,7 +857,7 @@ func (b *Backend) loopRule(key int, opts engine.RunOptions, canPull bool, unsett
 	if okEDP && okCost && b.arcRef[key] != 0 {
 		r.Calibrated, r.Fixed, r.ArcCost, r.EDP = true, b.fixed[key], cost, edp.Seconds()
 	}
-	if key == cuda.ProgSSSP {
+	if nearFarProg(key) {
 		r.Delta = b.delta
 	}
 	return r
@@ -1062,21 +1072,21 @@ func msDuration(ms float32) time.Duration { return time.Duration(float64(ms) * 1
 const nearFarSample = engine.NearFarSample
 
 // nearFarDelta returns SSSP's near-far bucket width for the option value
-// opt (see WithNearFarDelta), from a sample of the arc weights (weights:
-// the layout's, or a sample of them; nil without weights): 0 without
-// weights or when off.
-func nearFarDelta(weights []uint32, opt int64) uint32 {
-	return nearFarDeltaTimes(weights, opt, engine.NearFarWeights)
+// opt (see WithNearFarDelta), from a sample of the arc weights of kind k
+// (weights: the layout's, or a sample of them; nil without weights): 0
+// without weights or when off; for float32 weights a float32's bits.
+func nearFarDelta(k graph.WeightKind, weights []uint32, opt int64) uint32 {
+	return nearFarDeltaTimes(k, weights, opt, engine.NearFarWeights)
 }
 
 // nearFarDeltaTimes is nearFarDelta with factor mean weights as the
 // default (async runs take engine.AsyncNearFarWeights).
-func nearFarDeltaTimes(weights []uint32, opt int64, factor uint64) uint32 {
+func nearFarDeltaTimes(k graph.WeightKind, weights []uint32, opt int64, factor uint64) uint32 {
 	switch {
 	case opt < 0 || len(weights) == 0:
 		return 0
 	case opt > 0:
-		return uint32(min(opt, math.MaxUint32>>1))
+		return engine.NearFarDeltaOption(k, opt)
 	}
-	return engine.NearFarDelta(weights, factor)
+	return engine.NearFarDeltaOf(k, weights, factor)
 }

@@ -41,14 +41,12 @@ func sourcesOf(n uint64) []uint32 {
 	return []uint32{0, uint32(n / 2), uint32(n - 1)}
 }
 
-// checkAll runs BFS (levels and tree), SSSP and CC on the GPU in every mode and compares each
-// result with the CPU backend's (exactly) and the serial reference.
+// checkAll runs BFS (levels and tree), SSSP (over uint32 and over float32
+// weights) and CC on the GPU in every mode and compares each result with
+// the CPU backend's (exactly) and the serial reference.
 func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Option) {
 	ctx := context.Background()
-	weighted := el.Clone()
-	if !weighted.Weighted() {
-		weighted.SetRandomWeights(9, 1, 64, 4)
-	}
+	weighted, fweighted := weightedCopies(t, el)
 	sym := el.Clone()
 	sym.Symmetrize(4)
 	type job struct {
@@ -56,7 +54,8 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Opt
 		l   *layout.Layout
 	}
 	lbfs := build(t, el, p)
-	jobs := []job{{"bfs", lbfs}, {"bfs-tree", lbfs}, {"sssp", build(t, weighted, p)}, {"cc-lp", build(t, sym, p)}, {"cc", build(t, sym, p)}}
+	jobs := []job{{"bfs", lbfs}, {"bfs-tree", lbfs}, {"sssp", build(t, weighted, p)}, {"sssp-float32", build(t, fweighted, p)},
+		{"cc-lp", build(t, sym, p)}, {"cc", build(t, sym, p)}}
 	for _, j := range jobs {
 		g := apps.OriginalCSR(j.l, 4)
 		cb, err := cpu.New(j.l, 4)
@@ -67,25 +66,30 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Opt
 		if apps.Undirected(j.app) {
 			srcs = []uint32{0}
 		}
+		app := j.app
+		if app == "sssp-float32" {
+			app = "sssp" // apps.Run runs SSSPFloat32 on float32 weights
+		}
 		for _, s := range srcs {
-			want, _, err := apps.Run(ctx, j.app, cb, cb, []uint32{s}, apps.PageRankOptions{}, engine.RunOptions{})
+			want, _, err := apps.Run(ctx, app, cb, cb, []uint32{s}, apps.PageRankOptions{}, engine.RunOptions{})
 			require.NoError(t, err)
 			for _, mode := range modes {
 				tag := fmt.Sprintf("%s/%s/source %d", j.app, mode, s)
 				ro := engine.RunOptions{Mode: mode, Seed: 5, Trace: true}
-				got, res, err := apps.Run(ctx, j.app, gb, gb, []uint32{s}, apps.PageRankOptions{}, ro)
+				got, res, err := apps.Run(ctx, app, gb, gb, []uint32{s}, apps.PageRankOptions{}, ro)
 				require.NoError(t, err, tag)
 				require.Equal(t, want, got, tag+": differs from the CPU backend")
-				vals := got.([]uint32)
 				switch j.app {
 				case "bfs":
-					require.NoError(t, apps.ValidateBFS(g, s, vals), tag)
+					require.NoError(t, apps.ValidateBFS(g, s, got.([]uint32)), tag)
 				case "bfs-tree":
-					require.NoError(t, apps.ValidateBFSTree(g, s, vals), tag)
+					require.NoError(t, apps.ValidateBFSTree(g, s, got.([]uint32)), tag)
 				case "sssp":
-					require.NoError(t, apps.ValidateSSSP(g, s, vals), tag)
+					require.NoError(t, apps.ValidateSSSP(g, s, got.([]uint32)), tag)
+				case "sssp-float32":
+					require.NoError(t, apps.ValidateSSSPFloat32(g, s, got.([]float32)), tag)
 				case "cc", "cc-lp":
-					require.NoError(t, apps.ValidateCC(g, vals), tag)
+					require.NoError(t, apps.ValidateCC(g, got.([]uint32)), tag)
 				}
 				checkedCases.Add(1)
 				require.Len(t, res.Trace, res.Iterations, tag)
@@ -99,6 +103,23 @@ func checkAll(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gpu.Opt
 		}
 		require.NoError(t, gb.Close())
 	}
+}
+
+// weightedCopies returns el with uint32 weights (its own, or its float32
+// ones when all are integers, else random ones in [1, 64]) and el with
+// float32 weights (its own, or its integers as floats, or random ones in
+// (0, 1]).
+func weightedCopies(t testing.TB, el *graph.EdgeList) (weighted, fweighted *graph.EdgeList) {
+	weighted, fweighted = el.Clone(), el.Clone()
+	if !weighted.Weighted() || weighted.ConvertWeights(graph.Uint32Weights, 4) != nil {
+		weighted.SetRandomWeights(9, 1, 64, 4)
+	}
+	if fweighted.Weighted() {
+		require.NoError(t, fweighted.ConvertWeights(graph.Float32Weights, 4))
+	} else {
+		fweighted.SetRandomFloat32Weights(9, 4)
+	}
+	return weighted, fweighted
 }
 
 func TestMinProgramsAllModesAllShapes(t *testing.T) { onShapes(t, checkAll) }

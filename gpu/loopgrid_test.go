@@ -1,9 +1,13 @@
 package gpu
 
 import (
+	"math"
 	"testing"
 
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/sampler"
 
@@ -45,11 +49,43 @@ func TestNearFarDelta(t *testing.T) {
 		w[i] = uint32(1 + i%64) // mean 32.5
 	}
 	l := &layout.Layout{Weighted: true, SparseWeights: w}
-	require.Equal(t, uint32(NearFarWeights*65/2), nearFarDelta(l.SparseWeights, 0))
-	require.Equal(t, uint32(7), nearFarDelta(l.SparseWeights, 7))
-	require.Zero(t, nearFarDelta(l.SparseWeights, -1))
-	require.Zero(t, nearFarDelta(nil, 0))
-	require.Equal(t, uint32(1), nearFarDelta([]uint32{0, 0}, 0))
+	u := graph.Uint32Weights
+	require.Equal(t, uint32(NearFarWeights*65/2), nearFarDelta(u, l.SparseWeights, 0))
+	require.Equal(t, uint32(7), nearFarDelta(u, l.SparseWeights, 7))
+	require.Zero(t, nearFarDelta(u, l.SparseWeights, -1))
+	require.Zero(t, nearFarDelta(u, nil, 0))
+	require.Equal(t, uint32(1), nearFarDelta(u, []uint32{0, 0}, 0))
+	// Float32 weights: a float width (the bits of one).
+	f := graph.Float32Weights
+	fw := []uint32{math.Float32bits(0.25), math.Float32bits(0.75)} // mean 0.5
+	require.Equal(t, float32(NearFarWeights)*0.5, math.Float32frombits(nearFarDelta(f, fw, 0)))
+	require.Equal(t, float32(engine.AsyncNearFarWeights)*0.5, math.Float32frombits(nearFarDeltaTimes(f, fw, 0, engine.AsyncNearFarWeights)))
+	require.Equal(t, float32(7), math.Float32frombits(nearFarDelta(f, fw, 7)))
+	require.Zero(t, nearFarDelta(f, fw, -1))
+}
+
+// TestMinProgramID: each program names its kernel, which must add the
+// weights the graph has.
+func TestMinProgramID(t *testing.T) {
+	ints := &layout.Layout{Weighted: true}
+	floats := &layout.Layout{Weighted: true, WeightKind: graph.Float32Weights}
+	none := &layout.Layout{}
+	sssp, _, _, err := apps.Traversal("sssp", &layout.Layout{Weighted: true, NumVertices: 1, Perm: []uint32{0}}, 0, 1)
+	require.NoError(t, err)
+	fsssp, _, _, err := apps.Traversal("sssp", &layout.Layout{Weighted: true, WeightKind: graph.Float32Weights, NumVertices: 1, Perm: []uint32{0}}, 0, 1)
+	require.NoError(t, err)
+	prog, err := minProgramID(sssp, ints)
+	require.NoError(t, err)
+	require.Equal(t, cuda.ProgSSSP, prog)
+	prog, err = minProgramID(fsssp, floats)
+	require.NoError(t, err)
+	require.Equal(t, cuda.ProgSSSPF32, prog)
+	_, err = minProgramID(sssp, floats)
+	require.ErrorContains(t, err, "weights are float32")
+	_, err = minProgramID(fsssp, ints)
+	require.ErrorContains(t, err, "weights are uint32")
+	_, err = minProgramID(fsssp, none)
+	require.ErrorContains(t, err, "has none")
 }
 
 // TestWithSampleRate: rates outside (0, 1] become the sampler's default.

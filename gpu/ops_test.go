@@ -37,8 +37,10 @@ func TestOperatorAppsAllShapes(t *testing.T) {
 				sym.Symmetrize(4)
 				wsym := weighted.Clone()
 				wsym.Symmetrize(4)
+				fweighted := s.EL.Clone()
+				fweighted.SetRandomFloat32Weights(9, 4)
 				b := opscheck.Backends{Fwd: gpuBackend(t, s.EL, p), Sym: gpuBackend(t, sym, p), Weighted: gpuBackend(t, weighted, p),
-					SymWeighted: gpuBackend(t, wsym, p)}
+					SymWeighted: gpuBackend(t, wsym, p), Float32: gpuBackend(t, fweighted, p)}
 				require.NoError(t, opscheck.Check(context.Background(), b))
 			}
 		})

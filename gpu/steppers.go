@@ -96,7 +96,7 @@ func (s *Steppers) prog(p engine.Program[uint32], values []uint32) (int, error) 
 	if s.closed {
 		return 0, fmt.Errorf("cuda steppers: used after Close")
 	}
-	prog, err := minProgramID(p, s.b.l.Weighted)
+	prog, err := minProgramID(p, s.b.l)
 	if err != nil {
 		return 0, fmt.Errorf("cuda steppers: %w", err)
 	}

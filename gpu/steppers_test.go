@@ -19,7 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSteppersMatchCPU steps BFS, SSSP and CC iteration by iteration on the
+// TestSteppersMatchCPU steps BFS, SSSP (over uint32 and over float32
+// weights) and CC iteration by iteration on the
 // device (dense, sparse and, for BFS, pull; directed BFS pulls over the
 // uploaded in-adjacency) and on the
 // CPU engines from the same state, and checks that values and frontiers
@@ -46,13 +47,20 @@ func TestSteppersMatchCPU(t *testing.T) {
 	el.Symmetrize(2)
 	weighted := el.Clone()
 	weighted.SetRandomWeights(9, 1, 64, 2)
+	fweighted := el.Clone()
+	fweighted.SetRandomFloat32Weights(9, 2) // SSSP over float32 weights: the values are float32 bits
 	for _, tc := range []struct {
 		app string
 		l   *layout.Layout
 	}{{"bfs", build(t, el, testgraphs.SmallParams())}, {"sssp", build(t, weighted, testgraphs.SmallParams())}, {"cc", build(t, el, testgraphs.SmallParams())},
+		{"sssp", build(t, fweighted, testgraphs.SmallParams())},
 		{"bfs", build(t, directed, testgraphs.SmallParams())}, {"bfs", build(t, heavy, testgraphs.SmallParams())},
 		{"bfs", build(t, hubs(), testgraphs.SmallParams())}} {
-		t.Run(fmt.Sprintf("%s-directed=%v-n=%d", tc.app, tc.l.Directed, tc.l.NumVertices), func(t *testing.T) {
+		name := fmt.Sprintf("%s-directed=%v-n=%d", tc.app, tc.l.Directed, tc.l.NumVertices)
+		if tc.l.WeightKind == graph.Float32Weights {
+			name += "-float32"
+		}
+		t.Run(name, func(t *testing.T) {
 			l := tc.l
 			b, err := gpu.New(l, 2)
 			require.NoError(t, err)

@@ -11,18 +11,18 @@ const minArcsPerWorker = 1 << 16
 // the arc sources. Each row keeps the arcs in their edge-list order, so the
 // result does not depend on workers (0 means GOMAXPROCS).
 func ToCSR(el *EdgeList, workers int) *CSR {
-	return &CSR{groupBy(el.NumVertices, el.Src, el.Dst, el.Weights, el.Directed, workers)}
+	return &CSR{groupBy(el.NumVertices, el.Src, el.Dst, el.Weights, el.WeightKind, el.Directed, workers)}
 }
 
 // ToCSC builds the in-adjacency of el by a parallel, stable counting sort on
 // the arc destinations.
 func ToCSC(el *EdgeList, workers int) *CSC {
-	return &CSC{groupBy(el.NumVertices, el.Dst, el.Src, el.Weights, el.Directed, workers)}
+	return &CSC{groupBy(el.NumVertices, el.Dst, el.Src, el.Weights, el.WeightKind, el.Directed, workers)}
 }
 
 // groupBy is the counting sort behind ToCSR and ToCSC: arcs are grouped by
 // key (stable), and the row of vertex v lists the vals of the arcs whose key is v.
-func groupBy(n uint64, keys, vals, weights []uint32, directed bool, workers int) Adjacency {
+func groupBy(n uint64, keys, vals, weights []uint32, kind WeightKind, directed bool, workers int) Adjacency {
 	m := len(keys)
 	workers = par.Workers(workers)
 	if m/minArcsPerWorker < workers {
@@ -65,7 +65,7 @@ func groupBy(n uint64, keys, vals, weights []uint32, directed bool, workers int)
 
 	adj := Adjacency{NumVertices: n, Offsets: offsets, Neighbors: make([]uint32, m), Directed: directed}
 	if weights != nil {
-		adj.Weights = make([]uint32, m)
+		adj.Weights, adj.WeightKind = make([]uint32, m), kind
 	}
 	par.ForChunks(chunks, func(c par.Chunk) {
 		pos := counts[c.Index]
@@ -96,7 +96,7 @@ func (g *CSR) EdgeList(workers int) *EdgeList {
 // saves two array copies that way).
 func (g *CSR) IntoEdgeList(workers int) *EdgeList {
 	el := &EdgeList{NumVertices: g.NumVertices, Src: make([]uint32, len(g.Neighbors)), Dst: g.Neighbors,
-		Weights: g.Weights, Directed: g.Directed}
+		Weights: g.Weights, WeightKind: g.WeightKind, Directed: g.Directed}
 	g.fillRows(el.Src, workers)
 	g.Neighbors, g.Weights, g.Offsets = nil, nil, nil
 	return el
@@ -115,6 +115,7 @@ func (a *Adjacency) expand(workers int) *EdgeList {
 		Src:         append([]uint32(nil), a.Neighbors...),
 		Dst:         make([]uint32, m),
 		Directed:    a.Directed,
+		WeightKind:  a.WeightKind,
 	}
 	if a.Weights != nil {
 		el.Weights = append([]uint32(nil), a.Weights...)
@@ -139,5 +140,5 @@ func (a *Adjacency) fillRows(rows []uint32, workers int) {
 // as the CSC of g.
 func (g *CSR) Transpose(workers int) *CSR {
 	el := g.EdgeList(workers)
-	return &CSR{groupBy(el.NumVertices, el.Dst, el.Src, el.Weights, el.Directed, workers)}
+	return &CSR{groupBy(el.NumVertices, el.Dst, el.Src, el.Weights, el.WeightKind, el.Directed, workers)}
 }

@@ -6,7 +6,8 @@
 // generators in graph/gen.
 //
 // Vertex IDs are uint32 and edge offsets uint64, so graphs with more than
-// 2^32 edges work where memory allows. Weights are uint32.
+// 2^32 edges work where memory allows. Weights are uint32, or float32 stored
+// as their bits in the same slices (WeightKind).
 //
 // Orientation: the MultiGraph papers store the edge matrix with row =
 // destination and column = source. In graph terms that matrix's row-wise
@@ -33,7 +34,10 @@ type EdgeList struct {
 	Src         []uint32 // arc sources
 	Dst         []uint32 // arc destinations
 	Weights     []uint32 // nil, or one weight per arc
-	Directed    bool     // false: the list is symmetric (see above)
+	// WeightKind says whether Weights holds integers or float32 bits; it
+	// is Uint32Weights for an unweighted list.
+	WeightKind WeightKind
+	Directed   bool // false: the list is symmetric (see above)
 }
 
 // NumArcs returns the number of arcs (directed edges) in the list.
@@ -54,6 +58,9 @@ func (el *EdgeList) Validate() error {
 	if el.Weights != nil && len(el.Weights) != len(el.Src) {
 		return fmt.Errorf("edge list has %d arcs but %d weights", len(el.Src), len(el.Weights))
 	}
+	if err := checkWeightKind(el.WeightKind, el.Weights); err != nil {
+		return fmt.Errorf("edge list: %w", err)
+	}
 	for i := range el.Src {
 		if uint64(el.Src[i]) >= el.NumVertices || uint64(el.Dst[i]) >= el.NumVertices {
 			return fmt.Errorf("arc %d (%d→%d) has an endpoint outside 0..%d", i, el.Src[i], el.Dst[i], el.NumVertices-1)
@@ -64,7 +71,7 @@ func (el *EdgeList) Validate() error {
 
 // Clone returns a deep copy of the list.
 func (el *EdgeList) Clone() *EdgeList {
-	c := &EdgeList{NumVertices: el.NumVertices, Directed: el.Directed}
+	c := &EdgeList{NumVertices: el.NumVertices, Directed: el.Directed, WeightKind: el.WeightKind}
 	c.Src = append([]uint32(nil), el.Src...)
 	c.Dst = append([]uint32(nil), el.Dst...)
 	if el.Weights != nil {
@@ -81,6 +88,7 @@ type Adjacency struct {
 	Offsets     []uint64 // len NumVertices+1, Offsets[0] = 0
 	Neighbors   []uint32
 	Weights     []uint32 // nil, or parallel to Neighbors
+	WeightKind  WeightKind
 	Directed    bool
 }
 
@@ -113,6 +121,9 @@ func (a *Adjacency) Validate() error {
 	}
 	if a.Weights != nil && len(a.Weights) != len(a.Neighbors) {
 		return fmt.Errorf("adjacency has %d arcs but %d weights", len(a.Neighbors), len(a.Weights))
+	}
+	if err := checkWeightKind(a.WeightKind, a.Weights); err != nil {
+		return fmt.Errorf("adjacency: %w", err)
 	}
 	for v := uint64(0); v < a.NumVertices; v++ {
 		if a.Offsets[v+1] < a.Offsets[v] {

@@ -200,10 +200,12 @@ func RandomPermutation(n uint64, seed uint64) []uint32 {
 // using seed. On an undirected list both arcs of an edge get the same weight
 // (the weight is a hash of the unordered pair and the seed), so the result
 // stays symmetric; the assignment does not depend on arc order or workers.
+// The weights are integers (Uint32Weights).
 func (el *EdgeList) SetRandomWeights(seed uint64, lo, hi uint32, workers int) {
 	if el.Weights == nil || len(el.Weights) != len(el.Src) {
 		el.Weights = make([]uint32, len(el.Src))
 	}
+	el.WeightKind = Uint32Weights
 	span := uint64(hi-lo) + 1
 	par.For(len(el.Src), workers, 1<<16, func(a, b int) {
 		for i := a; i < b; i++ {

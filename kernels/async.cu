@@ -24,11 +24,6 @@ namespace {
 
 using namespace mg::worklist;
 
-__device__ __forceinline__ uint32_t sat_add32(uint32_t x, uint32_t y) {
-    const uint32_t s = x + y;
-    return s < x ? mg::kMinIdentity : s;
-}
-
 // MinPolicy: the worklist policy of min program Op over values, with
 // near-far when delta > 0.
 template <typename Op>
@@ -92,7 +87,7 @@ struct MinPolicy {
         grid.sync();
         const uint32_t low = *(volatile uint32_t *)&st->far_min;
         if (low == mg::kMinIdentity) return false;
-        split = sat_add32(max(split, low), delta);
+        split = Op::bucket(max(split, low), delta);  // by the program's add (floats for SSSPF32Op)
         // Every thread of a warp loops the same number of times (the bound is
         // rounded up to whole warps) so the warp-wide ballot is safe.
         const uint64_t bound = (piled + 31) / 32 * 32;

@@ -24,14 +24,23 @@ struct Bfs : ops::Functor {
     }
 };
 
-// Sssp: a[0] distances (uint32, kUnset unreached), u[0] 1 when the graph
-// is unweighted (every arc weighs 1). An arc lowers its destination's
-// distance with atomicMin and outputs it when it did.
+// Sssp: a[0] distances (uint32, kUnset unreached), u[0] the weights: 0
+// uint32, 1 none (every arc weighs 1), 2 float32 (distances and weights are
+// float32 bit patterns added as floats, rounded to nearest, as
+// apps.ssspFn and engine.AddFloat32Bits; their unsigned order is the
+// float order, so atomicMin works on the bits). An arc lowers its
+// destination's distance with atomicMin and outputs it when it did.
 struct Sssp : ops::Functor {
     static __device__ __forceinline__ bool edge(const mg_op_args &a, uint32_t src, uint32_t dst, uint64_t, uint32_t w) {
         uint32_t *dist = (uint32_t *)a.a[0];
-        if (a.u[0]) w = 1;
-        const uint64_t nd = (uint64_t)dist[src] + w;
+        const uint32_t d = dist[src];
+        uint64_t nd;
+        if (a.u[0] == 2) {
+            if (d == kUnset) return false;
+            nd = __float_as_uint(__fadd_rn(__uint_as_float(d), __uint_as_float(w)));
+        } else {
+            nd = (uint64_t)d + (a.u[0] == 1 ? 1u : w);
+        }
         if (nd >= kUnset || nd >= dist[dst]) return false;
         return nd < atomicMin(&dist[dst], (uint32_t)nd);
     }

@@ -236,11 +236,16 @@ int mg_pp_free(int dev, mg_pp_layout *l, char *err, size_t errlen);
 /* --- GPU engines for the min programs (BFS, SSSP, CC) ------------------- */
 
 /* Program ids: which functor the kernels are instantiated with
- * (engine.DeviceProgram's kernel names "bfs", "sssp", "cc"). */
+ * (engine.DeviceProgram's kernel names "bfs", "sssp", "cc", "sssp-f32"). */
 /* MG_PROG_LABEL: plain label propagation (the source's label, the smaller
  * taken), whose labels need not be vertex ids of the layout (a part of a
  * partitioned graph labels by original ids; package partition). */
-enum { MG_PROG_BFS = 1, MG_PROG_SSSP = 2, MG_PROG_CC = 3, MG_PROG_LABEL = 4 };
+/* MG_PROG_SSSP_F32: SSSP over float32 weights: values and weights are
+ * float32 bit patterns (the weights finite and non-negative), an arc adds
+ * them as floats (rounded to nearest), 0xffffffff stays "unreached"; a
+ * near-far delta (mg_loop_rule.delta, mg_min_async's delta) is a float32's
+ * bits too. Every entry point that takes a min program id runs it. */
+enum { MG_PROG_BFS = 1, MG_PROG_SSSP = 2, MG_PROG_CC = 3, MG_PROG_LABEL = 4, MG_PROG_SSSP_F32 = 5 };
 
 /* The layout's arrays on the device (docs/layout.md), as uploaded once by
  * cuda.UploadLayout. Weight pointers are NULL for unweighted layouts. */

@@ -1,4 +1,5 @@
-// minprog.cuh — the device side of the min programs (BFS, SSSP, CC): one
+// minprog.cuh — the device side of the min programs (BFS, SSSP over uint32
+// and over float32 weights, CC, label propagation): one
 // functor struct per program, which the dense and sparse kernels are
 // templates over, and the dispatch from the C API's program id.
 //
@@ -19,14 +20,18 @@
 //   };
 //
 // The min programs also say whether their values are labels an async run
-// may follow (static constexpr bool jumps; async.cu).
+// may follow (static constexpr bool jumps; async.cu), and how a near-far
+// split moves by a bucket width (static uint32_t bucket(x, delta);
+// sparseloop.cu, async.cu).
 //
 // A contribution c that useful() rejects, or that equals the identity, is
 // dropped by the sparse advance: apply(v, combine(acc, c)) must then do the
 // same as apply(v, acc).
 //
 // Combine is min for all of them and the identity is 0xffffffff ("infinite");
-// contributions saturate there. Apply(v, identity) changes nothing, and a
+// contributions saturate there. SSSPF32Op's values are float32 bit
+// patterns, whose unsigned order is the float order for the non-negative
+// floats (+Inf included) it makes, so the same min works on them. Apply(v, identity) changes nothing, and a
 // contribution c is useless to v unless c < values[v] (for all three, Apply
 // does nothing otherwise), which the sparse advance uses as a filter.
 #ifndef MGRAPH_KERNELS_MINPROG_CUH
@@ -67,6 +72,10 @@ struct MinBase {
         }
         return false;
     }
+    // bucket moves a near-far split x by the bucket width delta in the
+    // values' space: an integer sum saturating at the identity (SSSPF32Op
+    // adds floats).
+    static __device__ __forceinline__ uint32_t bucket(uint32_t x, uint32_t delta) { return sat_add(x, delta); }
 };
 
 // BFSOp: level+1; take a smaller level (MinBase::apply).
@@ -80,6 +89,34 @@ struct BFSOp : MinBase {
 struct SSSPOp : MinBase {
     static constexpr bool weighted = true;
     static __device__ __forceinline__ uint32_t edge(uint32_t s, uint32_t w) { return sat_add(s, w); }
+};
+
+// SSSPF32Op: SSSP over float32 weights (MG_PROG_SSSP_F32; the graph's
+// weights are float32 bit patterns, each finite and non-negative, never
+// -0): a value is the bit pattern of a float32 distance, an arc offers the
+// float32 sum distance+weight rounded to nearest (__fadd_rn, bit for bit
+// engine.AddFloat32Bits on the host; never fused, never flushed to zero),
+// and the identity stays the identity (it is a NaN's bits, above every
+// sum, +Inf's 0x7f800000 included). MinBase's min, atomicMin, filter and
+// apply work on the bits unchanged; the near-far width delta is a float32
+// too, and the split moves by a float add.
+struct SSSPF32Op : MinBase {
+    static constexpr bool weighted = true;
+    static __device__ __forceinline__ uint32_t edge(uint32_t s, uint32_t w) {
+        if (s == kMinIdentity) return kMinIdentity;
+        return __float_as_uint(__fadd_rn(__uint_as_float(s), __uint_as_float(w)));
+    }
+    // The split always moves past x (engine.NearFarAdd): a sum that rounds
+    // back to x (delta below half of x's ulp) takes the next float above
+    // x, and a split that reaches +Inf becomes the identity, so that
+    // distances at +Inf (sums past float32's range, reached vertices) are
+    // near too. Without either, a split stuck at the smallest piled value
+    // would pile its vertices for ever (an async run would never end).
+    static __device__ __forceinline__ uint32_t bucket(uint32_t x, uint32_t delta) {
+        if (x >= 0x7f800000u) return kMinIdentity;
+        const uint32_t s = max(edge(x, delta), x + 1u);
+        return s >= 0x7f800000u ? kMinIdentity : s;
+    }
 };
 
 // CCOp: the source's label; a smaller label is followed through the label
@@ -124,6 +161,8 @@ struct LabelOp : MinBase {
         switch (prog) {                                                         \
         case MG_PROG_BFS: return FN<mg::BFSOp>(mg::BFSOp{}, __VA_ARGS__);       \
         case MG_PROG_SSSP: return FN<mg::SSSPOp>(mg::SSSPOp{}, __VA_ARGS__);    \
+        case MG_PROG_SSSP_F32:                                                  \
+            return FN<mg::SSSPF32Op>(mg::SSSPF32Op{}, __VA_ARGS__);             \
         case MG_PROG_CC: return FN<mg::CCOp>(mg::CCOp{}, __VA_ARGS__);          \
         case MG_PROG_LABEL: return FN<mg::LabelOp>(mg::LabelOp{}, __VA_ARGS__); \
         }                                                                       \

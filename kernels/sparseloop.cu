@@ -55,12 +55,6 @@ __device__ __forceinline__ bool loop_goes_on(const mg_loop_rule &r, uint32_t cou
     return r.calibrated && r.fixed_s + r.arc_cost_s * (double)edges < r.edp_s;
 }
 
-// sat_add32 adds without passing the identity (0xffffffff).
-__device__ __forceinline__ uint32_t sat_add32(uint32_t x, uint32_t y) {
-    const uint32_t s = x + y;
-    return s < x ? 0xffffffffu : s;
-}
-
 // sparse_loop_kernel: the iterations. Iteration it uses the counters and hub
 // count of parity it&1 (zeroed before it starts) and zeroes the other pair
 // for the next one once every thread is past the previous iteration's
@@ -130,7 +124,7 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
                 }
                 grid.sync();
                 const uint32_t low = *(volatile uint32_t *)&far_state[2];
-                split = sat_add32(max(split, low), rule.delta);
+                split = Op::bucket(max(split, low), rule.delta);  // by the program's add (floats for SSSPF32Op)
                 far_walk(L, values, pile[cur], piled, split, in_far, next, c, pile[1 - cur], &far_state[1 - cur], q);
                 grid.sync();
                 cur = 1 - cur;

@@ -13,6 +13,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/atomicfile"
 	"github.com/mgraph-dev/mgraph/internal/crc32c"
 	"github.com/mgraph-dev/mgraph/internal/par"
@@ -25,7 +26,11 @@ import (
 //	0       8     magic "MGLAYOUT"
 //	8       4     format version (FormatVersion)
 //	12      4     header length H in bytes, the trailing header CRC included
-//	16      4     flags: bit 0 weighted, bit 1 directed
+//	16      4     flags: bit 0 weighted, bit 1 directed, bit 2 float32
+//	              weights (the weight sections hold float32 bit patterns;
+//	              needs bit 0). An mgraph older than float weights refuses
+//	              bit 2 as an unknown flag; version 1 files without it are
+//	              uint32 weights, as they always were.
 //	20      4     chunk size: raw bytes per compressed chunk
 //	24      8     n (vertices)
 //	32      8     m (arcs)
@@ -73,7 +78,8 @@ const (
 	maxRatio      = 32768
 	flagWeighted  = 1
 	flagDirected  = 2
-	flagsKnown    = flagWeighted | flagDirected
+	flagFloat32   = 4
+	flagsKnown    = flagWeighted | flagDirected | flagFloat32
 	minChunkSize  = 4 << 10
 	maxChunkSize  = 1 << 30
 	maxNameLength = 64
@@ -144,6 +150,9 @@ func encodeHeader(l *Layout, table []sectionEntry, chunk uint64) []byte {
 	var flags uint32
 	if l.Weighted {
 		flags |= flagWeighted
+		if l.WeightKind == graph.Float32Weights {
+			flags |= flagFloat32
+		}
 	}
 	if l.Directed {
 		flags |= flagDirected
@@ -577,6 +586,12 @@ func Load(r io.Reader) (*Layout, error) {
 		return nil, formatErr("unknown flags %#x", flags)
 	}
 	l.Weighted, l.Directed = flags&flagWeighted != 0, flags&flagDirected != 0
+	if flags&flagFloat32 != 0 {
+		if !l.Weighted {
+			return nil, formatErr("flags %#x: float32 weights without weights", flags)
+		}
+		l.WeightKind = graph.Float32Weights
+	}
 	if chunk < minChunkSize || chunk > maxChunkSize {
 		return nil, formatErr("chunk size %d outside [%d, %d]", chunk, minChunkSize, maxChunkSize)
 	}
@@ -682,6 +697,13 @@ func Load(r io.Reader) (*Layout, error) {
 	}
 	if err := l.CheckShape(); err != nil {
 		return nil, formatErr("%v", err)
+	}
+	if l.WeightKind == graph.Float32Weights {
+		for _, w := range [][]uint32{l.SparseWeights, l.LightWeights, l.HeavyWeights} {
+			if err := graph.CheckFloat32Weights(w); err != nil {
+				return nil, formatErr("float32 weights: %v", err)
+			}
+		}
 	}
 	l.Normalize()
 	return l, nil

@@ -16,6 +16,7 @@ import (
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/graph/gen"
 	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/preprocess"
 )
 
 func save(t testing.TB, l *layout.Layout, opts layout.SaveOptions) []byte {
@@ -45,7 +46,13 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	ul, _ := rmatLayout(t, false)
 	_, sl := smallFile(t)
 	empty := build(t, &graph.EdgeList{}, layout.DefaultParams())
-	for name, l := range map[string]*layout.Layout{"rmat-weighted": rl, "rmat": ul, "small": sl, "empty": empty} {
+	fel, err := gen.RMAT(context.Background(), gen.DefaultRMAT(10, 8), 0, nil)
+	require.NoError(t, err)
+	fel.Symmetrize(0)
+	fel.SetRandomFloat32Weights(4, 0)
+	fl := build(t, fel, smallParams())
+	require.Equal(t, graph.Float32Weights, fl.WeightKind)
+	for name, l := range map[string]*layout.Layout{"rmat-weighted": rl, "rmat": ul, "small": sl, "empty": empty, "rmat-float32": fl} {
 		t.Run(name, func(t *testing.T) {
 			for _, level := range []int{1, 3, 9} {
 				b := save(t, l, layout.SaveOptions{Level: level})
@@ -163,7 +170,8 @@ func TestHostileHeaderDoesNotAllocate(t *testing.T) {
 		"huge n": func(h []byte) { binary.LittleEndian.PutUint64(h[24:], 1<<31) },
 		"huge m": func(h []byte) { binary.LittleEndian.PutUint64(h[32:], 1<<40) },
 		"panel":  func(h []byte) { binary.LittleEndian.PutUint32(h[40:], 0) },
-		"flags":  func(h []byte) { h[16] = 0x7 },
+		"flags":  func(h []byte) { h[16] = 0xf },
+		"float":  func(h []byte) { h[16] = 0x4 },
 		"chunk":  func(h []byte) { binary.LittleEndian.PutUint32(h[20:], 1) },
 		"k":      func(h []byte) { binary.LittleEndian.PutUint32(h[64:], 1000) },
 		"sections": func(h []byte) {
@@ -177,6 +185,26 @@ func TestHostileHeaderDoesNotAllocate(t *testing.T) {
 		require.Error(t, err, name)
 		t.Logf("%s: %v", name, err)
 	}
+}
+
+// TestFloat32FlagAndWeights: the float32 flag needs weights, and a float32
+// layout whose weights are not valid float32 weights is refused.
+func TestFloat32FlagAndWeights(t *testing.T) {
+	b, _ := smallFile(t)
+	_, err := layout.Load(bytes.NewReader(rewriteHeader(b, func(h []byte) { h[16] = 0x4 })))
+	assert.ErrorContains(t, err, "float32 weights without weights")
+	el := arcs(4, [3]uint32{0, 1, 0x3f800000}, [3]uint32{1, 2, 0xbf800000})
+	el.WeightKind = graph.Float32Weights
+	_, err = preprocess.Build(context.Background(), el, layout.DefaultParams(), preprocess.Options{})
+	assert.ErrorContains(t, err, "arc 1 (1→2): weight -1")
+	el.Weights[1] = 0x40000000 // 2.0
+	l := build(t, el, layout.DefaultParams())
+	other := el.Clone()
+	require.NoError(t, other.ConvertWeights(graph.Uint32Weights, 1))
+	assert.ErrorContains(t, layout.Validate(l, other), "weight type float32 but the input graph's is uint32")
+	got, err := layout.Load(bytes.NewReader(save(t, l, layout.SaveOptions{})))
+	require.NoError(t, err)
+	assert.Equal(t, graph.Float32Weights, got.WeightKind)
 }
 
 func TestSizes(t *testing.T) {

@@ -17,6 +17,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/mgraph-dev/mgraph/graph"
 )
 
 // Invalid marks the unused (padding) entries of a heavy block's frontier
@@ -146,7 +148,10 @@ type Layout struct {
 	NumVertices uint64 // n
 	NumArcs     uint64 // m
 	Weighted    bool   // the weight arrays are present (length as their index arrays)
-	Directed    bool   // the input's Directed flag, kept for the applications
+	// WeightKind says whether the weight arrays hold uint32 integers or
+	// float32 bit patterns (graph.WeightKind; Uint32Weights when unweighted).
+	WeightKind graph.WeightKind
+	Directed   bool // the input's Directed flag, kept for the applications
 
 	// Vertex numbering: Perm[old] = new, InvPerm[new] = old. Group g
 	// (1-based) is new ids [GroupStart[g-1], GroupStart[g]).

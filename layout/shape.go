@@ -3,6 +3,8 @@ package layout
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/mgraph-dev/mgraph/graph"
 )
 
 // section indices in sectionNames order.
@@ -146,6 +148,12 @@ func (l *Layout) CheckShape() error {
 	}
 	if err := checkLengths(l.NumVertices, l.NumArcs, l.Weighted, l.Params, lens); err != nil {
 		return fmt.Errorf("layout: %w", err)
+	}
+	switch {
+	case l.WeightKind != graph.Uint32Weights && l.WeightKind != graph.Float32Weights:
+		return fmt.Errorf("layout: unknown weight type %d", uint8(l.WeightKind))
+	case l.WeightKind == graph.Float32Weights && !l.Weighted:
+		return fmt.Errorf("layout: float32 weight type without weights")
 	}
 	n := l.NumVertices
 	if err := checkOffsets("GroupStart", l.GroupStart, n); err != nil {

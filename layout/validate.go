@@ -37,6 +37,9 @@ func Validate(l *Layout, el *graph.EdgeList) error {
 		if el.Weighted() != l.Weighted {
 			return fmt.Errorf("layout: weighted=%v but the input graph weighted=%v", l.Weighted, el.Weighted())
 		}
+		if el.Weighted() && el.WeightKind != l.WeightKind {
+			return fmt.Errorf("layout: weight type %v but the input graph's is %v", l.WeightKind, el.WeightKind)
+		}
 	}
 	if err := v.permutation(el); err != nil {
 		return err

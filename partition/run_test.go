@@ -89,6 +89,30 @@ func TestRunMatchesReference(t *testing.T) {
 	}
 }
 
+// TestRunFloat32SSSP: SSSP over float32 weights partitioned equals the
+// float32 reference bit for bit (every relaxation order reaches the same
+// float sums; apps.ValidateSSSPFloat32), the parts keeping the weight type.
+func TestRunFloat32SSSP(t *testing.T) {
+	ctx := context.Background()
+	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
+		el := s.EL.Clone()
+		el.SetRandomFloat32Weights(5, 2)
+		g := graph.ToCSR(el, 2)
+		for _, parts := range []int{2, 3} {
+			ps, bs := split(t, el, partition.Options{Method: partition.Random, Parts: parts, Seed: 3})
+			for _, pt := range ps {
+				require.Equal(t, graph.Float32Weights, pt.EL.WeightKind, s.Name)
+			}
+			for _, src := range sourcesOf(el.NumVertices) {
+				bits, _, err := partition.Run(ctx, "sssp", ps, bs, src, partition.RunOptions{})
+				require.NoError(t, err, "%s/%d parts from %d", s.Name, parts, src)
+				dist := apps.Float32Distances(bits, 2)
+				require.NoError(t, apps.ValidateSSSPFloat32(g, src, dist), "%s/%d parts from %d", s.Name, parts, src)
+			}
+		}
+	}
+}
+
 // TestRunModes: every synchronous mode of the parts' engines gives the
 // same result (the hybrid's pull steps run on the parts' directed layouts).
 func TestRunModes(t *testing.T) {

@@ -196,7 +196,7 @@ func splitPart(ctx context.Context, el *graph.EdgeList, owner, local, owned []ui
 		Directed:    true,
 	}
 	if el.Weights != nil {
-		sub.Weights = make([]uint32, 0, arcs)
+		sub.Weights, sub.WeightKind = make([]uint32, 0, arcs), el.WeightKind
 	}
 	for i, u := range el.Src {
 		if owner[u] != me {

@@ -111,6 +111,9 @@ func Build(ctx context.Context, el *graph.EdgeList, p layout.Params, opts Option
 		Params:      layout.Params{PanelSize: p.PanelSize, HeavyThreshold: p.HeavyThreshold, HeavyColumns: p.HeavyColumns, SegmentSize: p.SegmentSize, GroupThresholds: slices.Clone(p.GroupThresholds), HighGroups: p.HighGroups},
 		NumVertices: b.n, NumArcs: b.m, Weighted: el.Weighted(), Directed: el.Directed,
 	}
+	if el.Weighted() {
+		b.l.WeightKind = el.WeightKind
+	}
 	if err := b.check(); err != nil {
 		return nil, err
 	}
@@ -208,6 +211,23 @@ func (b *builder) check() error {
 	})
 	if i := bad.Load(); i >= 0 {
 		return fmt.Errorf("preprocess: arc %d (%d→%d) has an endpoint outside 0..%d", i, el.Src[i], el.Dst[i], int64(b.n)-1)
+	}
+	if el.Weighted() && el.WeightKind != graph.Uint32Weights {
+		if el.WeightKind != graph.Float32Weights {
+			return fmt.Errorf("preprocess: unknown weight type %d", uint8(el.WeightKind))
+		}
+		bad.Store(-1)
+		par.For(len(el.Weights), b.workers, 1<<16, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if el.Weights[i] > graph.MaxFloat32Bits {
+					bad.CompareAndSwap(-1, int64(i))
+					return
+				}
+			}
+		})
+		if i := bad.Load(); i >= 0 {
+			return fmt.Errorf("preprocess: arc %d (%d→%d): %v", i, el.Src[i], el.Dst[i], graph.CheckFloat32Weight(el.Weights[i]))
+		}
 	}
 	return nil
 }

@@ -137,6 +137,9 @@ func buildGPU(ctx context.Context, el *graph.EdgeList, p layout.Params, opts Opt
 		l, ct, err = cuda.BuildLayout(dev, b.n, el.Src, el.Dst, el.Weights, el.Directed, p)
 	}
 	tm.Upload, tm.Build, tm.Phases, tm.Download, tm.PeakDeviceBytes = ct.Upload, ct.Build, ct.Phases, ct.Download, ct.PeakBytes
+	if err == nil && el.Weighted() {
+		l.WeightKind = el.WeightKind // the device builder moves weights as bits
+	}
 	if err != nil {
 		if errors.Is(err, cuda.ErrOutOfMemory) {
 			return nil, nil, tm, fmt.Errorf("%w: %v", ErrGPUMemory, err)

@@ -169,9 +169,12 @@ func (e *Engine[V]) check(p engine.EarlyExit[V], values []V, active []uint8) err
 	}
 	switch p.Edge() {
 	case engine.EdgeSource, engine.EdgeSourcePlusOne:
-	case engine.EdgeSourcePlusWeight:
+	case engine.EdgeSourcePlusWeight, engine.EdgeSourcePlusFloat32Weight:
 		if !e.l.Weighted {
 			return errors.New("pull: program adds edge weights but the layout is unweighted")
+		}
+		if err := engine.CheckProgram[V](p, e.l); err != nil {
+			return fmt.Errorf("pull: %w", err)
 		}
 	default:
 		return fmt.Errorf("pull: unknown edge operation %d", p.Edge())
@@ -209,7 +212,7 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.EarlyExit[V], values []V,
 	l := e.l
 	op := p.Edge()
 	var wts []uint32
-	if op == engine.EdgeSourcePlusWeight {
+	if op.Weighted() {
 		wts = e.in.Weights
 	}
 	e.pack(active)
@@ -217,7 +220,7 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.EarlyExit[V], values []V,
 	// weights it is computed once here, not read from each found parent
 	// (a cache miss per activated vertex).
 	var c0 *V
-	if op != engine.EdgeSourcePlusWeight {
+	if !op.Weighted() {
 		if u, ok := e.firstActive(); ok {
 			c := engine.Contribute(op, values[u], 0)
 			c0 = &c

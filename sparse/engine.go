@@ -105,7 +105,8 @@ const (
 )
 
 // ErrUnweighted is returned by Step and Estimate for a program whose edges
-// add the weight (engine.EdgeSourcePlusWeight) on a layout without weights.
+// add the weight (engine.EdgeSourcePlusWeight, EdgeSourcePlusFloat32Weight)
+// on a layout without weights.
 var ErrUnweighted = errors.New("sparse: program adds edge weights but the layout is unweighted")
 
 // Engine runs MultiGraphS iterations of programs with values of type V over
@@ -286,11 +287,14 @@ func (e *Engine[V]) check(p engine.Program[V], values []V) error {
 	if uint64(len(values)) != e.n {
 		return fmt.Errorf("sparse: %d values for %d vertices", len(values), e.n)
 	}
-	if p.Edge() == engine.EdgeSourcePlusWeight && !e.l.Weighted {
+	if !p.Edge().Valid() {
+		return fmt.Errorf("sparse: unknown edge operation %d", p.Edge())
+	}
+	if p.Edge().Weighted() && !e.l.Weighted {
 		return ErrUnweighted
 	}
-	if p.Edge() > engine.EdgeSourcePlusWeight {
-		return fmt.Errorf("sparse: unknown edge operation %d", p.Edge())
+	if err := engine.CheckProgram(p, e.l); err != nil {
+		return fmt.Errorf("sparse: %w", err)
 	}
 	if p.Combine() > engine.CombineSum {
 		return fmt.Errorf("sparse: unknown combine operation %d", p.Combine())

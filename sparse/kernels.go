@@ -14,8 +14,9 @@ import (
 // The inner loops. Each is specialised on the combine operation (min or
 // sum) and on whether the contribution is the same for all of a source's
 // arcs (EdgeSource, EdgeSourcePlusOne: computed once per source) or adds
-// the arc's weight (EdgeSourcePlusWeight). The choice is made once per
-// piece of a row (a source's arcs in one segment), never per arc.
+// the arc's weight (EdgeSourcePlusWeight; EdgeSourcePlusFloat32Weight, for
+// min over uint32 values only, adds float32 bits). The choice is made once
+// per piece of a row (a source's arcs in one segment), never per arc.
 //
 // Plain kernels write an accumulator that only their goroutine touches
 // (the whole accumulator when a step runs inline, a worker's private one for
@@ -40,6 +41,7 @@ const (
 	minWeight
 	sumConst
 	sumWeight
+	minFloat // min of float32 bits plus a float32 weight (uint32 values)
 )
 
 // kernel is one program's traversal setup for one step.
@@ -69,8 +71,10 @@ func newKernel[V engine.Value](p engine.Program[V], values []V, l *layout.Layout
 	if _, ok := p.(engine.EarlyExit[V]); ok && p.Combine() == engine.CombineMin {
 		k.same = true
 	}
-	weighted := k.edge == engine.EdgeSourcePlusWeight
+	weighted := k.edge.Weighted()
 	switch {
+	case k.edge == engine.EdgeSourcePlusFloat32Weight: // min over uint32 (check)
+		k.kind = minFloat
 	case p.Combine() == engine.CombineMin && !weighted:
 		k.kind = minConst
 	case p.Combine() == engine.CombineMin:
@@ -98,6 +102,9 @@ func (k *kernel[V]) plain(u uint32, lo, hi uint64, acc []V, bits []uint32, ident
 			return list
 		}
 		return plainSumConst(k.dst[lo:hi], acc, bits, c, list)
+	case minFloat:
+		seen, _ := any(k.seen).([]uint32)
+		return plainMinFloat(k.dst[lo:hi], k.wts[lo:hi], any(acc).([]uint32), seen, any(x).(uint32), list)
 	default:
 		return plainSumWeight(k.dst[lo:hi], k.wts[lo:hi], acc, bits, x, list)
 	}
@@ -130,6 +137,29 @@ func plainMinWeight[V engine.Value](dst, wts []uint32, acc, seen []V, x, ident V
 		}
 		if cur := acc[v]; c < cur {
 			if cur == ident {
+				list = append(list, v)
+			}
+			acc[v] = c
+		}
+	}
+	return list
+}
+
+// plainMinFloat is plainMinWeight for float32 distances and weights held
+// as bits (the identity is math.MaxUint32).
+func plainMinFloat(dst, wts []uint32, acc, seen []uint32, x uint32, list []uint32) []uint32 {
+	if x == math.MaxUint32 {
+		return list
+	}
+	xf := math.Float32frombits(x)
+	wts = wts[:len(dst)]
+	for i, v := range dst {
+		c := math.Float32bits(xf + math.Float32frombits(wts[i]))
+		if seen != nil && c >= seen[v] {
+			continue
+		}
+		if cur := acc[v]; c < cur {
+			if cur == math.MaxUint32 {
 				list = append(list, v)
 			}
 			acc[v] = c
@@ -183,6 +213,8 @@ func (k *kernel[V]) atomicPiece(t *target[V]) func(u uint32, lo, hi uint64, list
 				return atomicMinConstU32(k.dst[lo:hi], acc, seen, engine.Contribute(k.edge, x, 0), list)
 			case minWeight:
 				return atomicMinWeightU32(k.dst[lo:hi], k.wts[lo:hi], acc, seen, x, list)
+			case minFloat:
+				return atomicMinFloatU32(k.dst[lo:hi], k.wts[lo:hi], acc, seen, x, list)
 			case sumConst:
 				return atomicSumConstU32(k.dst[lo:hi], acc, t.bits, engine.Contribute(k.edge, x, 0), list)
 			default:
@@ -234,6 +266,34 @@ func atomicMinWeightU32(dst, wts []uint32, acc, seen []uint32, x uint32, list []
 		c := x + wts[i]
 		if c < x || (seen != nil && c >= seen[v]) {
 			continue // saturates to the identity, or cannot lower v: no contribution
+		}
+		p := &acc[v]
+		cur := atomic.LoadUint32(p)
+		for c < cur {
+			if atomic.CompareAndSwapUint32(p, cur, c) {
+				if cur == math.MaxUint32 {
+					list = append(list, v)
+				}
+				break
+			}
+			cur = atomic.LoadUint32(p)
+		}
+	}
+	return list
+}
+
+// atomicMinFloatU32 is atomicMinWeightU32 for float32 distances and
+// weights held as bits.
+func atomicMinFloatU32(dst, wts []uint32, acc, seen []uint32, x uint32, list []uint32) []uint32 {
+	if x == math.MaxUint32 {
+		return list
+	}
+	xf := math.Float32frombits(x)
+	wts = wts[:len(dst)]
+	for i, v := range dst {
+		c := math.Float32bits(xf + math.Float32frombits(wts[i]))
+		if seen != nil && c >= seen[v] {
+			continue // cannot lower v
 		}
 		p := &acc[v]
 		cur := atomic.LoadUint32(p)

@@ -297,8 +297,12 @@ func (f *flatU32) rows(part []uint32, list, big []uint32) ([]uint32, []uint32, i
 			big = append(big, u)
 			continue
 		}
-		if f.kind == minWeight {
+		switch f.kind {
+		case minWeight:
 			list = atomicMinWeightU32(dst[lo:hi], f.wts[lo:hi], acc, seen, f.vals[u], list)
+			continue
+		case minFloat:
+			list = atomicMinFloatU32(dst[lo:hi], f.wts[lo:hi], acc, seen, f.vals[u], list)
 			continue
 		}
 		c := f.c0

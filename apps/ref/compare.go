@@ -3,6 +3,7 @@ package ref
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // CompareLevels checks that got equals want vertex by vertex (BFS levels,
@@ -17,6 +18,23 @@ func CompareLevels(want, got []uint32) error {
 // differing vertices.
 func CompareDistances(want, got []uint64) error {
 	return compareExact(want, got, "distance", fmtDist)
+}
+
+// CompareFloat32Distances checks that got equals want vertex by vertex
+// exactly (float32 SSSP distances, +Inf where unreached; see SSSPFloat32
+// for why exact). The error names the first differing vertex, both
+// values in full precision, and the number of differing vertices.
+func CompareFloat32Distances(want, got []float32) error {
+	wb, gb := make([]uint32, len(want)), make([]uint32, len(got))
+	for i, x := range want {
+		wb[i] = math.Float32bits(x)
+	}
+	for i, x := range got {
+		gb[i] = math.Float32bits(x)
+	}
+	return compareExact(wb, gb, "distance", func(b uint32) string {
+		return strconv.FormatFloat(float64(math.Float32frombits(b)), 'g', -1, 32)
+	})
 }
 
 // compareExact is CompareLevels and CompareDistances: what names the

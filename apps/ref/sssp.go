@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/mgraph-dev/mgraph/graph"
 )
@@ -44,6 +45,76 @@ func SSSP(g *graph.CSR, source uint32) ([]uint64, error) {
 		}
 	}
 	return dist, nil
+}
+
+// SSSPFloat32 is SSSP over float32 weights (g.WeightKind must be
+// graph.Float32Weights): Dijkstra with every distance a float32 and every
+// relaxation the float32 sum dist[u] + w, rounded to nearest, as the
+// engines add. Unreachable vertices get +Inf (as does a vertex whose
+// every path sums beyond float32's range).
+//
+// The result is exactly what any label-correcting engine reaches, whatever
+// its order of relaxations: for non-negative weights, fl(a + w) is
+// non-decreasing in a and never below a, so the fixed point of the
+// relaxations is, at every vertex, the least over all paths of the path's
+// float32 sum taken in path order, and Dijkstra's argument holds for that
+// path value too (a popped vertex is final). Different paths may round
+// differently, but the least of their values is one number. So engines
+// are validated for exact equality (CompareFloat32Distances).
+func SSSPFloat32(g *graph.CSR, source uint32) ([]float32, error) {
+	n := g.NumVertices
+	switch {
+	case !g.Weighted():
+		return nil, errors.New("SSSP needs a weighted graph")
+	case g.WeightKind != graph.Float32Weights:
+		return nil, fmt.Errorf("SSSPFloat32 needs float32 weights, the graph's are %v", g.WeightKind)
+	}
+	if uint64(source) >= n {
+		return nil, fmt.Errorf("source %d is not a vertex of a graph with %d vertices", source, n)
+	}
+	inf := float32(math.Inf(1))
+	dist := make([]float32, n)
+	done := make([]bool, n)
+	for v := range dist {
+		dist[v] = inf
+	}
+	dist[source] = 0
+	pq := &f32Heap{{dist: 0, v: source}}
+	for pq.Len() > 0 {
+		e := heap.Pop(pq).(f32Entry)
+		if done[e.v] || e.dist != dist[e.v] {
+			continue // stale, or settled (a +Inf entry may repeat)
+		}
+		done[e.v] = true
+		nbrs, ws := g.Row(e.v)
+		for i, v := range nbrs {
+			if d := e.dist + math.Float32frombits(ws[i]); d < dist[v] {
+				dist[v] = d
+				heap.Push(pq, f32Entry{dist: d, v: v})
+			}
+		}
+	}
+	return dist, nil
+}
+
+// f32Entry is a tentative float32 distance of a vertex.
+type f32Entry struct {
+	dist float32
+	v    uint32
+}
+
+// f32Heap is a min-heap of tentative float32 distances.
+type f32Heap []f32Entry
+
+func (h f32Heap) Len() int           { return len(h) }
+func (h f32Heap) Less(i, j int) bool { return h[i].dist < h[j].dist }
+func (h f32Heap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *f32Heap) Push(x any)        { *h = append(*h, x.(f32Entry)) }
+func (h *f32Heap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
 }
 
 // heapEntry is a tentative distance of a vertex.

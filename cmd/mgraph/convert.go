@@ -19,7 +19,8 @@ in this order: symmetrize, drop self-loops, dedupe, renumber, weights.
 Examples:
   mgraph convert web.mtx.zst web.mgb
   mgraph convert --symmetrize --dedupe --drop-self-loops road.gr road.mgb
-  mgraph convert --renumber 1 --weights 2 social.el social-shuffled.wel`,
+  mgraph convert --renumber 1 --weights 2 social.el social-shuffled.wel
+  mgraph convert --weight-type float32 road.gr road-float.mgb`,
 		flags: func(fs *pflag.FlagSet) func(context.Context, *env, []string) error {
 			var in inputFlags
 			var tf transformFlags
@@ -37,6 +38,7 @@ Examples:
 				}
 				fmt.Fprintf(e.stderr, "read %s: %d vertices, %d arcs in %.2fs\n",
 					args[0], g.el.NumVertices, g.el.NumArcs(), g.elapsed.Seconds())
+				tf.weightType = in.weightType
 				if err := tf.apply(e, g.el, in.threads); err != nil {
 					return err
 				}

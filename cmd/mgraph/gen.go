@@ -27,6 +27,7 @@ The output format follows OUTPUT's extension (.mtx .el .wel .gr .mgb, with .gz o
 Examples:
   mgraph gen rmat:20:16 --symmetrize --dedupe --drop-self-loops -o rmat20.mgb
   mgraph gen grid:2048:0.1 --weights 7 -o grid2048.wel.zst
+  mgraph gen grid:2048:0.1 --weights 7 --weight-type float32 -o grid2048f.mtx
   mgraph gen rgg:20 --seed 3 -o rgg20.mtx`,
 		flags: func(fs *pflag.FlagSet) func(context.Context, *env, []string) error {
 			var out, outFormat string
@@ -37,6 +38,7 @@ Examples:
 			fs.StringVar(&outFormat, "out-format", "auto", "output format: auto (by extension), mtx, el, wel, gr, mgb, sg, wsg (GAPBS)")
 			fs.Uint64Var(&seed, "seed", 1, "random seed; the same seed gives the same graph on any core count")
 			fs.IntVar(&threads, "threads", 0, "worker goroutines (0 = all cores)")
+			fs.StringVar(&tf.weightType, "weight-type", "uint32", "the type of --weights' random weights: uint32 (integers in [--weight-min, --weight-max]) or float32 (floats in (0, 1])")
 			tf.register(fs)
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) != 1 {

@@ -25,6 +25,7 @@ type graphReport struct {
 	Arcs             uint64             `json:"arcs"`
 	Directed         bool               `json:"directed"`
 	Weighted         bool               `json:"weighted"`
+	WeightType       string             `json:"weight_type,omitempty"` // uint32 or float32, when weighted
 	SelfLoops        uint64             `json:"self_loops"`
 	OutDegree        graph.DegreeStats  `json:"out_degree"`
 	InDegree         graph.DegreeStats  `json:"in_degree"`
@@ -119,6 +120,9 @@ func describe(source string, g *loaded, threads int) *graphReport {
 		SelfLoops:   el.CountSelfLoops(),
 		ReadSeconds: g.elapsed.Seconds(),
 	}
+	if el.Weighted() {
+		rep.WeightType = el.WeightKind.String()
+	}
 	if g.info != nil {
 		rep.Format = g.info.Format.String()
 		rep.Compression = g.info.Compression
@@ -155,7 +159,11 @@ func printInfo(w io.Writer, r *graphReport) {
 		fmt.Fprintf(tw, "entries (in file):\t%d\n", r.Entries)
 	}
 	fmt.Fprintf(tw, "arcs:\t%d\n", r.Arcs)
-	fmt.Fprintf(tw, "kind:\t%s, %s\n", kind, map[bool]string{true: "weighted", false: "unweighted"}[r.Weighted])
+	weights := "unweighted"
+	if r.Weighted {
+		weights = "weighted (" + r.WeightType + ")"
+	}
+	fmt.Fprintf(tw, "kind:\t%s, %s\n", kind, weights)
 	fmt.Fprintf(tw, "self-loops:\t%d\n", r.SelfLoops)
 	deg := func(name string, s graph.DegreeStats) {
 		fmt.Fprintf(tw, "%s:\tmin %d, median %d, mean %.2f, p99 %d, max %d (vertex %d), %d zero\n",

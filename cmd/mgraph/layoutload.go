@@ -326,7 +326,11 @@ func printLayoutInfo(w io.Writer, l *layout.Layout) {
 		}
 		return 100 * float64(a) / float64(b)
 	}
-	fmt.Fprintf(w, "layout: %d vertices, %d arcs, weighted=%v, directed=%v\n", l.NumVertices, l.NumArcs, l.Weighted, l.Directed)
+	weights := "none"
+	if l.Weighted {
+		weights = l.WeightKind.String()
+	}
+	fmt.Fprintf(w, "layout: %d vertices, %d arcs, weights=%s, directed=%v\n", l.NumVertices, l.NumArcs, weights, l.Directed)
 	fmt.Fprintf(w, "params: %v\n", l.Params)
 	fmt.Fprintf(w, "panels: %d×%d\n", l.NumPanels(), l.NumPanels())
 	fmt.Fprintf(w, "groups (vertices): %v\n", st.GroupVertices)

@@ -20,6 +20,7 @@ type inputFlags struct {
 	format     string
 	undirected bool
 	noWeights  bool
+	weightType string // --weight-type: auto, uint32 or float32
 	seed       uint64
 	threads    int
 
@@ -38,7 +39,19 @@ func (f *inputFlags) variant() string {
 	if f.addWeights {
 		v += fmt.Sprintf(" weights=%d", f.weightSeed)
 	}
+	if t := f.weightType; t != "" && t != "auto" {
+		v += " weight-type=" + t // absent for auto: the keys of older caches stay valid
+	}
 	return v
+}
+
+// readWeightType parses --weight-type.
+func (f *inputFlags) readWeightType() (format.WeightType, error) {
+	t, err := format.ParseWeightType(f.weightType)
+	if err != nil {
+		return t, usageError("--weight-type: %v", err)
+	}
+	return t, nil
 }
 
 // transform applies the variant's transforms to a graph just read.
@@ -50,7 +63,11 @@ func (f *inputFlags) transform(el *graph.EdgeList) {
 		el.Transpose()
 	}
 	if f.addWeights && !el.Weighted() {
-		el.SetRandomWeights(f.weightSeed, 1, 64, f.threads)
+		if t, _ := f.readWeightType(); t == format.WeightsFloat32 {
+			el.SetRandomFloat32Weights(f.weightSeed, f.threads)
+		} else {
+			el.SetRandomWeights(f.weightSeed, 1, 64, f.threads)
+		}
 	}
 }
 
@@ -58,6 +75,7 @@ func (f *inputFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.format, "format", "auto", "input format: auto, mtx, el, wel, gr, mgb, sg, wsg (GAPBS)")
 	fs.BoolVar(&f.undirected, "undirected", false, "treat the input as undirected and symmetrize it (edge lists listing each edge once, directed files, generator specs)")
 	fs.BoolVar(&f.noWeights, "ignore-weights", false, "drop the weights the input carries")
+	fs.StringVar(&f.weightType, "weight-type", "auto", "the weights' type: auto (float32 when a weight is not a uint32 integer, such as 0.5 in a Matrix Market real or .wel file, or mgraph wrote the file with float32 weights; uint32 otherwise), uint32 or float32 (an input's weights converted: float32 to uint32 only when all are integers); random weights (--weights) are integers in [1, 64] or, with float32, floats in (0, 1]")
 	fs.Uint64Var(&f.seed, "gen-seed", 1, "seed when INPUT is a generator spec (rmat:20, grid:1024, ...)")
 	fs.IntVar(&f.threads, "threads", 0, "worker goroutines (0 = all cores)")
 }
@@ -76,6 +94,10 @@ type loaded struct {
 func loadGraph(ctx context.Context, e *env, path string, f *inputFlags) (*loaded, error) {
 	if f.threads < 0 {
 		return nil, usageError("--threads must be ≥ 0, got %d", f.threads)
+	}
+	wt, err := f.readWeightType()
+	if err != nil {
+		return nil, err
 	}
 	start := time.Now()
 	st, statErr := os.Stat(path)
@@ -102,7 +124,7 @@ func loadGraph(ctx context.Context, e *env, path string, f *inputFlags) (*loaded
 	}
 	m := progress.New(e.stderr, "reading "+path, st.Size(), "B")
 	el, info, err := format.ReadFile(ctx, path, format.ReadOptions{
-		Format: fm, Workers: f.threads, Undirected: f.undirected, IgnoreWeights: f.noWeights, Progress: m,
+		Format: fm, Workers: f.threads, Undirected: f.undirected, IgnoreWeights: f.noWeights, WeightType: wt, Progress: m,
 	})
 	m.Done()
 	if err != nil {
@@ -121,6 +143,10 @@ type transformFlags struct {
 	weights       int64
 	weightMin     uint32
 	weightMax     uint32
+	// weightType is the type of the random weights (--weights): uint32
+	// (also "" and auto) or float32; gen's --weight-type, or convert's
+	// input flag.
+	weightType string
 }
 
 func (t *transformFlags) register(fs *pflag.FlagSet) {
@@ -128,15 +154,23 @@ func (t *transformFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&t.dedupe, "dedupe", false, "remove duplicate arcs (keeps the smallest weight)")
 	fs.BoolVar(&t.dropSelfLoops, "drop-self-loops", false, "remove arcs u→u")
 	fs.Int64Var(&t.renumber, "renumber", -1, "relabel vertices by a random permutation from this seed (-1: keep ids)")
-	fs.Int64Var(&t.weights, "weights", -1, "give every arc a random integer weight from this seed (-1: keep weights)")
-	fs.Uint32Var(&t.weightMin, "weight-min", 1, "smallest random weight")
-	fs.Uint32Var(&t.weightMax, "weight-max", 64, "largest random weight")
+	fs.Int64Var(&t.weights, "weights", -1, "give every arc a random weight from this seed: an integer in [--weight-min, --weight-max], or with --weight-type float32 a float in (0, 1] (-1: keep weights)")
+	fs.Uint32Var(&t.weightMin, "weight-min", 1, "smallest random integer weight")
+	fs.Uint32Var(&t.weightMax, "weight-max", 64, "largest random integer weight")
 }
 
 // apply runs the requested transforms in a fixed order and reports each one.
 func (t *transformFlags) apply(e *env, el *graph.EdgeList, threads int) error {
 	if t.weights >= 0 && t.weightMin > t.weightMax {
 		return usageError("--weight-min %d is above --weight-max %d", t.weightMin, t.weightMax)
+	}
+	wt, err := format.ParseWeightType(t.weightType)
+	if err != nil {
+		return usageError("--weight-type: %v", err)
+	}
+	float := wt == format.WeightsFloat32
+	if t.weights >= 0 && float && (t.weightMin != 1 || t.weightMax != 64) {
+		return usageError("--weight-min and --weight-max bound integer weights; --weight-type float32 draws floats in (0, 1]")
 	}
 	if t.symmetrize && el.Directed {
 		before := el.NumArcs()
@@ -153,9 +187,19 @@ func (t *transformFlags) apply(e *env, el *graph.EdgeList, threads int) error {
 		el.Renumber(uint64(t.renumber), threads)
 		fmt.Fprintf(e.stderr, "renumbered vertices (seed %d)\n", t.renumber)
 	}
-	if t.weights >= 0 {
+	switch {
+	case t.weights >= 0 && float:
+		el.SetRandomFloat32Weights(uint64(t.weights), threads)
+		fmt.Fprintf(e.stderr, "float32 weights uniform in (0, 1] (seed %d)\n", t.weights)
+	case t.weights >= 0:
 		el.SetRandomWeights(uint64(t.weights), t.weightMin, t.weightMax, threads)
 		fmt.Fprintf(e.stderr, "weights uniform in [%d, %d] (seed %d)\n", t.weightMin, t.weightMax, t.weights)
+	case wt != format.WeightsAuto && el.Weighted():
+		// The weights read as they were (gen's have none): make them the type asked for.
+		k, _ := graph.ParseWeightKind(wt.String())
+		if err := el.ConvertWeights(k, threads); err != nil {
+			return fmt.Errorf("--weight-type %s: %w", wt, err)
+		}
 	}
 	return nil
 }

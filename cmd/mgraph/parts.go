@@ -14,6 +14,7 @@ import (
 	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/partition"
 	"github.com/mgraph-dev/mgraph/preprocess"
@@ -198,7 +199,13 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 	values, st, err := partition.Run(ctx, partitionedApps[app], p.parts, p.backends, src, ro)
 	p.last = st
 	res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()} // the exchange is the rest of the trial
-	return values, res, err
+	if err != nil {
+		return nil, res, err
+	}
+	if l := p.backends[0].Layout(); app == "sssp" && l.WeightKind == graph.Float32Weights {
+		return apps.Float32Distances(values, p.backends[0].Workers()), res, nil // float32 distances, as one backend gives them
+	}
+	return values, res, nil
 }
 
 // stats describes the last run's supersteps: where the time went.

@@ -22,6 +22,7 @@ import (
 	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/atomicfile"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/ops"
@@ -75,7 +76,10 @@ func runCommand() command {
 		help: `APP is one of:
   bfs        levels from a source (hop distance)
   bfs-tree   BFS parents from a source (GAPBS's BFS result: the source is its own parent)
-  sssp       shortest-path distances from a source over uint32 weights
+  sssp       shortest-path distances from a source over the weights:
+             uint32 distances over uint32 weights, float32 ones over
+             float32 weights (--weight-type; --out writes them in full
+             float32 precision, inf where unreached)
   cc         connected components by hooking and compressing (Afforest:
              a few passes over the arcs; the mode does not apply; directed
              input is symmetrized, giving weak components), labelled by
@@ -135,6 +139,7 @@ references.
 Examples:
   mgraph run bfs rmat:20 --undirected --trials 5 --threads 2
   mgraph run sssp grid:1024 --weights 1 --validate
+  mgraph run sssp roads.mtx --weight-type float32 --validate --out dist.tsv
   mgraph run pr web.mtx.zst --mode dense --trace pr-trace.json
   mgraph run bc coauthors.mtx.zst --sources 4 --out bc.tsv
   mgraph run bfs rmat:20 --undirected --engine operators --lb twc --validate
@@ -155,7 +160,7 @@ Examples:
 			fs.StringVar(&f.out, "out", "", "write vertex → value (original ids): TSV, CSV (with a header line) if FILE ends in .csv, or raw little-endian values if it ends in .bin")
 			fs.StringVar(&f.trace, "trace", "", "write a JSON record of every iteration (mode, frontier, estimates, phase times; with the operators, of every operator call: advance:lb, filter:equals, ...)")
 			fs.BoolVar(&f.noPull, "no-pull", false, "bfs without pull (bottom-up) steps: the hybrid keeps the paper's dense and sparse modes, the operators push only")
-			fs.Int64Var(&f.weights, "weights", -1, "give an unweighted graph random weights in [1, 64] from this seed (for sssp)")
+			fs.Int64Var(&f.weights, "weights", -1, "give an unweighted graph random weights from this seed (for sssp): integers in [1, 64], or with --weight-type float32 floats in (0, 1]")
 			fs.Float64Var(&f.damping, "damping", 0.85, "pr, ppr: damping factor")
 			fs.Float64Var(&f.tolerance, "tolerance", 1e-4, "pr, ppr, hits, salsa: stop when the L1 change of the ranks (scores) falls below this")
 			fs.StringVar(&f.engine, "engine", "multigraph", "bfs, sssp: multigraph (the MultiGraph engines) or operators (package ops); the operator apps always use the operators")
@@ -170,7 +175,7 @@ Examples:
 			fs.StringVar(&f.gpuMemMax, "gpu-memory-limit", "", "cuda: the GPU memory the layout may take (e.g. 8GiB; default: what is free); over it, --backend auto runs on the CPU")
 			fs.BoolVar(&f.gpuStream, "gpu-pr-stream", false, "cuda, pr: the paper's stream buffer for the light edges instead of reading them row panel by row panel (for comparing the two)")
 			fs.Uint32Var(&f.gpuLoopBl, "gpu-loop-blocks", 0, "cuda: thread blocks per SM of the device loops (0: sized by the frontier)")
-			fs.Int64Var(&f.gpuDelta, "gpu-near-far", 0, "cuda, sssp: bucket width of the near-far iterations in device loops and async runs (0: 32 (async: 128) times the mean arc weight, negative: off)")
+			fs.Int64Var(&f.gpuDelta, "gpu-near-far", 0, "cuda, sssp: bucket width of the near-far iterations in device loops and async runs, in distance units (a float for float32 weights) (0: 32 (async: 64) times the mean arc weight, negative: off)")
 			fs.StringVar(&f.cpuProfile, "cpu-profile", "", "write a Go CPU profile of the trials to FILE ('go tool pprof' reads it)")
 			fs.IntVar(&f.maxIter, "max-iterations", -1, "iteration cap (-1: the app's default: 20 for pr, ppr, hits and salsa, none otherwise); for bfs and bfs-tree a depth limit (vertices further away are unreached); tc, kcore, color, mis, msf and wtf take none")
 			f.in.register(fs)
@@ -680,8 +685,16 @@ func checkFromVertices(ids []uint32, l *layout.Layout) ([]uint32, error) {
 	return ids, nil
 }
 
-// runFrom runs --from's multi-source bfs or sssp from all of sources.
+// runFrom runs --from's multi-source bfs or sssp from all of sources
+// (float32 distances on a graph of float32 weights).
 func runFrom(ctx context.Context, app string, b engine.Backend, sources []uint32, o apps.OpsOptions) (any, engine.Result, error) {
+	if l := b.Layout(); app == "sssp" && l.Weighted && l.WeightKind == graph.Float32Weights {
+		values, res, err := apps.MultiSourceSSSPFloat32(ctx, b, sources, o)
+		if err != nil {
+			return nil, res, err
+		}
+		return values, res, nil
+	}
 	run := apps.MultiSourceBFS
 	if app == "sssp" {
 		run = apps.MultiSourceSSSP
@@ -860,6 +873,9 @@ func validateResult(app string, l *layout.Layout, workers int, sources []uint32,
 	case "bfs-tree":
 		return apps.ValidateBFSTreeWithin(g, sources[0], maxIter, result.([]uint32))
 	case "sssp":
+		if dist, ok := result.([]float32); ok {
+			return apps.ValidateSSSPFloat32(g, sources[0], dist)
+		}
 		return apps.ValidateSSSP(g, sources[0], result.([]uint32))
 	case "cc", "cc-lp":
 		return apps.ValidateCC(g, result.([]uint32))
@@ -904,6 +920,19 @@ func validateFrom(app string, l *layout.Layout, workers int, sources []uint32, _
 		return fmt.Errorf("%s is not validated under --max-iterations (only bfs, as a depth limit)", app)
 	}
 	g := apps.OriginalCSR(l, workers)
+	if fgot, ok := result.([]float32); ok { // sssp over float32 weights
+		want := slices.Repeat([]float32{float32(math.Inf(1))}, len(fgot))
+		for _, s := range distinct(sources) {
+			dist, err := ref.SSSPFloat32(g, s)
+			if err != nil {
+				return err
+			}
+			for v, d := range dist {
+				want[v] = min(want[v], d)
+			}
+		}
+		return ref.CompareFloat32Distances(want, fgot)
+	}
 	got := result.([]uint32)
 	if app == "bfs" {
 		want := slices.Repeat([]uint32{ref.Unreached}, len(got))
@@ -951,7 +980,8 @@ func distinct(ids []uint32) []uint32 {
 // writeValues writes vertex → value in original numbering: TSV lines, CSV
 // lines under a header when path ends in .csv, or the raw little-endian
 // array when path ends in .bin. Besides the apps' []uint32 (MaxUint32 as
-// "inf") and []float64, it writes tc's per-vertex counts, mis's []bool (1
+// "inf"), []float32 (sssp over float32 weights: the shortest decimal that
+// reads back as the same float32, +Inf as "inf") and []float64, it writes tc's per-vertex counts, mis's []bool (1
 // or 0), hits' and salsa's two scores (vertex, hub, authority; .bin: the
 // hubs, then the authorities) and wtf's list (rank, vertex). Written to a
 // temporary file and renamed, so no partial file is left under path.
@@ -991,6 +1021,15 @@ func writeValues(path string, values any) error {
 						return append(b, "inf"...)
 					}
 					return strconv.AppendUint(b, uint64(x), 10)
+				})
+			}
+		case []float32:
+			for v, x := range vs {
+				line(v, func(b []byte) []byte {
+					if math.IsInf(float64(x), 1) {
+						return append(b, "inf"...)
+					}
+					return strconv.AppendFloat(b, float64(x), 'g', -1, 32)
 				})
 			}
 		case []float64:
@@ -1051,7 +1090,7 @@ func writeBinary(w io.Writer, values any) error {
 		return binary.Write(w, binary.LittleEndian, []uint32(vs))
 	case apps.Forest:
 		return binary.Write(w, binary.LittleEndian, vs.Edges) // U, V, W uint32 each
-	case []uint32, []float64, []bool:
+	case []uint32, []float32, []float64, []bool:
 		return binary.Write(w, binary.LittleEndian, values)
 	}
 	return fmt.Errorf("cannot write values of type %T", values)

@@ -23,7 +23,11 @@ import (
 //	offset  size  field
 //	0       8     magic "\x89MGB\r\n\x1a\n"
 //	8       4     format version (1)
-//	12      4     flags: bit 0 directed, bit 1 weighted; other bits 0
+//	12      4     flags: bit 0 directed, bit 1 weighted, bit 2 float32
+//	              weights (the weights are float32 bit patterns, each a
+//	              finite, non-negative float other than -0; needs bit 1);
+//	              other bits 0 (an mgraph older than float weights refuses
+//	              a file with bit 2 as having unknown flags)
 //	16      8     vertex count n (at most 2^32)
 //	24      8     arc count m
 //	32      4     CRC-32C of the offsets section
@@ -44,7 +48,8 @@ const (
 	binaryHeaderSize = 64
 	flagDirected     = 1 << 0
 	flagWeighted     = 1 << 1
-	knownFlags       = flagDirected | flagWeighted
+	flagFloat32      = 1 << 2
+	knownFlags       = flagDirected | flagWeighted | flagFloat32
 	// maxBinaryArcs bounds the arc count so that byte sizes cannot overflow.
 	maxBinaryArcs = 1 << 56
 	// streamAlloc caps the first allocation of a section read from a stream
@@ -131,6 +136,9 @@ func decodeBinaryHeader(b []byte, name string, size int64) (*binaryHeader, error
 	if h.flags&^knownFlags != 0 {
 		return nil, formatErr(name, 0, "binary header has unknown flags %#x", h.flags)
 	}
+	if h.flags&flagFloat32 != 0 && !h.weighted() {
+		return nil, formatErr(name, 0, "binary header says float32 weights but no weights (flags %#x)", h.flags)
+	}
 	if h.n > graph.MaxVertices {
 		return nil, formatErr(name, 0, "binary header declares %d vertices; at most %d are supported", h.n, uint64(graph.MaxVertices))
 	}
@@ -200,8 +208,9 @@ func leBytes[T uint32 | uint64](s []T) []byte {
 // little-endian header (magic "\x89MGB\r\n\x1a\n", format version, flags
 // for directed and weighted, vertex and arc counts, a CRC-32C of each
 // section and of the header), then the offsets (n+1 uint64), the neighbours
-// (m uint32) and, when weighted, the weights (m uint32). g must be
-// consistent (see graph.Adjacency.Validate).
+// (m uint32) and, when weighted, the weights (m uint32: integers, or the
+// bits of float32 weights, which a flag says). g must be consistent (see
+// graph.Adjacency.Validate).
 func WriteBinary(w io.Writer, g *graph.CSR) error {
 	return writeBinary(w, g, 0)
 }
@@ -220,6 +229,9 @@ func writeBinary(w io.Writer, g *graph.CSR, workers int) error {
 	if g.Weights != nil {
 		h.flags |= flagWeighted
 		sections = append(sections, leBytes(g.Weights))
+		if g.WeightKind == graph.Float32Weights {
+			h.flags |= flagFloat32
+		}
 	}
 	crcs := make([]uint32, len(sections))
 	for i, s := range sections {
@@ -408,6 +420,12 @@ func readBinary(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, s
 	fromLE(g.Offsets)
 	fromLE(g.Neighbors)
 	fromLE(g.Weights)
+	if h.flags&flagFloat32 != 0 {
+		g.WeightKind = graph.Float32Weights
+		if err := graph.CheckFloat32Weights(g.Weights); err != nil {
+			return nil, kindErr(ErrFormat, name, 0, err, "binary graph of float32 weights")
+		}
+	}
 	if err := validateCSR(&g.Adjacency, workers); err != nil {
 		return nil, kindErr(ErrFormat, name, 0, err, "inconsistent binary graph")
 	}

@@ -28,23 +28,40 @@
 //     arcs. Writers of undirected lists write each edge once (u ≤ v, or the
 //     lower triangle for Matrix Market), so reading the file back with
 //     Undirected set gives the same graph.
-//   - Weights are uint32: negative, fractional or too large weights are
-//     errors unless ReadOptions.IgnoreWeights drops them.
+//   - Weights are uint32 or float32 (ReadOptions.WeightType; a list's
+//     graph.WeightKind says which). With WeightsAuto (the default) a file's
+//     weights are uint32 unless one of them is not a uint32 integer but a
+//     non-negative real (a fractional Matrix Market "real" value, "0.5" in
+//     a .wel or .gr file, 5e9), or the file carries the comment mgraph's
+//     writers put in files of float32 weights: then all of them are read
+//     as float32 (each decimal rounded to the nearest float32, so integers
+//     beyond 2^24 may round). WeightsUint32 reads integers only (as before
+//     float weights existed); WeightsFloat32 reads every weight as float32.
+//     Negative, NaN, infinite and too large weights are errors naming the
+//     file and line, unless ReadOptions.IgnoreWeights drops the weights;
+//     -0 is read as 0.
 //   - Writers start every text file with a comment saying mgraph wrote it.
 //     A plain edge list drops weights; a weighted edge list or DIMACS file
 //     of an unweighted graph gives every arc weight 1. Matrix Market writes
-//     "integer" for weighted and "pattern" for unweighted graphs, "general"
-//     for directed and "symmetric" for undirected ones.
+//     "integer" for uint32 weights, "real" for float32 ones and "pattern"
+//     for unweighted graphs, "general" for directed and "symmetric" for
+//     undirected ones. Float32 weights are written in the shortest decimal
+//     that reads back as the same float32, under the comment
+//     float32Marker, so every text format with weights (and .mgb) gives
+//     back the same bits and weight type. GAPBS's .wsg holds integers
+//     only: writing float32 weights there is an error.
 //   - The binary format (.mgb) is a checksummed CSR; see WriteBinary.
 //     Reading it ReadFile returns the arcs in CSR order (by source).
 package format
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/progress"
 )
 
@@ -225,6 +242,12 @@ type ReadOptions struct {
 	// IgnoreWeights drops the weights a file carries without checking them.
 	// On a plain edge list it also allows (and ignores) extra columns.
 	IgnoreWeights bool
+	// WeightType says how weights are read (see the package comment):
+	// WeightsAuto (the zero value), WeightsUint32 or WeightsFloat32. A
+	// binary file's weights are converted when their type differs (uint32
+	// to float32 always; float32 to uint32 only when every weight is an
+	// integer that fits, else an error).
+	WeightType WeightType
 	// Progress, when not nil, is advanced by the bytes of input consumed
 	// (compressed bytes for compressed files).
 	Progress *progress.Meter
@@ -245,6 +268,73 @@ type Info struct {
 	Symmetric bool   // the file declares an undirected graph (MM symmetric, undirected binary)
 	Weighted  bool   // the file carries weights (even when IgnoreWeights dropped them)
 	Field     string // Matrix Market field: "pattern", "integer" or "real"; "" for other formats
+	// WeightKind is the type of the weights read (Uint32Weights when none
+	// were kept).
+	WeightKind graph.WeightKind
+}
+
+// WeightType is how a reader stores a file's weights (ReadOptions).
+type WeightType uint8
+
+const (
+	// WeightsAuto reads uint32 weights, or float32 ones when the file has
+	// a weight that is not a uint32 integer or says mgraph wrote float32
+	// weights.
+	WeightsAuto WeightType = iota
+	// WeightsUint32 reads integer weights only.
+	WeightsUint32
+	// WeightsFloat32 reads every weight as a float32.
+	WeightsFloat32
+)
+
+// String names the type as ParseWeightType reads it.
+func (t WeightType) String() string {
+	switch t {
+	case WeightsAuto:
+		return "auto"
+	case WeightsUint32:
+		return "uint32"
+	case WeightsFloat32:
+		return "float32"
+	}
+	return fmt.Sprintf("WeightType(%d)", uint8(t))
+}
+
+// ParseWeightType reads "auto" (or ""), "uint32" or "float32".
+func ParseWeightType(s string) (WeightType, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "auto":
+		return WeightsAuto, nil
+	case "uint32":
+		return WeightsUint32, nil
+	case "float32":
+		return WeightsFloat32, nil
+	}
+	return WeightsAuto, fmt.Errorf("unknown weight type %q (want auto, uint32 or float32)", s)
+}
+
+// float32Marker is the comment mgraph's writers put at the top of a text
+// file of float32 weights; WeightsAuto reads such a file's weights as
+// float32 even when they all happen to be integers.
+const float32Marker = "mgraph weights: float32"
+
+// markedFloat32 reports whether comment line t carries float32Marker.
+func markedFloat32(t []byte) bool { return bytes.Contains(t, []byte(float32Marker)) }
+
+// convertWeights gives el the weight type t asks for (a binary file's
+// weights, read as the file stores them).
+func convertWeights(el *graph.EdgeList, t WeightType, name string, workers int) error {
+	want := el.WeightKind
+	switch t {
+	case WeightsUint32:
+		want = graph.Uint32Weights
+	case WeightsFloat32:
+		want = graph.Float32Weights
+	}
+	if err := el.ConvertWeights(want, workers); err != nil {
+		return kindErr(ErrFormat, name, 0, nil, "weight type %s: %v (read with weight type float32 or auto)", t, err)
+	}
+	return nil
 }
 
 // WriteOptions controls writing.

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -156,16 +158,85 @@ func TestMatrixMarketGeneralIntegerCRLF(t *testing.T) {
 
 func TestMatrixMarketReal(t *testing.T) {
 	content := "%%MatrixMarket matrix coordinate real general\n3 3 6\n1 2 3\n1 3 3.0\n2 1 2e1\n2 3 0.5e1\n3 1 -0.0\n3 2 250E-2\n"
-	_, _, err := readString(t, "r.mtx", content, ReadOptions{})
+	_, _, err := readString(t, "r.mtx", content, ReadOptions{WeightType: WeightsUint32})
 	require.Error(t, err)
 	assert.ErrorContains(t, err, "r.mtx: line 8: value is not an integer")
 	assert.ErrorContains(t, err, "IgnoreWeights")
+	assert.ErrorContains(t, err, "float32")
+
+	// Auto: the fractional value makes every weight float32.
+	el, info, err := readString(t, "r.mtx", content, ReadOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, graph.Float32Weights, el.WeightKind)
+	assert.Equal(t, graph.Float32Weights, info.WeightKind)
+	assert.Equal(t, []float32{3, 3, 20, 5, 0, 2.5}, floats(el.Weights))
 
 	content = strings.Replace(content, "250E-2", "2500E-2", 1)
-	el, _, err := readString(t, "r.mtx", content, ReadOptions{})
+	el, _, err = readString(t, "r.mtx", content, ReadOptions{})
 	require.NoError(t, err)
+	assert.Equal(t, graph.Uint32Weights, el.WeightKind)
 	assert.Equal(t, []uint32{3, 3, 20, 5, 0, 25}, el.Weights)
 	assert.Equal(t, "real", must(readString(t, "r.mtx", content, ReadOptions{})).Field)
+
+	// Float32 reads the same integers as floats.
+	el, _, err = readString(t, "r.mtx", content, ReadOptions{WeightType: WeightsFloat32})
+	require.NoError(t, err)
+	assert.Equal(t, graph.Float32Weights, el.WeightKind)
+	assert.Equal(t, []float32{3, 3, 20, 5, 0, 25}, floats(el.Weights))
+}
+
+// floats views float32 weight bits as floats (a copy).
+func floats(bits []uint32) []float32 {
+	out := make([]float32, len(bits))
+	for i, b := range bits {
+		out[i] = math.Float32frombits(b)
+	}
+	return out
+}
+
+// TestFloatWeightsAutoSwitchAcrossChunks reads a weighted edge list whose
+// one fractional weight comes late, in tiny blocks on several workers:
+// every chunk's integers before it become float32 too, and the result is
+// the same as reading the file as float32 from the start.
+func TestFloatWeightsAutoSwitchAcrossChunks(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 500; i++ {
+		fmt.Fprintf(&b, "%d %d %d\n", i, i+1, 16777217+i) // above 2^24: rounded as float32
+	}
+	b.WriteString("7 8 0.1\n")
+	for i := 0; i < 100; i++ {
+		fmt.Fprintf(&b, "%d %d %d\n", i+1, i, i)
+	}
+	restore := setTuning(64, 16)
+	defer restore()
+	auto, _, err := Read(context.Background(), strings.NewReader(b.String()), "x.wel", ReadOptions{Workers: 3})
+	require.NoError(t, err)
+	f32, _, err := Read(context.Background(), strings.NewReader(b.String()), "x.wel", ReadOptions{Workers: 3, WeightType: WeightsFloat32})
+	require.NoError(t, err)
+	assert.Equal(t, graph.Float32Weights, auto.WeightKind)
+	assert.Equal(t, f32.Weights, auto.Weights)
+	assert.Equal(t, float32(16777217), math.Float32frombits(auto.Weights[0])) // 16777216: the nearest float32
+	assert.Equal(t, float32(0.1), math.Float32frombits(auto.Weights[500]))
+	_, _, err = Read(context.Background(), strings.NewReader(b.String()), "x.wel", ReadOptions{Workers: 3, WeightType: WeightsUint32})
+	assert.ErrorContains(t, err, "x.wel: line 501: weight is not a number")
+}
+
+func TestParseFloat32(t *testing.T) {
+	good := map[string]float32{"0": 0, "-0": 0, "-0.0e5": 0, "3": 3, "3.": 3, ".5": 0.5, "+2.5e-1": 0.25, "0.1": 0.1,
+		"1e-50": 0, "3.4028235e38": math.MaxFloat32, "16777217": 16777216, "1.401298464324817e-45": math.SmallestNonzeroFloat32}
+	for s, want := range good {
+		bits, code := parseFloat32([]byte(s))
+		assert.Equal(t, codeNone, code, s)
+		assert.Equal(t, math.Float32bits(want), bits, s) // -0 stored as +0
+	}
+	bad := map[string]errCode{"-1": codeNegWeight, "-1e-3": codeNegWeight, "-inf": codeNegWeight, "nan": codeNaNWeight,
+		"NaN": codeNaNWeight, "inf": codeInfWeight, "+Infinity": codeInfWeight, "3.5e38": codeFloatRange, "1e99999": codeFloatRange,
+		"": codeNotNumber, ".": codeNotNumber, "e5": codeNotNumber, "1e": codeNotNumber, "0x1p3": codeNotNumber, "1_0": codeNotNumber,
+		"1.5.": codeNotNumber, "infx": codeNotNumber, "--1": codeNotNumber}
+	for s, want := range bad {
+		_, code := parseFloat32([]byte(s))
+		assert.Equal(t, want, code, s)
+	}
 }
 
 func must(_ *graph.EdgeList, info *Info, err error) *Info {
@@ -328,6 +399,113 @@ func TestRoundTrip(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomFloatList is randomList with float32 weights: random bit patterns
+// of valid weights (every exponent, subnormals included) and awkward
+// values (0, the extremes, decimals without an exact float32), or, with
+// integral, integers only (which only the writers' marker keeps float32).
+func randomFloatList(seed uint64, n uint64, m int, directed, integral bool) *graph.EdgeList {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	el := randomList(seed, n, m, true, true)
+	el.WeightKind = graph.Float32Weights
+	special := []float32{0, math.SmallestNonzeroFloat32, math.MaxFloat32, 0.1, 1.0 / 3, 16777217, 1e-38, 2.5}
+	for i := range el.Weights {
+		switch {
+		case integral:
+			el.Weights[i] = math.Float32bits(float32(rng.IntN(1000)))
+		case rng.IntN(4) == 0:
+			el.Weights[i] = math.Float32bits(special[rng.IntN(len(special))])
+		default:
+			el.Weights[i] = uint32(rng.Uint64N(graph.MaxFloat32Bits + 1))
+		}
+	}
+	if !directed {
+		el.Symmetrize(2)
+	}
+	return el
+}
+
+// TestRoundTripFloat32 writes float32 weights in every format that holds
+// weights and reads them back with the default options: the same bits,
+// and the weight type float32 even when every weight is an integer.
+func TestRoundTripFloat32(t *testing.T) {
+	dir := t.TempDir()
+	for _, fm := range []Format{MatrixMarket, WeightedEdgeList, DIMACS, Binary} {
+		for _, integral := range []bool{false, true} {
+			for _, directed := range []bool{true, false} {
+				for _, comp := range []string{"", ".zst"} {
+					name := fmt.Sprintf("f-%v-i%v-d%v.%v%s", fm, integral, directed, fm, comp)
+					t.Run(name, func(t *testing.T) {
+						el := randomFloatList(uint64(len(name))*7, 300, 2000, directed, integral)
+						require.NoError(t, el.Validate())
+						path := filepath.Join(dir, name)
+						require.NoError(t, WriteFile(context.Background(), path, el, WriteOptions{Workers: 3}))
+						got, info, err := ReadFile(context.Background(), path, ReadOptions{Workers: 2})
+						require.NoError(t, err)
+						require.NoError(t, got.Validate())
+						assert.Equal(t, graph.Float32Weights, got.WeightKind)
+						assert.Equal(t, graph.Float32Weights, info.WeightKind)
+						assert.Equal(t, el.Directed, got.Directed)
+						assert.Equal(t, arcs(el, true), arcs(got, true))
+						// Asked for uint32, only the integral ones read.
+						got, _, err = ReadFile(context.Background(), path, ReadOptions{WeightType: WeightsUint32})
+						if integral {
+							require.NoError(t, err)
+							assert.Equal(t, graph.Uint32Weights, got.WeightKind)
+							want := el.Clone()
+							require.NoError(t, want.ConvertWeights(graph.Uint32Weights, 1))
+							assert.Equal(t, arcs(want, true), arcs(got, true))
+						} else {
+							require.Error(t, err)
+							assert.ErrorIs(t, err, ErrFormat)
+						}
+					})
+				}
+			}
+		}
+	}
+	el := randomFloatList(3, 50, 100, true, false)
+	err := WriteFile(context.Background(), filepath.Join(dir, "f.wsg"), el, WriteOptions{})
+	assert.ErrorContains(t, err, "float32")
+	// Integer files read as float32 on request.
+	iel := randomList(5, 50, 200, true, true)
+	path := filepath.Join(dir, "i.mgb")
+	require.NoError(t, WriteFile(context.Background(), path, iel, WriteOptions{}))
+	got, _, err := ReadFile(context.Background(), path, ReadOptions{WeightType: WeightsFloat32})
+	require.NoError(t, err)
+	assert.Equal(t, graph.Float32Weights, got.WeightKind)
+	want := iel.Clone()
+	require.NoError(t, want.ConvertWeights(graph.Float32Weights, 1))
+	assert.Equal(t, arcs(want, true), arcs(got, true))
+}
+
+func TestBinaryRefusesBadFloat32Weights(t *testing.T) {
+	el := randomFloatList(9, 20, 40, true, false)
+	var buf bytes.Buffer
+	require.NoError(t, Write(context.Background(), &buf, el, WriteOptions{Format: Binary}))
+	good := buf.Bytes()
+	got, _, err := Read(context.Background(), bytes.NewReader(good), "ok.mgb", ReadOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, graph.Float32Weights, got.WeightKind)
+	for _, bad := range []float32{-1, float32(math.Inf(1)), float32(math.NaN()), float32(math.Copysign(0, -1))} {
+		b := bytes.Clone(good)
+		// The last weight, then its section's checksum, then the header's.
+		binary.LittleEndian.PutUint32(b[len(b)-4:], math.Float32bits(bad))
+		m := len(el.Src)
+		binary.LittleEndian.PutUint32(b[40:], crc32.Checksum(b[len(b)-4*m:], crc32.MakeTable(crc32.Castagnoli)))
+		binary.LittleEndian.PutUint32(b[60:], crc32.Checksum(b[:60], crc32.MakeTable(crc32.Castagnoli)))
+		_, _, err := Read(context.Background(), bytes.NewReader(b), "bad.mgb", ReadOptions{})
+		require.Error(t, err, bad)
+		assert.ErrorIs(t, err, ErrFormat)
+		assert.ErrorContains(t, err, fmt.Sprintf("bad.mgb: binary graph of float32 weights: arc %d", m-1))
+	}
+	// The float32 flag without weights.
+	b := bytes.Clone(good[:64])
+	binary.LittleEndian.PutUint32(b[12:], 1<<2)
+	binary.LittleEndian.PutUint32(b[60:], crc32.Checksum(b[:60], crc32.MakeTable(crc32.Castagnoli)))
+	_, _, err = Read(context.Background(), bytes.NewReader(b), "flag.mgb", ReadOptions{})
+	assert.ErrorContains(t, err, "float32 weights but no weights")
 }
 
 func TestWriteReadStreams(t *testing.T) {

@@ -14,7 +14,8 @@ import (
 // worker and with tiny blocks on several; a valid list on success; and, for
 // a valid list, writing it and reading it back gives the same arcs.
 func fuzzRead(t *testing.T, fm Format, name string, data []byte, flags uint8) {
-	opts := ReadOptions{Format: fm, Workers: 1, IgnoreWeights: flags&1 != 0, Undirected: flags&2 != 0}
+	opts := ReadOptions{Format: fm, Workers: 1, IgnoreWeights: flags&1 != 0, Undirected: flags&2 != 0,
+		WeightType: WeightType(flags >> 2 % 3)} // auto, uint32 or float32
 	el, _, err := Read(context.Background(), bytes.NewReader(data), name, opts)
 
 	restore := setTuning(16, 4)
@@ -63,6 +64,9 @@ func checkRewrite(t *testing.T, fm Format, el *graph.EdgeList, opts ReadOptions)
 		!equalArcs(arcs(el, withWeights), arcs(back, withWeights)) {
 		t.Fatalf("rewrite differs: %d/%v vs %d/%v", el.NumVertices, el.Directed, back.NumVertices, back.Directed)
 	}
+	if withWeights && back.WeightKind != el.WeightKind {
+		t.Fatalf("rewrite changes the weight type: %v vs %v", el.WeightKind, back.WeightKind)
+	}
 }
 
 func equalArcs(a, b []arc) bool {
@@ -79,7 +83,7 @@ func equalArcs(a, b []arc) bool {
 
 func equalLists(a, b *graph.EdgeList) bool {
 	return a.NumVertices == b.NumVertices && a.Directed == b.Directed && (a.Weights == nil) == (b.Weights == nil) &&
-		equalArcs(inOrder(a), inOrder(b))
+		a.WeightKind == b.WeightKind && equalArcs(inOrder(a), inOrder(b))
 }
 
 func FuzzMatrixMarket(f *testing.F) {
@@ -88,6 +92,8 @@ func FuzzMatrixMarket(f *testing.F) {
 		"%%MatrixMarket matrix coordinate integer general\r\n4 3 2\r\n1\t2\t7\r\n4 3 0",
 		"%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 3.0\n2 1 2e1\n3 3 0.5\n",
 		"%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n2 1 -1\n",
+		"%%MatrixMarket matrix coordinate real general\n% mgraph weights: float32\n3 3 3\n1 2 3\n2 1 1e-45\n3 3 3.4028235e38\n",
+		"%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 7\n2 1 -0.0\n3 3 nan\n",
 		"%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2\n2 3\n",
 		"%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n",
 		"%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n",
@@ -130,6 +136,9 @@ func FuzzWEL(f *testing.F) {
 		"0 1 -1\n",
 		"0 1 +3\n",
 		"0 1 1.5\n",
+		"0 1 4294967296\n1 2 0.1\n2 0 -0\n",
+		"# mgraph weights: float32\n0 1 2\n",
+		"0 1 inf\n",
 	}
 	for i, s := range seeds {
 		f.Add([]byte(s), uint8(i))
@@ -147,6 +156,7 @@ func FuzzDIMACS(f *testing.F) {
 		"a 1 2 3\n",
 		"p sp 0 0\n",
 		"p sp 2 1\na 2 2 -0\n",
+		"c mgraph weights: float32\np sp 2 2\na 1 2 0.5\na 2 1 1e39\n",
 	}
 	for i, s := range seeds {
 		f.Add([]byte(s), uint8(i))
@@ -160,6 +170,7 @@ func FuzzBinary(f *testing.F) {
 	good := validBinary(f, true)
 	f.Add(good)
 	f.Add(validBinary(f, false))
+	f.Add(validFloatBinary(f))
 	f.Add(good[:70])
 	f.Add(good[:64])
 	bad := bytes.Clone(good)

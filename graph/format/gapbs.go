@@ -186,6 +186,9 @@ func writeGAPBS(w io.Writer, el *graph.EdgeList, weighted bool, workers int) err
 	if el.NumVertices > math.MaxInt32 {
 		return fmt.Errorf("write graph: %d vertices; GAPBS's ids are int32 (at most %d)", el.NumVertices, math.MaxInt32)
 	}
+	if weighted && el.Weights != nil && el.WeightKind == graph.Float32Weights {
+		return fmt.Errorf("write graph: GAPBS's .wsg holds int32 weights, and these are float32 (write .mgb, .mtx or .wel, or drop the weights with .sg)")
+	}
 	if weighted {
 		for i, wt := range el.Weights {
 			if wt > math.MaxInt32 {

@@ -34,6 +34,7 @@ func describeLine(r *chunkResult, text string, f Format, fields int, extraHint s
 		return fmt.Sprintf("field %d", r.field)
 	}
 	const ignoreHint = "; read with IgnoreWeights (--ignore-weights) to drop the weights"
+	const floatHint = "; read with weight type float32 or auto (--weight-type) for real weights, or with IgnoreWeights (--ignore-weights) to drop them"
 	switch r.code {
 	case codeNotNumber:
 		if r.field == 3 {
@@ -54,15 +55,37 @@ func describeLine(r *chunkResult, text string, f Format, fields int, extraHint s
 	case codeIDRange:
 		return fmt.Sprintf("%s %d is out of range: %s", what(), r.value, text)
 	case codeNegWeight:
-		return fmt.Sprintf("negative %s: %s (weights must be non-negative integers)%s", what(), text, ignoreHint)
+		return fmt.Sprintf("negative %s: %s (weights must be non-negative)%s", what(), text, ignoreHint)
 	case codeBadReal:
-		return fmt.Sprintf("%s is not an integer: %s (mgraph weights are non-negative integers)%s", what(), text, ignoreHint)
+		return fmt.Sprintf("%s is not an integer: %s (weight type uint32 reads non-negative integers)%s", what(), text, floatHint)
+	case codeNaNWeight:
+		return fmt.Sprintf("%s is NaN: %s (weights must be finite and non-negative)%s", what(), text, ignoreHint)
+	case codeInfWeight:
+		return fmt.Sprintf("%s is infinite: %s (weights must be finite and non-negative)%s", what(), text, ignoreHint)
+	case codeFloatRange:
+		return fmt.Sprintf("%s does not fit in a float32 (at most 3.4028235e38): %s%s", what(), text, ignoreHint)
 	case codeUnexpected:
 		return fmt.Sprintf("unexpected line %s (DIMACS lines start with c, p or a)", text)
 	case codeProblemAgain:
 		return fmt.Sprintf("second problem line %s", text)
 	}
 	return fmt.Sprintf("malformed line %s", text)
+}
+
+// weightConfig sets c's weights for a format whose weights read as mode
+// under weight type uint32 (wInt or wReal): t asks for float32, or for auto
+// (float32 when the file is marked, else mode switching to float32 at a
+// real weight when allowed), and IgnoreWeights skips them.
+func weightConfig(c *lineConfig, mode weightMode, opts *ReadOptions, marked, allowAuto bool) {
+	switch {
+	case opts.IgnoreWeights:
+		c.weights = wSkip
+	case opts.WeightType == WeightsFloat32 || (opts.WeightType == WeightsAuto && marked):
+		c.weights, c.keepWeights = wFloat, true
+	default:
+		c.weights, c.keepWeights = mode, true
+		c.autoFloat = opts.WeightType == WeightsAuto && allowAuto
+	}
 }
 
 // headerFields splits a header line into fields (header lines are few, so
@@ -92,6 +115,7 @@ type mmHeader struct {
 	symmetric        bool
 	rows, cols, nnz  uint64
 	sawSize, noEntry bool
+	float32          bool // a comment carries float32Marker
 }
 
 func (h *mmHeader) line(l []byte, lineNo int64) (bool, bool, error) {
@@ -133,6 +157,9 @@ func (h *mmHeader) line(l []byte, lineNo int64) (bool, bool, error) {
 	}
 	t := bytes.TrimLeft(l, " \t")
 	if len(t) == 0 || t[0] == '%' {
+		if len(t) > 0 && markedFloat32(t) {
+			h.float32 = true
+		}
 		return true, false, nil
 	}
 	f := headerFields(t)
@@ -173,15 +200,13 @@ func (h *mmHeader) eof(lineNo int64) error {
 
 func (h *mmHeader) config() *lineConfig {
 	c := &lineConfig{oneBased: true, maxSrc: h.rows, maxDst: h.cols, sym: h.symmetric || h.opts.Undirected}
-	switch {
-	case h.field == "pattern":
+	switch h.field {
+	case "pattern":
 		c.weights = wNone
-	case h.opts.IgnoreWeights:
-		c.weights = wSkip
-	case h.field == "integer":
-		c.weights, c.keepWeights = wInt, true
+	case "integer": // integers: a real value is malformed, whatever the weight type
+		weightConfig(c, wInt, h.opts, h.float32, false)
 	default:
-		c.weights, c.keepWeights = wReal, true
+		weightConfig(c, wReal, h.opts, h.float32, true)
 	}
 	return c
 }
@@ -211,6 +236,7 @@ func (h *mmHeader) finish(el *graph.EdgeList, info *Info, _ uint32, entries int6
 	info.Symmetric = h.symmetric
 	info.Weighted = h.field != "pattern"
 	info.Field = h.field
+	info.WeightKind = el.WeightKind
 }
 
 // ---- edge lists ----
@@ -221,6 +247,7 @@ type elHeader struct {
 	weighted   bool
 	nodes      uint64
 	undirected bool // the file carries undirectedMarker
+	float32    bool // the file carries float32Marker
 }
 
 // nodesKey is the SNAP comment that declares the vertex count.
@@ -249,6 +276,9 @@ func (h *elHeader) line(l []byte, lineNo int64) (bool, bool, error) {
 	if markedUndirected(t) {
 		h.undirected = true
 	}
+	if markedFloat32(t) {
+		h.float32 = true
+	}
 	if i := bytes.Index(t, nodesKey); i >= 0 {
 		rest := bytes.TrimLeft(t[i+len(nodesKey):], " \t")
 		j := 0
@@ -270,13 +300,10 @@ func (h *elHeader) eof(int64) error { return nil }
 
 func (h *elHeader) config() *lineConfig {
 	c := &lineConfig{sym: h.opts.Undirected || h.undirected}
-	switch {
-	case !h.weighted:
+	if !h.weighted {
 		c.weights, c.ignoreExtra = wNone, h.opts.IgnoreWeights
-	case h.opts.IgnoreWeights:
-		c.weights = wSkip
-	default:
-		c.weights, c.keepWeights = wInt, true
+	} else {
+		weightConfig(c, wInt, h.opts, h.float32, true)
 	}
 	return c
 }
@@ -300,6 +327,7 @@ func (h *elHeader) finish(el *graph.EdgeList, info *Info, maxID uint32, entries 
 	info.DeclaredVertices = h.nodes
 	info.Entries = uint64(entries)
 	info.Weighted = h.weighted
+	info.WeightKind = el.WeightKind
 }
 
 // ---- DIMACS ----
@@ -310,6 +338,7 @@ type grHeader struct {
 	size       int64
 	n, m       uint64
 	undirected bool // the file carries undirectedMarker
+	float32    bool // the file carries float32Marker
 }
 
 func (h *grHeader) line(l []byte, lineNo int64) (bool, bool, error) {
@@ -317,6 +346,9 @@ func (h *grHeader) line(l []byte, lineNo int64) (bool, bool, error) {
 	if len(t) == 0 || t[0] == 'c' || t[0] == '#' || t[0] == '%' {
 		if len(t) > 0 && markedUndirected(t) {
 			h.undirected = true
+		}
+		if len(t) > 0 && markedFloat32(t) {
+			h.float32 = true
 		}
 		return true, false, nil
 	}
@@ -357,11 +389,7 @@ func (h *grHeader) eof(lineNo int64) error {
 
 func (h *grHeader) config() *lineConfig {
 	c := &lineConfig{oneBased: true, maxSrc: h.n, maxDst: h.n, dimacs: true, sym: h.opts.Undirected || h.undirected}
-	if h.opts.IgnoreWeights {
-		c.weights = wSkip
-	} else {
-		c.weights, c.keepWeights = wInt, true
-	}
+	weightConfig(c, wInt, h.opts, h.float32, true)
 	return c
 }
 
@@ -380,4 +408,5 @@ func (h *grHeader) finish(el *graph.EdgeList, info *Info, _ uint32, entries int6
 	info.DeclaredVertices = h.n
 	info.Entries = uint64(entries)
 	info.Weighted = true
+	info.WeightKind = el.WeightKind
 }

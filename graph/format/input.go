@@ -169,6 +169,8 @@ func read(ctx context.Context, r io.Reader, name string, size int64, opts ReadOp
 		}
 		if err == nil {
 			el = csrList(g, info, &opts)
+			err = convertWeights(el, opts.WeightType, name, opts.Workers)
+			info.WeightKind = el.WeightKind
 		}
 	case GAPBS, GAPBSWeighted:
 		size := int64(-1)
@@ -178,6 +180,8 @@ func read(ctx context.Context, r io.Reader, name string, size int64, opts ReadOp
 		var g *graph.CSR
 		if g, err = readGAPBS(src.r, name, size, fm == GAPBSWeighted, opts.Workers); err == nil {
 			el = csrList(g, info, &opts)
+			err = convertWeights(el, opts.WeightType, name, opts.Workers)
+			info.WeightKind = el.WeightKind
 		}
 	default:
 		err = fmt.Errorf("%s: cannot read format %v", name, fm)
@@ -200,7 +204,7 @@ func csrList(g *graph.CSR, info *Info, opts *ReadOptions) *graph.EdgeList {
 	info.Symmetric = !g.Directed
 	info.Weighted = g.Weighted()
 	if opts.IgnoreWeights {
-		g.Weights = nil
+		g.Weights, g.WeightKind = nil, graph.Uint32Weights
 	}
 	return g.IntoEdgeList(opts.Workers)
 }

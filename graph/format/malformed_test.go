@@ -73,10 +73,11 @@ var malformedTable = []malformed{
 	{file: "negint.mtx", content: mmInteger + "3 3 2\n1 2 1\n1 3 -4\n", line: 4, phrase: "negative value"},
 	{file: "bigint.mtx", content: mmInteger + "3 3 1\n1 2 4294967296\n", line: 3, phrase: "value does not fit in 32 bits"},
 	{file: "realint.mtx", content: mmInteger + "3 3 1\n1 2 1.5\n", line: 3, phrase: "value is not a number"},
-	{file: "frac.mtx", content: mmReal + "3 3 2\n1 2 1\n1 3 0.25\n", line: 4, phrase: "value is not an integer: \"1 3 0.25\""},
+	{file: "frac.mtx", opts: ReadOptions{WeightType: WeightsUint32}, content: mmReal + "3 3 2\n1 2 1\n1 3 0.25\n", line: 4, phrase: "value is not an integer: \"1 3 0.25\""},
 	{file: "negreal.mtx", content: mmReal + "3 3 1\n1 2 -2.0\n", line: 3, phrase: "negative value"},
-	{file: "nan.mtx", content: mmReal + "3 3 1\n1 2 nan\n", line: 3, phrase: "value is not a number"},
-	{file: "bigreal.mtx", content: mmReal + "3 3 1\n1 2 1e10\n", line: 3, phrase: "does not fit in 32 bits"},
+	{file: "nan.mtx", content: mmReal + "3 3 1\n1 2 nan\n", line: 3, phrase: "value is NaN"},
+	{file: "nanu.mtx", opts: ReadOptions{WeightType: WeightsUint32}, content: mmReal + "3 3 1\n1 2 nan\n", line: 3, phrase: "value is not a number"},
+	{file: "bigreal.mtx", opts: ReadOptions{WeightType: WeightsUint32}, content: mmReal + "3 3 1\n1 2 1e10\n", line: 3, phrase: "does not fit in 32 bits"},
 	{file: "crlfbad.mtx", content: "%%MatrixMarket matrix coordinate pattern general\r\n3 3 2\r\n1 1\r\n1 q\r\n", line: 4, phrase: "\"1 q\""},
 	// Edge lists.
 	{file: "third.el", content: "0 1\n# c\n0 1 2\n", line: 3, phrase: "too many fields (want 2): \"0 1 2\"; for weighted lists use the wel format"},
@@ -91,8 +92,8 @@ var malformedTable = []malformed{
 	// Weighted edge lists.
 	{file: "now.wel", content: "0 1 2\n0 1\n", line: 2, phrase: "too few fields (want 3)"},
 	{file: "negw.wel", content: "0 1 -5\n", line: 1, phrase: "negative weight"},
-	{file: "bigw.wel", content: "0 1 4294967296\n", line: 1, phrase: "weight does not fit in 32 bits"},
-	{file: "realw.wel", content: "0 1 1.5\n", line: 1, phrase: "weight is not a number: \"0 1 1.5\"; read with IgnoreWeights"},
+	{file: "bigw.wel", opts: ReadOptions{WeightType: WeightsUint32}, content: "0 1 4294967296\n", line: 1, phrase: "weight does not fit in 32 bits"},
+	{file: "realw.wel", opts: ReadOptions{WeightType: WeightsUint32}, content: "0 1 1.5\n", line: 1, phrase: "weight is not a number: \"0 1 1.5\"; read with IgnoreWeights"},
 	{file: "four.wel", content: "0 1 2 3\n", line: 1, phrase: "too many fields (want 3)"},
 	// DIMACS.
 	{file: "nop.gr", content: "c only comments\n", line: 2, phrase: "missing problem line", kind: ErrTruncated},
@@ -112,7 +113,22 @@ var malformedTable = []malformed{
 	{file: "junkhdr.gr", content: "hello\n", line: 1, phrase: "unexpected line"},
 	{file: "afew.gr", content: "p sp 3 1\na 1 2\n", line: 2, phrase: "too few fields"},
 	{file: "amissing.gr", content: "p sp 3 1\na\n", line: 2, phrase: "unexpected line"},
-	{file: "bigw.gr", content: "p sp 3 1\na 1 2 99999999999\n", line: 2, phrase: "weight does not fit in 32 bits"},
+	{file: "bigw.gr", opts: ReadOptions{WeightType: WeightsUint32}, content: "p sp 3 1\na 1 2 99999999999\n", line: 2, phrase: "weight does not fit in 32 bits"},
+	// Float32 weights (weight type auto switching to float32, or float32).
+	{file: "negf.mtx", content: mmReal + "3 3 2\n1 2 1\n1 3 -0.25\n", line: 4, phrase: "negative value: \"1 3 -0.25\""},
+	{file: "inff.mtx", content: mmReal + "3 3 2\n1 2 0.5\n1 3 Inf\n", line: 4, phrase: "value is infinite"},
+	{file: "neginf.mtx", content: mmReal + "3 3 1\n1 2 -inf\n", line: 3, phrase: "negative value"},
+	{file: "hugef.mtx", content: mmReal + "3 3 1\n1 2 3.5e38\n", line: 3, phrase: "does not fit in a float32"},
+	{file: "hexf.mtx", content: mmReal + "3 3 1\n1 2 0x1p3\n", line: 3, phrase: "value is not a number"},
+	{file: "under.mtx", content: mmReal + "3 3 1\n1 2 1_0.5\n", line: 3, phrase: "value is not a number"},
+	{file: "dot.mtx", content: mmReal + "3 3 1\n1 2 .\n", line: 3, phrase: "value is not a number"},
+	{file: "realint32.mtx", opts: ReadOptions{WeightType: WeightsFloat32}, content: mmInteger + "3 3 1\n1 2 -1\n", line: 3, phrase: "negative value"},
+	{file: "negf.wel", content: "0 1 2\n0 2 -1.5\n", line: 2, phrase: "negative weight"},
+	{file: "nanf.wel", opts: ReadOptions{WeightType: WeightsFloat32}, content: "0 1 2\n0 2 NaN\n", line: 2, phrase: "weight is NaN"},
+	{file: "junkf.wel", opts: ReadOptions{WeightType: WeightsFloat32}, content: "0 1 2.5x\n", line: 1, phrase: "weight is not a number"},
+	{file: "eonly.wel", content: "0 1 1.5e\n", line: 1, phrase: "weight is not a number"},
+	{file: "hugef.gr", content: "p sp 3 2\na 1 2 0.5\na 2 3 1e39\n", line: 3, phrase: "weight does not fit in a float32"},
+	{file: "marked.wel", opts: ReadOptions{WeightType: WeightsUint32}, content: "# mgraph weights: float32\n0 1 0.5\n", line: 2, phrase: "weight is not a number"},
 	// Compression that does not match the name.
 	{file: "plain.mtx.gz", content: mmPattern + "1 1 1\n1 1\n", phrase: "not gzip-compressed"},
 	{file: "plain.el.zst", content: "0 1\n", phrase: "not zstd-compressed"},
@@ -218,6 +234,14 @@ func TestTruncatedCompressedStreams(t *testing.T) {
 // validBinary returns a small binary file.
 func validBinary(t testing.TB, weighted bool) []byte {
 	el := randomList(11, 50, 300, weighted, false)
+	var buf bytes.Buffer
+	require.NoError(t, WriteBinary(&buf, graph.ToCSR(el, 1)))
+	return buf.Bytes()
+}
+
+// validFloatBinary is validBinary with float32 weights.
+func validFloatBinary(t testing.TB) []byte {
+	el := randomFloatList(11, 50, 300, false, false)
 	var buf bytes.Buffer
 	require.NoError(t, WriteBinary(&buf, graph.ToCSR(el, 1)))
 	return buf.Bytes()

@@ -5,16 +5,19 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"unsafe"
 )
 
 // weightMode says what the third field of a data line is.
 type weightMode uint8
 
 const (
-	wNone weightMode = iota // two fields only
-	wInt                    // required non-negative integer weight
-	wReal                   // required real weight that must be a non-negative integer
-	wSkip                   // required field, content ignored (IgnoreWeights)
+	wNone  weightMode = iota // two fields only
+	wInt                     // required non-negative integer weight
+	wReal                    // required real weight that must be a non-negative integer
+	wSkip                    // required field, content ignored (IgnoreWeights)
+	wFloat                   // required real weight, stored as float32 bits
 )
 
 // lineConfig describes the data lines of one text format for parseLines.
@@ -27,7 +30,11 @@ type lineConfig struct {
 	ignoreExtra bool // extra fields after the expected ones are ignored
 	sym         bool // emit the reverse arc of every non-loop entry
 	keepWeights bool // store weights (false for wNone and wSkip)
-	limit       int64
+	// autoFloat (WeightsAuto): a wInt or wReal weight that is not a uint32
+	// integer but a valid float32 weight switches the chunk to wFloat, its
+	// weights so far converted (chunkResult.float).
+	autoFloat bool
+	limit     int64
 }
 
 // errCode says what went wrong on a line.
@@ -46,6 +53,9 @@ const (
 	codeUnexpected
 	codeProblemAgain
 	codeTooMany
+	codeNaNWeight
+	codeInfWeight
+	codeFloatRange
 )
 
 // chunkResult is what parseLines produces for one chunk of lines.
@@ -54,6 +64,9 @@ type chunkResult struct {
 	entries     int64  // data lines parsed
 	lines       int64  // newline characters in the chunk
 	maxID       uint32 // largest 0-based id seen (when entries > 0)
+	// float: w holds float32 bits (wFloat, or a switch under autoFloat);
+	// otherwise uint32 integers.
+	float bool
 
 	// The first error, if any: code, 0-based line index in the chunk,
 	// byte offset of that line's start, and the 1-based field number.
@@ -129,6 +142,8 @@ func parseLines(b []byte, cfg *lineConfig, r *chunkResult) {
 	var code errCode
 	field := 0
 	var bad uint64
+	mode := cfg.weights
+	float := mode == wFloat
 	for i < n {
 		lineStart = i
 		// Leading blanks.
@@ -219,7 +234,8 @@ func parseLines(b []byte, cfg *lineConfig, r *chunkResult) {
 				code = codeFewFields
 				break
 			}
-			switch cfg.weights {
+			tok := i
+			switch mode {
 			case wInt:
 				neg := false
 				if b[i] == '-' || b[i] == '+' {
@@ -237,8 +253,32 @@ func parseLines(b []byte, cfg *lineConfig, r *chunkResult) {
 			case wReal:
 				j = skipToken(b, i)
 				w, code = parseIntegralReal(b[i:j])
+			case wFloat:
+				j = skipToken(b, i)
+				var fb uint32
+				fb, code = parseFloat32(b[i:j])
+				w = uint64(fb)
 			case wSkip:
 				j = skipToken(b, i)
+			}
+			if code != codeNone && cfg.autoFloat && mode != wFloat {
+				// Not a uint32 integer: a float32 weight makes the chunk's
+				// weights float32 (those so far converted exactly as the
+				// parser would round their decimals); another error keeps
+				// the more telling of the two codes.
+				jf := skipToken(b, tok)
+				fb, fc := parseFloat32(b[tok:jf])
+				switch {
+				case fc == codeNone:
+					if wts != nil {
+						for x, v := range wts[:k] {
+							wts[x] = math.Float32bits(float32(v))
+						}
+					}
+					mode, float, code, w, j = wFloat, true, codeNone, uint64(fb), jf
+				case fc != codeNotNumber:
+					code = fc
+				}
 			}
 			if code != codeNone {
 				break
@@ -318,6 +358,7 @@ func parseLines(b []byte, cfg *lineConfig, r *chunkResult) {
 		r.w = wts[:k]
 	}
 	r.maxID = maxID
+	r.float = float
 	if code != codeNone {
 		r.code, r.errLine, r.errOff, r.field, r.value = code, line, lineStart, field, bad
 	}
@@ -416,6 +457,78 @@ func parseIntegralReal(tok []byte) (uint64, errCode) {
 		return 0, codeOverflow
 	}
 	return v, codeNone
+}
+
+// parseFloat32 parses a real number, [+-]digits[.digits][(e|E)[+-]digits]
+// with at least one digit before the exponent, rounded to the nearest
+// float32 (strconv.ParseFloat), and returns its bits as a Float32Weights
+// weight: -0 as +0; negative, NaN and infinite values, and values beyond
+// float32's range, are errors. Values below float32's smallest subnormal
+// round to 0.
+func parseFloat32(tok []byte) (uint32, errCode) {
+	if len(tok) == 0 {
+		return 0, codeNotNumber
+	}
+	i := 0
+	neg := tok[0] == '-'
+	if tok[0] == '+' || neg {
+		i++
+	}
+	if i < len(tok) && (tok[i]|0x20 == 'n' || tok[i]|0x20 == 'i') {
+		switch string(bytes.ToLower(tok[i:])) {
+		case "nan":
+			return 0, codeNaNWeight
+		case "inf", "infinity":
+			if neg {
+				return 0, codeNegWeight
+			}
+			return 0, codeInfWeight
+		}
+		return 0, codeNotNumber
+	}
+	digits := 0
+	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+		i++
+		digits++
+	}
+	if i < len(tok) && tok[i] == '.' {
+		i++
+		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0, codeNotNumber
+	}
+	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
+		i++
+		if i < len(tok) && (tok[i] == '+' || tok[i] == '-') {
+			i++
+		}
+		lo := i
+		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+			i++
+		}
+		if i == lo {
+			return 0, codeNotNumber
+		}
+	}
+	if i != len(tok) {
+		return 0, codeNotNumber
+	}
+	f, err := strconv.ParseFloat(unsafe.String(&tok[0], len(tok)), 32)
+	switch {
+	case err != nil && !math.IsInf(f, 0):
+		return 0, codeNotNumber
+	case f == 0:
+		return 0, codeNone // -0 too
+	case neg:
+		return 0, codeNegWeight
+	case math.IsInf(f, 0):
+		return 0, codeFloatRange
+	}
+	return math.Float32bits(float32(f)), codeNone
 }
 
 // lineText returns the line starting at off in b, without its line ending,

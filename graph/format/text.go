@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math"
 
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/par"
@@ -248,7 +249,7 @@ func readText(ctx context.Context, src *source, fm Format, opts *ReadOptions, in
 	if declared >= 0 && entries < declared {
 		return nil, kindErr(ErrTruncated, name, lineNo, nil, "truncated: expected %d entries, found %d", declared, entries)
 	}
-	el := concat(results, cfg.keepWeights, workers)
+	el := concat(results, cfg.keepWeights, cfg.weights == wFloat, workers)
 	hp.finish(el, info, maxID, entries)
 	return el, nil
 }
@@ -286,31 +287,45 @@ func parseBlock(data []byte, cfg *lineConfig, workers int) []*chunkResult {
 	return res
 }
 
-// concat joins the chunk results in order into one edge list.
-func concat(results []*chunkResult, weighted bool, workers int) *graph.EdgeList {
+// concat joins the chunk results in order into one edge list. When one
+// chunk's weights are float32 (cfg.weights wFloat, or a chunk that
+// switched under autoFloat; float says the former), every chunk's are: the others' integers are
+// converted as the parser would round their decimals.
+func concat(results []*chunkResult, weighted, float bool, workers int) *graph.EdgeList {
 	offs := make([]int, len(results)+1)
 	for i, r := range results {
 		offs[i+1] = offs[i] + len(r.src)
+		float = float || r.float
+	}
+	kind := graph.Uint32Weights
+	if weighted && float {
+		kind = graph.Float32Weights
 	}
 	m := offs[len(results)]
 	if len(results) == 1 {
 		r := results[0]
 		el := &graph.EdgeList{Src: r.src, Dst: r.dst}
 		if weighted {
-			el.Weights = r.w
+			el.Weights, el.WeightKind = r.w, kind
 		}
 		return el
 	}
 	el := &graph.EdgeList{Src: make([]uint32, m), Dst: make([]uint32, m)}
 	if weighted {
-		el.Weights = make([]uint32, m)
+		el.Weights, el.WeightKind = make([]uint32, m), kind
 	}
 	par.Dynamic(len(results), workers, 1, func(i int) {
 		r := results[i]
 		copy(el.Src[offs[i]:], r.src)
 		copy(el.Dst[offs[i]:], r.dst)
 		if weighted {
-			copy(el.Weights[offs[i]:], r.w)
+			w := el.Weights[offs[i] : offs[i]+len(r.w)]
+			copy(w, r.w)
+			if float && !r.float {
+				for x, v := range w {
+					w[x] = math.Float32bits(float32(v))
+				}
+			}
 		}
 		results[i] = nil
 	})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/klauspost/compress/gzip"
@@ -121,7 +122,8 @@ func writeTo(ctx context.Context, w io.Writer, el *graph.EdgeList, opts WriteOpt
 		opts.Progress.Add(int64(el.NumArcs()))
 		return nil
 	}
-	tw := &textWriter{el: el, fm: opts.Format, workers: par.Workers(opts.Workers)}
+	tw := &textWriter{el: el, fm: opts.Format, workers: par.Workers(opts.Workers),
+		float: el.Weights != nil && el.WeightKind == graph.Float32Weights}
 	return tw.write(ctx, w, opts)
 }
 
@@ -133,6 +135,18 @@ type textWriter struct {
 	// keepLower selects, for undirected lists, the arcs written: u ≥ v
 	// (Matrix Market's lower triangle) or u ≤ v.
 	keepLower bool
+	// float: the weights are float32 bits, written as the shortest
+	// decimals that read back as the same float32.
+	float bool
+}
+
+// marker returns the comment line of float32Marker after the prefix, or
+// "" for integer weights.
+func (t *textWriter) marker(prefix string) string {
+	if !t.float {
+		return ""
+	}
+	return prefix + float32Marker + " (each value the shortest decimal of a float32)\n"
 }
 
 // count returns the number of arcs written: all of them for a directed
@@ -189,17 +203,24 @@ func (t *textWriter) write(ctx context.Context, w io.Writer, opts WriteOptions) 
 		field, sym := "pattern", "general"
 		if el.Weighted() {
 			field = "integer"
+			if t.float {
+				field = "real"
+			}
 		}
 		if !el.Directed {
 			sym = "symmetric"
 			kind = "undirected graph (lower triangle)"
 		}
-		head = fmt.Sprintf("%%%%MatrixMarket matrix coordinate %s %s\n%% written by mgraph: %s, entry \"i j\" is the arc i→j\n%d %d %d\n",
-			field, sym, kind, el.NumVertices, el.NumVertices, k)
+		head = fmt.Sprintf("%%%%MatrixMarket matrix coordinate %s %s\n%% written by mgraph: %s, entry \"i j\" is the arc i→j\n%s%d %d %d\n",
+			field, sym, kind, t.marker("% "), el.NumVertices, el.NumVertices, k)
 	case EdgeList, WeightedEdgeList:
-		head = fmt.Sprintf("# written by mgraph: %s\n# Nodes: %d Edges: %d\n", kind, el.NumVertices, k)
+		m := ""
+		if t.fm == WeightedEdgeList {
+			m = t.marker("# ")
+		}
+		head = fmt.Sprintf("# written by mgraph: %s\n%s# Nodes: %d Edges: %d\n", kind, m, el.NumVertices, k)
 	case DIMACS:
-		head = fmt.Sprintf("c written by mgraph: %s\np sp %d %d\n", kind, el.NumVertices, k)
+		head = fmt.Sprintf("c written by mgraph: %s\n%sp sp %d %d\n", kind, t.marker("c "), el.NumVertices, k)
 	default:
 		return fmt.Errorf("write graph: cannot write format %v", t.fm)
 	}
@@ -255,6 +276,9 @@ func (t *textWriter) format(buf []byte, lo, hi int) []byte {
 		switch {
 		case t.fm == EdgeList:
 		case t.fm == MatrixMarket && !weighted:
+		case weighted && t.float:
+			buf = append(buf, sep)
+			buf = strconv.AppendFloat(buf, float64(math.Float32frombits(el.Weights[i])), 'g', -1, 32)
 		case weighted:
 			buf = append(buf, sep)
 			buf = strconv.AppendUint(buf, uint64(el.Weights[i]), 10)

@@ -8,6 +8,7 @@ package opscheck
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/apps/ref"
@@ -22,9 +23,12 @@ var Strategies = []ops.Strategy{ops.Auto, ops.ThreadMapped, ops.TWC, ops.Merged}
 // Backends are what Check runs on: the graph as given (fwd) and, for the
 // apps on undirected or weighted graphs, its symmetrization (sym), a
 // weighted copy (weighted) and a weighted symmetrization (symWeighted,
-// for the spanning forest). Any may be the same backend.
+// for the spanning forest), and optionally a copy with float32 weights
+// (Float32: the float32 SSSPs, one source and several, against
+// ref.SSSPFloat32 exactly). Any may be the same backend.
 type Backends struct {
 	Fwd, Sym, Weighted, SymWeighted engine.Backend
+	Float32                         engine.Backend // nil: no float32 checks
 }
 
 // Check runs and validates every operator app, the traversals with each
@@ -63,6 +67,9 @@ func Check(ctx context.Context, b Backends, strategies ...ops.Strategy) error {
 			if err != nil {
 				return fmt.Errorf("sssp ops/%s/source %d: %w", st, s, err)
 			}
+		}
+		if err := checkFloat32(ctx, b.Float32, sources, o); err != nil {
+			return fmt.Errorf("sssp ops float32/%s: %w", st, err)
 		}
 		if err := checkStructure(ctx, b.Sym, sg, o); err != nil {
 			return fmt.Errorf("%s: %w", st, err)
@@ -147,6 +154,43 @@ func checkStructure(ctx context.Context, b engine.Backend, sg *graph.CSR, o apps
 		if err != nil {
 			return fmt.Errorf("mis/seed %d: %w", seed, err)
 		}
+	}
+	return nil
+}
+
+// checkFloat32 runs the float32 SSSPs with the operators on b (nil: none)
+// from each source and from all of them at once.
+func checkFloat32(ctx context.Context, b engine.Backend, sources []uint32, o apps.OpsOptions) error {
+	if b == nil || len(sources) == 0 {
+		return nil
+	}
+	g := apps.OriginalCSR(b.Layout(), 2)
+	least := make([]float32, g.NumVertices)
+	for v := range least {
+		least[v] = float32(math.Inf(1))
+	}
+	for _, s := range sources {
+		dist, _, err := apps.SSSPOpsFloat32(ctx, b, s, o)
+		if err == nil {
+			err = apps.ValidateSSSPFloat32(g, s, dist)
+		}
+		if err != nil {
+			return fmt.Errorf("source %d: %w", s, err)
+		}
+		want, err := ref.SSSPFloat32(g, s)
+		if err != nil {
+			return err
+		}
+		for v, x := range want {
+			least[v] = min(least[v], x)
+		}
+	}
+	dist, _, err := apps.MultiSourceSSSPFloat32(ctx, b, sources, o)
+	if err == nil {
+		err = ref.CompareFloat32Distances(least, dist)
+	}
+	if err != nil {
+		return fmt.Errorf("sources %v: %w", sources, err)
 	}
 	return nil
 }

@@ -42,7 +42,8 @@ func Graphs(t testing.TB, n int, seed uint64, bigHub bool) []testgraphs.Shape {
 // Zoo is the shapes engines get wrong first: nothing, one vertex,
 // self-loops only, duplicate arcs, a hub of most arcs, a long chain, many
 // two-vertex components, a directed graph with unreachable parts, and
-// weights at 0 and at the uint32 limit.
+// weights at 0 and at the uint32 limit, and float32 weights at their
+// extremes.
 func Zoo() []testgraphs.Shape {
 	arcs := func(n uint64, directed bool, pairs ...[2]uint32) *graph.EdgeList {
 		el := &graph.EdgeList{NumVertices: n, Directed: true}
@@ -77,6 +78,16 @@ func Zoo() []testgraphs.Shape {
 	}
 	extreme := arcs(6, true, [2]uint32{0, 1}, [2]uint32{1, 2}, [2]uint32{0, 2}, [2]uint32{2, 3}, [2]uint32{3, 4}, [2]uint32{0, 5})
 	extreme.Weights = []uint32{0, 0, 5, math.MaxUint32, 1, math.MaxUint32 - 1}
+	// Float32 weights at 0, the smallest subnormal, the largest float (sums
+	// overflow to +Inf, which stays "reached": vertex 8 only so), and
+	// decimals whose sums round differently along the two ways to 2 and
+	// to 6.
+	fextreme := arcs(9, true, [2]uint32{0, 1}, [2]uint32{1, 2}, [2]uint32{0, 2}, [2]uint32{2, 3}, [2]uint32{3, 4},
+		[2]uint32{0, 5}, [2]uint32{5, 6}, [2]uint32{4, 6}, [2]uint32{6, 7}, [2]uint32{5, 8})
+	fextreme.WeightKind = graph.Float32Weights
+	for _, w := range []float32{0.1, 0.2, 0.3, math.SmallestNonzeroFloat32, 0, math.MaxFloat32, math.MaxFloat32, 1e-30, 0.7, math.MaxFloat32} {
+		fextreme.Weights = append(fextreme.Weights, math.Float32bits(w))
+	}
 	return []testgraphs.Shape{
 		{Name: "empty", EL: arcs(0, true)},
 		{Name: "one-vertex", EL: arcs(1, true)},
@@ -87,6 +98,7 @@ func Zoo() []testgraphs.Shape {
 		{Name: "pairs", EL: arcs(1001, false, pairs...)},
 		{Name: "unreachable", EL: arcs(31, true, reach...)},
 		{Name: "extreme-weights", EL: extreme},
+		{Name: "extreme-float32-weights", EL: fextreme},
 	}
 }
 
@@ -113,6 +125,10 @@ func Random(t testing.TB, rng *rand.Rand, i int) testgraphs.Shape {
 	if rng.IntN(3) == 0 {
 		el.SetRandomWeights(rng.Uint64(), 0, 1000, 2)
 		name += "-w"
+		if rng.IntN(2) == 0 {
+			el.SetRandomFloat32Weights(rng.Uint64(), 2)
+			name += "f"
+		}
 	}
 	return testgraphs.Shape{Name: name, EL: el}
 }
@@ -138,7 +154,7 @@ func Minimise(el *graph.EdgeList, fails func(*graph.EdgeList) bool) *graph.EdgeL
 
 // withoutArcs returns el without its arcs [lo, hi).
 func withoutArcs(el *graph.EdgeList, lo, hi int) *graph.EdgeList {
-	out := &graph.EdgeList{NumVertices: el.NumVertices, Directed: el.Directed}
+	out := &graph.EdgeList{NumVertices: el.NumVertices, Directed: el.Directed, WeightKind: el.WeightKind}
 	out.Src = append(append([]uint32(nil), el.Src[:lo]...), el.Src[hi:]...)
 	out.Dst = append(append([]uint32(nil), el.Dst[:lo]...), el.Dst[hi:]...)
 	if el.Weights != nil {

@@ -12,7 +12,7 @@ import numpy as np
 
 from ._lib import LIB, MgraphError, last_error
 
-_KIND = {np.dtype(np.uint32): 0, np.dtype(np.float64): 1}
+_KIND = {np.dtype(np.uint32): 0, np.dtype(np.float64): 1, np.dtype(np.float32): 2}
 
 
 class _HostMemory:
@@ -42,7 +42,7 @@ class _HostMemory:
 
 
 def host_array(handle: int, n: int, dtype: Any) -> np.ndarray:
-    """A new array of n elements of dtype (uint32 or float64) in page-locked
+    """A new array of n elements of dtype (uint32, float32 or float64) in page-locked
     memory of graph handle's pool."""
     return np.asarray(_HostMemory(handle, n, np.dtype(dtype)))
 

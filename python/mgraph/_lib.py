@@ -31,16 +31,19 @@ def _load() -> ctypes.CDLL:
         raise
     i64, i32, u32, u64, dbl = ctypes.c_int64, ctypes.c_int, ctypes.c_uint32, ctypes.c_uint64, ctypes.c_double
     p_u32, p_dbl, p_i64 = ctypes.POINTER(u32), ctypes.POINTER(dbl), ctypes.POINTER(i64)
-    p_u64, p_u8 = ctypes.POINTER(u64), ctypes.POINTER(ctypes.c_uint8)
+    p_u64, p_u8, p_f32 = ctypes.POINTER(u64), ctypes.POINTER(ctypes.c_uint8), ctypes.POINTER(ctypes.c_float)
     sigs = {
         "mgraph_last_error": (i64, [ctypes.c_char_p, i64]),
-        "mgraph_load": (i64, [ctypes.c_char_p, ctypes.c_char_p, i32, i32, u64, i32, ctypes.c_char_p]),
+        "mgraph_load": (i64, [ctypes.c_char_p, ctypes.c_char_p, i32, i32, u64, i32, ctypes.c_char_p, ctypes.c_char_p]),
         "mgraph_from_edges": (i64, [i64, p_u32, p_u32, p_u32, i64, i32, ctypes.c_char_p, i32]),
+        "mgraph_from_edges_f32": (i64, [i64, p_u32, p_u32, p_f32, i64, i32, ctypes.c_char_p, i32]),
+        "mgraph_weight_type": (i32, [i64]),
         "mgraph_close": (i32, [i64]),
         "mgraph_info": (i32, [i64, p_i64]),
         "mgraph_bfs": (i32, [i64, u32, i32, p_u32, p_dbl]),
         "mgraph_bfs_parents": (i32, [i64, u32, i32, p_u32, p_dbl]),
         "mgraph_sssp": (i32, [i64, u32, p_u32, p_dbl]),
+        "mgraph_sssp_f32": (i32, [i64, u32, p_f32, p_dbl]),
         "mgraph_cc": (i32, [i64, p_u32, p_dbl]),
         "mgraph_pagerank": (i32, [i64, dbl, dbl, i32, p_dbl, p_dbl]),
         "mgraph_bc": (i32, [i64, p_u32, i64, p_dbl, p_dbl]),
@@ -55,6 +58,7 @@ def _load() -> ctypes.CDLL:
         "mgraph_msf": (i64, [i64, p_u32, p_u32, p_u32, i64, p_u64, p_dbl]),
         "mgraph_multi_source_bfs": (i32, [i64, p_u32, i64, p_u32, p_dbl]),
         "mgraph_multi_source_sssp": (i32, [i64, p_u32, i64, p_u32, p_dbl]),
+        "mgraph_multi_source_sssp_f32": (i32, [i64, p_u32, i64, p_f32, p_dbl]),
         "mgraph_host_alloc": (ctypes.c_void_p, [i64, i32]),
         "mgraph_host_free": (i32, [ctypes.c_void_p]),
     }

@@ -3,7 +3,11 @@ indexed by vertex id.
 
 Where NetworkX has the function the name and conventions follow it, with
 these differences: results are arrays, not dicts; unreached vertices get
-UNREACHED rather than being left out; bfs and sssp also take several
+UNREACHED (np.inf in sssp's float32 distances) rather than being left out;
+a graph of float32 weights (float weights given to from_edges, from_scipy
+or from_networkx, float64 ones rounded to float32) gets float32 sssp
+distances, summed in float32 along each path (NetworkX sums float64s:
+they agree to about 6e-8 relative per arc of a path); bfs and sssp also take several
 sources (cuGraph's bfs(start=[...])), giving each vertex its distance to
 the nearest; PageRank ignores weights (nx.pagerank
 weighs arcs by their "weight" attribute by default: pass weight=None to
@@ -25,7 +29,7 @@ import numpy.typing as npt
 
 from ._host import host_array
 from ._lib import LIB, check
-from .graph import Graph, _u32
+from .graph import Graph, _f32, _u32
 
 #: The level or distance of a vertex the source does not reach.
 UNREACHED = np.uint32(0xFFFFFFFF)
@@ -134,30 +138,49 @@ def single_source_shortest_path_length(g: Graph, source: int, cutoff: Optional[i
     return bfs(g, source, depth_limit=cutoff)
 
 
-def sssp(g: Graph, source: Sources, out: Optional[np.ndarray] = None) -> npt.NDArray[np.uint32]:
-    """Shortest-path distance of every vertex from source over the integer
-    weights (UNREACHED where none), into out when given; the graph must be
-    weighted. source may be several vertices (a sequence of ids): every
-    vertex then gets its distance to the nearest of them, from the
-    multi-source SSSP written with the operators."""
+def _float_distances(g: Graph, call, *args, out: Optional[np.ndarray] = None) -> npt.NDArray[np.float32]:
+    """Run a C API call that fills one float32 per vertex."""
+    out = _result(g, out, np.float32)
+    s = _stats()
+    check(call(g._handle(), *args, _f32(out), s))
+    g._stats(s)
+    return out
+
+
+def sssp(g: Graph, source: Sources, out: Optional[np.ndarray] = None) -> npt.NDArray:
+    """Shortest-path distance of every vertex from source, into out when
+    given; the graph must be weighted. Over uint32 weights the distances
+    are uint32 (UNREACHED where none); over float32 weights
+    (g.weight_type == "float32") they are float32, np.inf where none (and
+    where every path's float32 sum passes 3.4e38), each the least over the
+    paths of the path's float32 sum in path order, on every backend. source
+    may be several vertices (a sequence of ids): every vertex then gets its
+    distance to the nearest of them, from the multi-source SSSP written
+    with the operators."""
     src = _one_or_many(source)
+    if g.weight_type == "float32":
+        if isinstance(src, int):
+            return _float_distances(g, LIB.mgraph_sssp_f32, src, out=out)
+        return _float_distances(g, LIB.mgraph_multi_source_sssp_f32, _u32(src), src.size, out=out)
     if isinstance(src, int):
         return _labels(g, LIB.mgraph_sssp, src, out=out)
     return _labels(g, LIB.mgraph_multi_source_sssp, _u32(src), src.size, out=out)
 
 
-def single_source_dijkstra_path_length(g: Graph, source: int) -> npt.NDArray[np.uint32]:
+def single_source_dijkstra_path_length(g: Graph, source: int) -> npt.NDArray:
     """SSSP distances, under NetworkX's name (an array, not a dict)."""
     return sssp(g, source)
 
 
-def multi_source_dijkstra_path_length(g: Graph, sources: Iterable[int]) -> npt.NDArray[np.uint32]:
+def multi_source_dijkstra_path_length(g: Graph, sources: Iterable[int]) -> npt.NDArray:
     """Every vertex's distance to the nearest of sources (a non-empty
     sequence of ids, repeats allowed), under NetworkX's name (an array, not
-    a dict; UNREACHED where no source reaches; no cutoff); the graph must be
-    weighted. Always the multi-source SSSP written with the operators, even
-    from one source."""
+    a dict; UNREACHED, or np.inf for float32 weights, where no source
+    reaches; no cutoff); the graph must be weighted. Always the
+    multi-source SSSP written with the operators, even from one source."""
     src = _source_ids(sources)
+    if g.weight_type == "float32":
+        return _float_distances(g, LIB.mgraph_multi_source_sssp_f32, _u32(src), src.size)
     return _labels(g, LIB.mgraph_multi_source_sssp, _u32(src), src.size)
 
 
