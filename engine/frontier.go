@@ -48,6 +48,9 @@ func (f *Frontier) NumVertices() uint64 { return f.n }
 // IsList reports whether the frontier is currently held as a list.
 func (f *Frontier) IsList() bool { return f.hasList }
 
+// HasFlags reports whether the frontier is currently held as flags (too).
+func (f *Frontier) HasFlags() bool { return f.hasFlag }
+
 // Len returns the number of active vertices.
 func (f *Frontier) Len(workers int) uint64 {
 	if f.hasList {
@@ -197,4 +200,15 @@ func ListToFlags(n uint64, list []uint32, workers int) []uint8 {
 		}
 	})
 	return flags
+}
+
+// ListToFlagsInto is ListToFlags into flags, whose entries it clears first
+// (in parallel), for callers that reuse one array.
+func ListToFlagsInto(flags []uint8, list []uint32, workers int) {
+	par.For(len(flags), workers, 1<<18, func(lo, hi int) { clear(flags[lo:hi]) })
+	par.For(len(list), workers, 1<<14, func(lo, hi int) {
+		for _, v := range list[lo:hi] {
+			flags[v] = 1
+		}
+	})
 }

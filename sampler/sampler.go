@@ -111,6 +111,10 @@ type Runner[V engine.Value] struct {
 	opts    engine.RunOptions
 	rng     *rand.Rand
 	edp     map[programKind]time.Duration // EDP per kind of program
+	// flags are two flag arrays of the layout's vertices that runs reuse
+	// for the frontiers of their dense and pull steps (the input and the
+	// output of a step), instead of two fresh ones per run.
+	flags [2][]uint8
 }
 
 // programKind is what EDP depends on: the edge and combine operations.
@@ -252,10 +256,10 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 		prev = mode
 		convStart := time.Now()
 		if mode == modePull {
-			active := f.Flags(r.workers)
+			active := r.activeFlags(f, spare)
 			tr.Phases = append(tr.Phases, engine.Phase{Name: "to-flags", Seconds: time.Since(convStart).Seconds()})
 			if len(spare) != len(active) {
-				spare = make([]uint8, len(active))
+				spare = r.other(active)
 			}
 			n, phases, err := r.pull.Step(ctx, ee, values, active, spare)
 			if err != nil {
@@ -265,10 +269,10 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 			f, spare, count = engine.NewFrontierFlags(spare), active, n
 			arcs, arcsKnown = r.pull.NextArcs(), true
 		} else if mode == engine.Dense {
-			active := f.Flags(r.workers)
+			active := r.activeFlags(f, spare)
 			tr.Phases = append(tr.Phases, engine.Phase{Name: "to-flags", Seconds: time.Since(convStart).Seconds()})
 			if len(spare) != len(active) {
-				spare = make([]uint8, len(active))
+				spare = r.other(active)
 			}
 			stepStart := time.Now()
 			n, phases, err := r.dense.Step(ctx, p, values, active, spare)
@@ -374,4 +378,32 @@ func (r *Runner[V]) sample(f *engine.Frontier, count uint64) []uint32 {
 		}
 	}
 	return out
+}
+
+// activeFlags returns f's vertices as flags: f's own when it has them,
+// else scattered from its list into the one of the runner's reused arrays
+// that is not spare (the array the step writes its output to).
+func (r *Runner[V]) activeFlags(f *engine.Frontier, spare []uint8) []uint8 {
+	if !f.IsList() || f.HasFlags() {
+		return f.Flags(r.workers)
+	}
+	b := r.other(spare)
+	engine.ListToFlagsInto(b, f.List(r.workers), r.workers)
+	return b
+}
+
+// other returns one of the runner's two reused flag arrays (allocated for
+// the layout's vertices on first use) that is not x; its contents are
+// undefined.
+func (r *Runner[V]) other(x []uint8) []uint8 {
+	n := int(r.l.NumVertices)
+	for k := range r.flags {
+		if len(r.flags[k]) != n {
+			r.flags[k] = make([]uint8, n)
+		}
+	}
+	if n > 0 && len(x) == n && &x[0] == &r.flags[0][0] {
+		return r.flags[1]
+	}
+	return r.flags[0]
 }
