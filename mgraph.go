@@ -91,8 +91,9 @@ type Options struct {
 	// Mode is how the engines run iterations: "hybrid" (default: chosen per
 	// iteration by sampling), "dense", "sparse", "async" (BFS, SSSP,
 	// label-propagation CC, data-driven PageRank and, on the GPU, BC without
-	// iterations, over a shared worklist) or "auto" (hybrid, handing a long run with a small
-	// frontier over to async).
+	// iterations, over a shared worklist), "auto" (hybrid, handing a long run with a small
+	// frontier over to async) or "pull" (every iteration a pull step: BFS,
+	// SSSP and label-propagation CC on the CPU backend).
 	Mode string
 	// Params are the layout's parameters (nil: the paper's defaults).
 	Params *layout.Params

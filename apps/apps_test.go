@@ -21,7 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var modes = []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse, engine.Async, engine.Auto}
+var modes = []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse, engine.Async, engine.Auto, engine.Pull}
 
 // backends builds the forward backend and, for directed graphs, the
 // backend over the transpose.
@@ -179,6 +179,17 @@ func checkGraphCases(el *graph.EdgeList, p layout.Params) (int, error) {
 		}
 
 		var ranks, dranks, bc []float64
+		if mode == engine.Pull { // the sum programs refuse it
+			_, _, err1 := apps.PageRankDelta(ctx, fwd, prDelta, opts)
+			_, _, err2 := apps.PageRank(ctx, fwd, pr, opts)
+			_, _, err3 := apps.BC(ctx, fwd, bwd, []uint32{0}, opts)
+			for i, err := range []error{err1, err2, err3} {
+				if !errors.Is(err, engine.ErrPullMode) {
+					return cases, fmt.Errorf("%s: app %d of pr-delta, pr, bc: want ErrPullMode, got %v", tag("sum apps"), i, err)
+				}
+			}
+			continue
+		}
 		if err := check(tag("pr-delta"), func() (err error) { dranks, _, err = apps.PageRankDelta(ctx, fwd, prDelta, opts); return },
 			func() error { return apps.ValidatePageRankDelta(g, prDelta, dranks) }); err != nil {
 			return cases, err

@@ -70,6 +70,9 @@ func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts eng
 	if _, ok := fwd.(engine.BrandesBackend); !ok && opts.Mode == engine.Async {
 		return nil, total, fmt.Errorf("bc: mode async runs on the cuda backend only: %w", engine.ErrNotMonotone)
 	}
+	if err := refusePull("bc", opts); err != nil {
+		return nil, total, err
+	}
 	lf, lb := fwd.Layout(), bwd.Layout()
 	n := lf.NumVertices
 	if lb.NumVertices != n || lb.NumArcs != lf.NumArcs {

@@ -2,6 +2,7 @@ package apps
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -107,7 +108,7 @@ func (o PageRankOptions) params() engine.PageRankParams {
 // the result (which may then be a buffer it reuses); on others the
 // program below runs through the engines.
 func PageRank(ctx context.Context, b engine.Backend, pr PageRankOptions, opts engine.RunOptions) ([]float64, engine.Result, error) {
-	if err := refuseAsync("pr", opts); err != nil {
+	if err := errors.Join(refuseAsync("pr", opts), refusePull("pr", opts)); err != nil {
 		return nil, engine.Result{}, err
 	}
 	if err := pr.validate(); err != nil {
@@ -220,7 +221,7 @@ func PageRankDelta(ctx context.Context, b engine.Backend, pr PageRankOptions, op
 	if err := pr.validate(); err != nil {
 		return nil, engine.Result{}, err
 	}
-	if err := refuseAsyncCap("pr-delta", opts, max(opts.MaxIterations, pr.MaxIterations)); err != nil {
+	if err := errors.Join(refuseAsyncCap("pr-delta", opts, max(opts.MaxIterations, pr.MaxIterations)), refusePull("pr-delta", opts)); err != nil {
 		return nil, engine.Result{}, err
 	}
 	if ab, ok := b.(asyncPRDelta); ok && opts.Mode == engine.Async && b.Layout().NumVertices > 0 {

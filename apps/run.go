@@ -309,6 +309,15 @@ func refuseAsyncCap(app string, opts engine.RunOptions, limit int) error {
 	return nil
 }
 
+// refusePull returns the error of an app that has no Pull mode (the sum
+// programs: pull steps gather min contributions).
+func refusePull(app string, opts engine.RunOptions) error {
+	if opts.Mode == engine.Pull {
+		return fmt.Errorf("%s: %w", app, engine.ErrPullMode)
+	}
+	return nil
+}
+
 // refuseAsync returns the error of an app that has no Async mode (the sum
 // programs: their contributions add up, so they cannot be applied in any
 // order as they come).

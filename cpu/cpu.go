@@ -212,6 +212,15 @@ func (lp *lazyPull[V]) Step(ctx context.Context, p engine.EarlyExit[V], values [
 	return e.Step(ctx, p, values, active, next)
 }
 
+// StepAll implements engine.PullStepper.
+func (lp *lazyPull[V]) StepAll(ctx context.Context, p engine.Program[V], values []V, active, next []uint8) (uint64, []engine.Phase, error) {
+	e, err := lp.engine()
+	if err != nil {
+		return 0, nil, err
+	}
+	return e.StepAll(ctx, p, values, active, next)
+}
+
 // NextArcs implements engine.PullStepper (0 before the first Step).
 func (lp *lazyPull[V]) NextArcs() uint64 {
 	if lp.e == nil {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -31,7 +32,16 @@ const (
 	// work), the rest runs asynchronously from that frontier. Other
 	// programs run as in Hybrid.
 	Auto
+	// Pull forces a pull step for every iteration (SEP-Graph's Sync + Pull):
+	// every vertex gathers the contributions of its active in-neighbours —
+	// an EarlyExit program (BFS) stops a row at the first, the other min
+	// programs (SSSP, CC by label propagation) read the whole row. For the
+	// min programs on the CPU backend; others refuse it (ErrPullMode).
+	Pull
 )
+
+// ErrPullMode is returned (wrapped) for a run mode Pull cannot make.
+var ErrPullMode = errors.New("mode pull runs the min programs (bfs, bfs-tree, sssp, cc-lp) on the cpu backend, not this app or backend")
 
 // AutoAsyncIterations is how many iterations Auto runs synchronously
 // before it may hand the run over to Async. Low-diameter graphs (R-MAT,
@@ -60,11 +70,13 @@ func (m Mode) String() string {
 		return "async"
 	case Auto:
 		return "auto"
+	case Pull:
+		return "pull"
 	}
 	return "hybrid"
 }
 
-// ParseMode reads "hybrid", "dense", "sparse", "async" or "auto".
+// ParseMode reads "hybrid", "dense", "sparse", "async", "auto" or "pull".
 func ParseMode(s string) (Mode, error) {
 	switch s {
 	case "hybrid":
@@ -77,8 +89,10 @@ func ParseMode(s string) (Mode, error) {
 		return Async, nil
 	case "auto":
 		return Auto, nil
+	case "pull":
+		return Pull, nil
 	}
-	return Hybrid, fmt.Errorf("unknown mode %q (want hybrid, dense, sparse, async or auto)", s)
+	return Hybrid, fmt.Errorf("unknown mode %q (want hybrid, dense, sparse, async, auto or pull)", s)
 }
 
 // Phase is the time one phase of an iteration took.
@@ -162,6 +176,12 @@ type PullStepper[V Value] interface {
 	// of each phase. The result equals a push step's for programs that keep
 	// the EarlyExit contract.
 	Step(ctx context.Context, p EarlyExit[V], values []V, active, next []uint8) (uint64, []Phase, error)
+	// StepAll runs one pull iteration of a min program without early exit
+	// (SSSP, CC by label propagation): every vertex v combines the
+	// contributions of all its active in-neighbours, read from the values
+	// before the iteration, and Apply folds the result in (as a push step
+	// would); next as for Step.
+	StepAll(ctx context.Context, p Program[V], values []V, active, next []uint8) (uint64, []Phase, error)
 	// NextArcs returns the out-arcs of the vertices the last Step made
 	// active (the sum of their out-degrees), counted during that Step.
 	NextArcs() uint64

@@ -639,6 +639,9 @@ func sumKey(id int) int { return 16 + id }
 // bookkeeping and traces are replayed from the loop's records.
 func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.RunOptions, canPull bool, count, edges uint64, isList bool, onStep func(next, edges uint64), handoff func(count uint64) (engine.Result, error)) (engine.Result, error) {
 	var res engine.Result
+	if opts.Mode == engine.Pull {
+		return res, fmt.Errorf("cuda backend: %w", engine.ErrPullMode)
+	}
 	l := b.l
 	n := l.NumVertices
 	// count and edges are the initial frontier's; later frontiers are

@@ -325,6 +325,12 @@ func (ps *pullStepper) pullProg(p engine.EarlyExit[uint32], values []uint32) (in
 // Step implements engine.PullStepper: it uploads values and active, runs
 // one device pull step and downloads values and next. The phases are the
 // kernel's device time.
+// StepAll implements engine.PullStepper: the device's pull steps are
+// BFS's (they stop at the first active in-neighbour), so this refuses.
+func (ps *pullStepper) StepAll(context.Context, engine.Program[uint32], []uint32, []uint8, []uint8) (uint64, []engine.Phase, error) {
+	return 0, nil, fmt.Errorf("cuda steppers: pull steps that read every arc: %w", engine.ErrPullMode)
+}
+
 func (ps *pullStepper) Step(ctx context.Context, p engine.EarlyExit[uint32], values []uint32, active, next []uint8) (uint64, []engine.Phase, error) {
 	s := ps.s
 	c, count, ms, err := s.flagStep(ctx, "cuda pull step", func() (int, error) { return ps.pullProg(p, values) },

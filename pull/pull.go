@@ -67,6 +67,7 @@ type Engine[V engine.Value] struct {
 	linked   []uint64 // bit v set ⇔ v has at least one arc
 	nextArcs uint64
 	sink     uint64 // Estimate's result, kept so the dry run is not optimised away
+	acc      []V    // StepAll's accumulators, allocated by its first call
 }
 
 // worker holds one goroutine's counters and scratch, padded to its own

@@ -177,9 +177,14 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 	var spare []uint8 // the dense and pull steps' output flags, recycled between steps
 	prev := engine.Mode(255)
 	// Direction optimisation (EarlyExit programs, hybrid, pull engine).
-	ee, canPull := p.(engine.EarlyExit[V])
-	canPull = canPull && r.pull != nil && r.opts.Mode == engine.Hybrid &&
+	ee, isEE := p.(engine.EarlyExit[V])
+	canPull := isEE && r.pull != nil && r.opts.Mode == engine.Hybrid &&
 		p.Combine() == engine.CombineMin && !p.ApplyAll()
+	// Mode Pull: every iteration a pull step (min programs).
+	forcePull := r.opts.Mode == engine.Pull
+	if forcePull && (r.pull == nil || p.Combine() != engine.CombineMin || p.ApplyAll()) {
+		return res, fmt.Errorf("%T: %w", p, engine.ErrPullMode)
+	}
 	var (
 		unsettled uint64 // arcs of the unsettled vertices (an estimate)
 		unsetVtx  uint64 // vertices not yet in a frontier
@@ -231,6 +236,7 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 		}
 		arcsKnown = false
 		prevCount = count
+		usePull = usePull || forcePull
 		mode := modePull
 		if !usePull {
 			var err error
@@ -261,7 +267,14 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 			if len(spare) != len(active) {
 				spare = r.other(active)
 			}
-			n, phases, err := r.pull.Step(ctx, ee, values, active, spare)
+			var n uint64
+			var phases []engine.Phase
+			var err error
+			if isEE {
+				n, phases, err = r.pull.Step(ctx, ee, values, active, spare)
+			} else {
+				n, phases, err = r.pull.StepAll(ctx, p, values, active, spare)
+			}
 			if err != nil {
 				return res, err
 			}
