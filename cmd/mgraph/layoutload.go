@@ -198,6 +198,8 @@ type deferredLayout struct {
 	built *cuda.BuiltLayout // nil unless kept on the device
 	store func()            // the cache write; nil when there is none
 	done  bool
+	cache *cache.Cache // the layout's cache and key (nil and "" without one)
+	key   string
 }
 
 // finish downloads what the host layout lacks (when host says the caller
@@ -232,12 +234,12 @@ func (d *deferredLayout) finish(host bool) error {
 // KeepOnDevice): the result's built is set, and its host layout lacks the
 // largest sections until finish.
 func loadLayoutDeferred(ctx context.Context, e *env, path string, in *inputFlags, lf *layoutFlags, keep bool) (*deferredLayout, error) {
-	l, built, c, key, err := loadLayoutOrBuild(ctx, e, path, in, lf, keep)
+	l, built, c, key, fresh, err := loadLayoutOrBuild(ctx, e, path, in, lf, keep)
 	if err != nil {
 		return nil, err
 	}
-	d := &deferredLayout{l: l, built: built}
-	if c == nil {
+	d := &deferredLayout{l: l, built: built, cache: c, key: key}
+	if !fresh {
 		return d, nil
 	}
 	d.store = func() {
@@ -279,40 +281,41 @@ func evictCache(e *env, c *cache.Cache, flag, keep string) {
 	}
 }
 
-// loadLayoutOrBuild returns path's layout as loadLayout does and, when it
-// was built and the cache is on, the cache and key to store it under.
-func loadLayoutOrBuild(ctx context.Context, e *env, path string, in *inputFlags, lf *layoutFlags, keep bool) (*layout.Layout, *cuda.BuiltLayout, *cache.Cache, string, error) {
+// loadLayoutOrBuild returns path's layout as loadLayout does and, when the
+// cache is on, the cache and the layout's key; fresh says the layout was
+// built here (and is to be stored under the key).
+func loadLayoutOrBuild(ctx context.Context, e *env, path string, in *inputFlags, lf *layoutFlags, keep bool) (*layout.Layout, *cuda.BuiltLayout, *cache.Cache, string, bool, error) {
 	if in.threads < 0 {
-		return nil, nil, nil, "", usageError("--threads must be ≥ 0, got %d", in.threads)
+		return nil, nil, nil, "", false, usageError("--threads must be ≥ 0, got %d", in.threads)
 	}
 	if ok, err := layout.IsLayoutFile(path); err == nil && ok {
 		start := time.Now()
 		l, err := layout.LoadFile(path)
 		if err != nil {
-			return nil, nil, nil, "", err
+			return nil, nil, nil, "", false, err
 		}
 		fmt.Fprintf(e.stderr, "loaded layout %s in %.2fs\n", path, time.Since(start).Seconds())
-		return l, nil, nil, "", nil
+		return l, nil, nil, "", false, nil
 	}
 	p, err := lf.params()
 	if err != nil {
-		return nil, nil, nil, "", err
+		return nil, nil, nil, "", false, err
 	}
 	var c *cache.Cache
 	var key string
 	if !lf.noCache {
 		if c, key, err = cacheFor(path, in, lf, p); err != nil {
-			return nil, nil, nil, "", err
+			return nil, nil, nil, "", false, err
 		}
 		if l := lookupCached(e, c, key, p); l != nil {
-			return l, nil, nil, "", nil
+			return l, nil, c, key, false, nil
 		}
 	}
 	l, built, _, _, err := buildLayout(ctx, e, path, in, lf, p, keep)
 	if err != nil {
-		return nil, nil, nil, "", err
+		return nil, nil, nil, "", false, err
 	}
-	return l, built, c, key, nil
+	return l, built, c, key, c != nil, nil
 }
 
 // printLayoutInfo describes a layout: parameters, heavy and light blocks

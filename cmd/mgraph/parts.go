@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/apps"
@@ -15,7 +18,9 @@ import (
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/layout/cache"
 	"github.com/mgraph-dev/mgraph/partition"
 	"github.com/mgraph-dev/mgraph/preprocess"
 )
@@ -116,23 +121,25 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 
 // newPartitioned partitions l's graph into spec's parts and makes a
 // backend per part: part i on GPU i mod spec.gpus, or on the CPU when
-// spec.gpus is 0 (threads shared out).
-func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, spec partSpec) (*partitioned, error) {
-	gpus, parts, method := spec.gpus, spec.parts, spec.method
+// spec.gpus is 0 (threads shared out). With a cache (c, the layout's key),
+// the parts' layouts and tables are cached beside the layout and taken
+// from there next time.
+func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, spec partSpec, c *cache.Cache, key string) (*partitioned, error) {
+	gpus, parts := spec.gpus, spec.parts
 	t0 := time.Now()
-	el := apps.OriginalCSR(l, f.in.threads).IntoEdgeList(f.in.threads)
-	o := partition.Options{Method: method, Parts: parts, Seed: f.seed}
-	owner, err := partition.Assign(ctx, el, o)
-	if err != nil {
-		return nil, err
+	var keys []string
+	if c != nil {
+		keys = partKeys(key, spec, f.seed, l.Params)
 	}
-	ps, err := partition.Split(ctx, el, owner, parts)
-	if err != nil {
-		return nil, err
-	}
-	ls, err := partition.BuildLayouts(ctx, ps, l.Params, preprocess.Options{Workers: f.in.threads})
-	if err != nil {
-		return nil, err
+	ps, ls, cut, cached := loadCachedParts(e, c, keys, l.Params, f.in.threads)
+	if !cached {
+		var err error
+		if ps, ls, cut, err = partitionLayout(ctx, f, l, spec); err != nil {
+			return nil, err
+		}
+		if c != nil {
+			storeParts(e, c, keys, ps, ls, f)
+		}
 	}
 	p := &partitioned{parts: ps, backends: make([]engine.Backend, parts), onGPUs: gpus > 0, host: spec.host}
 	fail := func(err error) (*partitioned, error) { p.close(); return nil, err }
@@ -176,11 +183,127 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, 
 	if gpus > 0 {
 		where = fmt.Sprintf("%d GPUs", gpus)
 	}
-	cut := partition.EdgeCut(el, owner)
-	p.describe = fmt.Sprintf("%d parts on %s (%s, %.1f%% of the arcs cut, exchange %s)", parts, where, method,
-		100*float64(cut)/float64(max(el.NumArcs(), 1)), exchange)
-	fmt.Fprintf(e.stderr, "partitioned into %s in %s\n", p.describe, fmtSeconds(time.Since(t0).Seconds()))
+	p.describe = fmt.Sprintf("%d parts on %s (%s, %.1f%% of the arcs cut, exchange %s)", parts, where, spec.method,
+		100*float64(cut)/float64(max(l.NumArcs, 1)), exchange)
+	how := "partitioned into"
+	if cached {
+		how = "cached partition:"
+	}
+	fmt.Fprintf(e.stderr, "%s %s in %s\n", how, p.describe, fmtSeconds(time.Since(t0).Seconds()))
 	return p, nil
+}
+
+// partitionLayout partitions l's graph (in original ids) and builds every
+// part's layout; it returns the parts, their layouts and the arcs cut.
+func partitionLayout(ctx context.Context, f *runFlags, l *layout.Layout, spec partSpec) ([]*partition.Part, []*layout.Layout, uint64, error) {
+	el := apps.OriginalCSR(l, f.in.threads).IntoEdgeList(f.in.threads)
+	owner, err := partition.Assign(ctx, el, partition.Options{Method: spec.method, Parts: spec.parts, Seed: f.seed})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	ps, err := partition.Split(ctx, el, owner, spec.parts)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	ls, err := partition.BuildLayouts(ctx, ps, l.Params, preprocess.Options{Workers: f.in.threads})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	for _, pt := range ps {
+		pt.EL = nil // built: the arcs are in the layouts
+	}
+	return ps, ls, partition.EdgeCut(el, owner), nil
+}
+
+// partKeys returns the cache keys of the parts' layouts of the graph
+// cached under key, partitioned as spec says with seed (the tables are
+// the key plus partition.TablesExt).
+func partKeys(key string, spec partSpec, seed uint64, p layout.Params) []string {
+	base := cache.Key(cache.HashString(key), fmt.Sprintf("partition method=%s parts=%d seed=%d", spec.method, spec.parts, seed), p)
+	keys := make([]string, spec.parts)
+	for i := range keys {
+		keys[i] = cache.Key(cache.HashString(base), fmt.Sprintf("part %d", i), p)
+	}
+	return keys
+}
+
+// tablesPath is where part key's tables are kept beside its layout.
+func tablesPath(c *cache.Cache, key string) string {
+	return filepath.Join(c.Dir(), key+partition.TablesExt)
+}
+
+// loadCachedParts returns the cached parts under keys, their layouts and
+// the arcs cut, or cached false when one is missing or unusable (said on
+// stderr; a bad file was removed by the cache or is overwritten next).
+func loadCachedParts(e *env, c *cache.Cache, keys []string, p layout.Params, workers int) ([]*partition.Part, []*layout.Layout, uint64, bool) {
+	if c == nil {
+		return nil, nil, 0, false
+	}
+	ps, ls := make([]*partition.Part, len(keys)), make([]*layout.Layout, len(keys))
+	for i, k := range keys {
+		l, err := c.Lookup(k, p)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "warning: cached part %d: %v; partitioning again\n", i, err)
+			return nil, nil, 0, false
+		}
+		if l == nil {
+			return nil, nil, 0, false
+		}
+		pt, err := partition.LoadTables(tablesPath(c, k))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, 0, false
+		}
+		if err == nil && l.NumVertices != pt.NumPartVertices() {
+			err = fmt.Errorf("part %d's layout has %d vertices, its tables %d", i, l.NumVertices, pt.NumPartVertices())
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "warning: cached part %d: %v; partitioning again\n", i, err)
+			return nil, nil, 0, false
+		}
+		ps[i], ls[i] = pt, l
+	}
+	if err := partition.Consistent(ps); err != nil {
+		fmt.Fprintf(e.stderr, "warning: cached parts: %v; partitioning again\n", err)
+		return nil, nil, 0, false
+	}
+	var cut uint64
+	for i, l := range ls {
+		cut += ghostArcs(l, ps[i].NumLocal, workers)
+	}
+	return ps, ls, cut, true
+}
+
+// ghostArcs counts the arcs of a part's layout l that go to ghosts (the
+// part's vertices numLocal and above): the arcs the partition cut.
+func ghostArcs(l *layout.Layout, numLocal uint64, workers int) uint64 {
+	var total atomic.Uint64
+	par.For(len(l.SparseDst), workers, 1<<16, func(lo, hi int) {
+		var k uint64
+		for _, d := range l.SparseDst[lo:hi] {
+			if uint64(l.InvPerm[d]) >= numLocal {
+				k++
+			}
+		}
+		total.Add(k)
+	})
+	return total.Load()
+}
+
+// storeParts caches the parts' layouts and tables under keys; a failure is
+// only warned about.
+func storeParts(e *env, c *cache.Cache, keys []string, ps []*partition.Part, ls []*layout.Layout, f *runFlags) {
+	start := time.Now()
+	for i, k := range keys {
+		if _, err := c.Store(k, ls[i], layout.SaveOptions{Level: f.lf.level, Workers: f.in.threads}); err != nil {
+			fmt.Fprintf(e.stderr, "warning: could not cache part %d: %v\n", i, err)
+			return
+		}
+		if err := partition.SaveTables(tablesPath(c, k), ps[i]); err != nil {
+			fmt.Fprintf(e.stderr, "warning: could not cache part %d: %v\n", i, err)
+			return
+		}
+	}
+	fmt.Fprintf(e.stderr, "cached %d parts in %.2fs\n", len(keys), time.Since(start).Seconds())
 }
 
 // run runs app from sources[0] (cc: none) over the parts.

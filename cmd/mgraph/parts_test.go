@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/partition"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -36,7 +37,7 @@ func TestRunPartitioned(t *testing.T) {
 				require.Equal(t, 0, code, "%v: %s", args, errOut)
 				assert.Contains(t, out, "validation: ok")
 				assert.Contains(t, out, "parts on")
-				assert.Contains(t, errOut, "partitioned into")
+				assert.Regexp(t, "partitioned into|cached partition:", errOut) // the parts are cached after the first app
 				gotData, err := os.ReadFile(got)
 				require.NoError(t, err)
 				require.Equal(t, string(wantData), string(gotData), "%v", args)
@@ -65,4 +66,46 @@ func TestRunPartitionedBadFlags(t *testing.T) {
 		assert.Equal(t, 2, code, "%v: %s", c.args, errOut)
 		assert.Contains(t, errOut, c.msg, "%v", c.args)
 	}
+}
+
+// TestRunPartitionedCached: a partitioned run caches its parts beside the
+// layout; the next run takes them from there and writes the same result;
+// a corrupt tables file is reported and the graph partitioned again.
+func TestRunPartitionedCached(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"run", "sssp", "rmat:10:8", "--undirected", "--weights", "3", "--source", "5", "--cache-dir", dir,
+		"--threads", "2", "--panel-size", "64", "--parts", "3", "--partition", "random", "--validate"}
+	first, second := filepath.Join(dir, "first.tsv"), filepath.Join(dir, "second.tsv")
+	code, out, errOut := mgraph(t, append(args, "--out", first)...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "validation: ok")
+	assert.Contains(t, errOut, "partitioned into")
+	assert.Contains(t, errOut, "cached 3 parts")
+	tables, err := filepath.Glob(filepath.Join(dir, "*"+partition.TablesExt))
+	require.NoError(t, err)
+	require.Len(t, tables, 3)
+	code, out, errOut = mgraph(t, append(args, "--out", second)...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "validation: ok")
+	assert.Contains(t, errOut, "cached partition:")
+	assert.NotContains(t, errOut, "partitioned into")
+	a, err := os.ReadFile(first)
+	require.NoError(t, err)
+	b, err := os.ReadFile(second)
+	require.NoError(t, err)
+	require.Equal(t, string(a), string(b))
+	// Flip a byte of one part's tables: the checksum catches it.
+	data, err := os.ReadFile(tables[1])
+	require.NoError(t, err)
+	data[len(data)/2] ^= 0xff
+	require.NoError(t, os.WriteFile(tables[1], data, 0o644))
+	code, out, errOut = mgraph(t, append(args, "--out", second)...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "validation: ok")
+	assert.Contains(t, errOut, "checksum")
+	assert.Contains(t, errOut, "partitioned into")
+	// Another partitioner or part count is another entry.
+	code, _, errOut = mgraph(t, append(args[:len(args)-1], "--partition", "static", "--out", second)...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "partitioned into")
 }

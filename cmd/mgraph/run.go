@@ -326,7 +326,7 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	var fwd engine.Backend
 	var parted *partitioned
 	if spec.parts > 0 {
-		if parted, err = newPartitioned(ctx, e, f, l, spec); err != nil {
+		if parted, err = newPartitioned(ctx, e, f, l, spec, dl.cache, dl.key); err != nil {
 			return err
 		}
 		defer parted.close()

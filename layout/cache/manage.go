@@ -53,10 +53,30 @@ func (c *Cache) Entries() ([]Entry, error) {
 		} else if err != nil {
 			return nil, fmt.Errorf("cache: %w", err)
 		}
-		out = append(out, Entry{Key: key, Path: filepath.Join(c.dir, name), Bytes: info.Size(), LastUsed: info.ModTime()})
+		size := info.Size()
+		for _, sc := range c.sidecars(key) {
+			if si, err := os.Stat(sc); err == nil {
+				size += si.Size()
+			}
+		}
+		out = append(out, Entry{Key: key, Path: filepath.Join(c.dir, name), Bytes: size, LastUsed: info.ModTime()})
 	}
 	slices.SortFunc(out, func(a, b Entry) int { return b.LastUsed.Compare(a.LastUsed) })
 	return out, nil
+}
+
+// sidecars returns the files kept beside key's layout, named key plus an
+// extension other than Ext (a partitioned layout's part tables): they
+// count with the entry and go with it.
+func (c *Cache) sidecars(key string) []string {
+	m, _ := filepath.Glob(filepath.Join(c.dir, key+".*"))
+	out := m[:0]
+	for _, p := range m {
+		if !strings.HasSuffix(p, Ext) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // isKey reports whether s looks like a key (Key's hex SHA-256).
@@ -102,6 +122,11 @@ func (c *Cache) Prune(maxBytes int64, keep string) ([]Entry, error) {
 		}
 		if err := os.Remove(e.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return removed, fmt.Errorf("cache: prune: %w", err)
+		}
+		for _, sc := range c.sidecars(e.Key) {
+			if err := os.Remove(sc); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return removed, fmt.Errorf("cache: prune: %w", err)
+			}
 		}
 		total -= e.Bytes
 		removed = append(removed, e)

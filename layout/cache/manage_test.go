@@ -57,6 +57,28 @@ func TestEntriesAndPruneLRU(t *testing.T) {
 	assert.NoError(t, err, "files that are not layouts stay")
 }
 
+// TestSidecarsGoWithTheirLayout: files named after a layout's key with
+// another extension (a partitioned layout's part tables) count with it and
+// are removed with it.
+func TestSidecarsGoWithTheirLayout(t *testing.T) {
+	c, err := cache.Open(t.TempDir())
+	require.NoError(t, err)
+	fake(t, c, key('a'), 100, 2*time.Hour)
+	fake(t, c, key('b'), 100, time.Hour)
+	side := filepath.Join(c.Dir(), key('a')+".mgpt")
+	require.NoError(t, os.WriteFile(side, make([]byte, 50), 0o644))
+	es, err := c.Entries()
+	require.NoError(t, err)
+	require.Len(t, es, 2)
+	assert.Equal(t, int64(150), es[1].Bytes)
+	removed, err := c.Prune(100, "")
+	require.NoError(t, err)
+	require.Len(t, removed, 1)
+	assert.Equal(t, key('a'), removed[0].Key)
+	_, err = os.Stat(side)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
 func TestParseSizeAndLimit(t *testing.T) {
 	for s, want := range map[string]int64{"0": 0, "off": 0, "1234": 1234, "2KB": 2000, "1.5GiB": 3 << 29, "20gib": 20 << 30, "3 MiB": 3 << 20} {
 		got, err := cache.ParseSize(s)
