@@ -21,7 +21,8 @@ type OracleIteration struct {
 	SparseSeconds    float64 `json:"sparse_seconds"`
 	DenseSeconds     float64 `json:"dense_seconds"`
 	// PullSeconds is the pull engine's time, for programs it runs
-	// (engine.EarlyExit on undirected graphs); 0 when not timed.
+	// (undirected graphs: engine.EarlyExit programs, and on the CPU every
+	// min program, pull.Engine.StepAll); 0 when not timed.
 	PullSeconds float64 `json:"pull_seconds,omitempty"`
 	Best        string  `json:"best"` // the fastest mode
 	BestSeconds float64 `json:"best_seconds"`
@@ -79,8 +80,8 @@ const maxRepeatSecs = 0.02
 
 // Oracle runs app (one of apps.OracleApps) on l iteration by iteration: at
 // every iteration it runs the iteration in dense and in sparse mode (and
-// pull, for engine.EarlyExit programs on undirected graphs when the backend
-// has a pull engine) from
+// pull on undirected graphs when the backend has a pull engine: for
+// engine.EarlyExit programs, and on the CPU for every min program) from
 // the same state (values and frontier copied; each engine gets the
 // frontier in its own form, prepared outside the timing), times both
 // (the minimum of repeats runs), checks that both give the same values and
@@ -115,7 +116,10 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 		return nil, fmt.Errorf("oracle: %w", err)
 	}
 	ee, early := p.(engine.EarlyExit[uint32])
-	if early && !l.Directed && bk.Pull != nil {
+	// The CPU's pull engine also steps the min programs without early exit
+	// (StepAll); the device's pulls are BFS's only.
+	pullAll := !early && backendName == "cpu"
+	if (early || pullAll) && !l.Directed && bk.Pull != nil {
 		if ps, err = bk.Pull(l, workers); err != nil {
 			return nil, fmt.Errorf("oracle: %w", err)
 		}
@@ -167,7 +171,14 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 			for r := 0; r < repeats; r++ {
 				copy(work, values)
 				start := time.Now()
-				c, ph, err := ps.Step(ctx, ee, work, active, pullNext)
+				var c uint64
+				var ph []engine.Phase
+				var err error
+				if early {
+					c, ph, err = ps.Step(ctx, ee, work, active, pullNext)
+				} else {
+					c, ph, err = ps.StepAll(ctx, p, work, active, pullNext)
+				}
 				secs := stepSeconds(bk, start, ph)
 				if err != nil {
 					return nil, fmt.Errorf("oracle: pull step %d: %w", i, err)
