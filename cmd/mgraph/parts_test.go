@@ -109,3 +109,21 @@ func TestRunPartitionedCached(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, errOut, "partitioned into")
 }
+
+// TestRunModePull: --mode pull runs the min programs with a pull step
+// every iteration (validated) and the sum programs refuse it, naming the
+// app once.
+func TestRunModePull(t *testing.T) {
+	dir := t.TempDir()
+	for _, app := range []string{"bfs", "bfs-tree", "sssp", "cc-lp"} {
+		code, out, errOut := mgraph(t, "run", app, "rmat:10:8", "--undirected", "--weights", "3", "--mode", "pull",
+			"--backend", "cpu", "--validate", "--cache-dir", dir, "--trials", "2")
+		require.Equal(t, 0, code, "%s: %s", app, errOut)
+		assert.Contains(t, out, "validation: ok", app)
+		assert.Contains(t, out, ", pull:", app)
+	}
+	code, _, errOut := mgraph(t, "run", "pr", "rmat:10:8", "--undirected", "--mode", "pull", "--backend", "cpu", "--cache-dir", dir)
+	require.Equal(t, 1, code)
+	assert.Contains(t, errOut, "pr: mode pull runs the min programs")
+	assert.NotContains(t, errOut, "pr: pr:")
+}

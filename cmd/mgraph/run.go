@@ -450,6 +450,9 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		}
 		if err != nil {
 			stopProfile(false)
+			if strings.HasPrefix(err.Error(), app+": ") {
+				return err // the app named itself
+			}
 			return fmt.Errorf("%s: %w", app, err)
 		}
 		secs := time.Since(start).Seconds()
