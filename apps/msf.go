@@ -6,7 +6,6 @@ import (
 
 	"github.com/mgraph-dev/mgraph/apps/ref"
 	"github.com/mgraph-dev/mgraph/engine"
-	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/ops"
 )
 
@@ -24,7 +23,7 @@ import (
 //	        compute(apply); while filter(V, jump) ≠ ∅
 //	until H = ∅
 func MSF(ctx context.Context, b engine.Backend, o OpsOptions) (uint64, []ref.Edge, engine.Result, error) {
-	if l := b.Layout(); l.Weighted && l.WeightKind == graph.Float32Weights {
+	if float32Weights(b.Layout()) {
 		return 0, nil, engine.Result{}, fmt.Errorf("msf: float32 weights are not supported (its total is a uint64 sum of uint32 weights): read the graph with weight type uint32")
 	}
 	e, err := newEnactor(ctx, "msf", b, o)

@@ -3,7 +3,6 @@ package apps
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/graph"
@@ -66,18 +65,7 @@ func MultiSourceSSSP(ctx context.Context, b engine.Backend, sources []uint32, o 
 // weights: float32 distances to the nearest source, +Inf where none
 // reaches (SSSPFloat32's values; the least over the sources).
 func MultiSourceSSSPFloat32(ctx context.Context, b engine.Backend, sources []uint32, o OpsOptions) ([]float32, engine.Result, error) {
-	l := b.Layout()
-	if !l.Weighted || l.WeightKind != graph.Float32Weights {
-		return nil, engine.Result{}, errUint32Weights("sssp", l)
-	}
-	dist, res, err := traverseFrom(ctx, "sssp", b, sources, o)
-	if err != nil {
-		return nil, res, err
-	}
-	start := time.Now()
-	f := Float32Distances(dist, b.Workers())
-	res.CopySeconds += time.Since(start).Seconds()
-	return f, res, nil
+	return float32Run(b, func() ([]uint32, engine.Result, error) { return traverseFrom(ctx, "sssp", b, sources, o) })
 }
 
 func traverseOps(ctx context.Context, app string, b engine.Backend, source uint32, o OpsOptions) ([]uint32, engine.Result, error) {

@@ -10,6 +10,7 @@ import (
 	"github.com/mgraph-dev/mgraph/apps/ref"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/ops"
 )
 
@@ -128,10 +129,9 @@ type Forest struct {
 	Edges  []ref.Edge
 }
 
-// float32Weights reports whether b's graph has float32 weights (sssp's
+// float32Weights reports whether l's graph has float32 weights (sssp's
 // distances are then float32).
-func float32Weights(b engine.Backend) bool {
-	l := b.Layout()
+func float32Weights(l *layout.Layout) bool {
 	return l.Weighted && l.WeightKind == graph.Float32Weights
 }
 
@@ -193,7 +193,7 @@ func RunWith(ctx context.Context, name string, fwd, bwd engine.Backend, sources 
 	case "bfs-tree":
 		return wrap(BFSParents(ctx, fwd, sources[0], opts))
 	case "sssp":
-		if float32Weights(fwd) {
+		if float32Weights(fwd.Layout()) {
 			return wrap(SSSPFloat32(ctx, fwd, sources[0], opts))
 		}
 		return wrap(SSSP(ctx, fwd, sources[0], opts))
@@ -217,7 +217,7 @@ func runOps(ctx context.Context, name string, b engine.Backend, sources []uint32
 	case "bfs":
 		return wrap(BFSOps(ctx, b, sources[0], o))
 	case "sssp":
-		if float32Weights(b) {
+		if float32Weights(b.Layout()) {
 			return wrap(SSSPOpsFloat32(ctx, b, sources[0], o))
 		}
 		return wrap(SSSPOps(ctx, b, sources[0], o))

@@ -9,7 +9,6 @@ import (
 	"unsafe"
 
 	"github.com/mgraph-dev/mgraph/engine"
-	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"
 )
@@ -64,7 +63,7 @@ func errUint32Weights(app string, l *layout.Layout) error {
 // checkUint32Distances returns the error of app (an SSSP with uint32
 // distances) on a graph of float32 weights, or nil.
 func checkUint32Distances(app, float string, l *layout.Layout) error {
-	if l.Weighted && l.WeightKind == graph.Float32Weights {
+	if float32Weights(l) {
 		return fmt.Errorf("%s: %w: use %s", app, ErrFloat32Weights, float)
 	}
 	return nil
@@ -90,11 +89,17 @@ func SSSP(ctx context.Context, b engine.Backend, source uint32, opts engine.RunO
 // passes float32's largest value). The result may be the backend's reused
 // buffer, as SSSP's.
 func SSSPFloat32(ctx context.Context, b engine.Backend, source uint32, opts engine.RunOptions) ([]float32, engine.Result, error) {
-	l := b.Layout()
-	if !l.Weighted || l.WeightKind != graph.Float32Weights {
+	return float32Run(b, func() ([]uint32, engine.Result, error) { return runTraversal(ctx, b, "sssp", source, opts) })
+}
+
+// float32Run runs an SSSP (run) on b's graph of float32 weights and turns
+// its distances into float32s in place, the conversion timed with the
+// copy; a graph of other weights is refused.
+func float32Run(b engine.Backend, run func() ([]uint32, engine.Result, error)) ([]float32, engine.Result, error) {
+	if l := b.Layout(); !float32Weights(l) {
 		return nil, engine.Result{}, errUint32Weights("sssp", l)
 	}
-	dist, res, err := runTraversal(ctx, b, "sssp", source, opts)
+	dist, res, err := run()
 	if err != nil {
 		return nil, res, err
 	}

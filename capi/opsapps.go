@@ -153,22 +153,31 @@ func mgraph_ppr(h C.int64_t, sources *C.uint32_t, k C.int64_t, damping, toleranc
 	return done(st, stats, err)
 }
 
-// multiSource runs the multi-source traversal named app (bfs or sssp)
-// from the k sources into out; fn names the C function in its errors.
-func multiSource(h C.int64_t, fn, app string, sources *C.uint32_t, k C.int64_t, out *C.uint32_t, stats *C.double) C.int {
-	g, ok := graphAnd(h, fn, unsafe.Pointer(out))
+// sourcesAnd is graphAnd for the multi-source calls: it also checks the k
+// sources and returns them (C memory, read during the call, not kept).
+func sourcesAnd(h C.int64_t, fn string, sources *C.uint32_t, k C.int64_t, out unsafe.Pointer) (*mgraph.Graph, []uint32, bool) {
+	g, ok := graphAnd(h, fn, out)
 	if !ok {
-		return -1
+		return nil, nil, false
 	}
 	if k <= 0 || sources == nil {
 		fail(fmt.Errorf("mgraph: %s needs at least one source", fn))
+		return nil, nil, false
+	}
+	return g, unsafe.Slice((*uint32)(unsafe.Pointer(sources)), int(k)), true
+}
+
+// multiSource runs the multi-source traversal named app (bfs or sssp)
+// from the k sources into out; fn names the C function in its errors.
+func multiSource(h C.int64_t, fn, app string, sources *C.uint32_t, k C.int64_t, out *C.uint32_t, stats *C.double) C.int {
+	g, srcs, ok := sourcesAnd(h, fn, sources, k, unsafe.Pointer(out))
+	if !ok {
 		return -1
 	}
 	if app == "sssp" && !g.Weighted() { // as the single-source sssp (unit weights would pass unnoticed)
 		fail(fmt.Errorf("mgraph: %s needs edge weights, and the graph has none (multi_source_bfs gives hop distances)", fn))
 		return -1
 	}
-	srcs := unsafe.Slice((*uint32)(unsafe.Pointer(sources)), int(k)) // read during the call, not kept
 	run := g.MultiSourceBFS
 	if app == "sssp" {
 		run = g.MultiSourceSSSP
@@ -185,16 +194,10 @@ func multiSource(h C.int64_t, fn, app string, sources *C.uint32_t, k C.int64_t, 
 //
 //export mgraph_multi_source_sssp_f32
 func mgraph_multi_source_sssp_f32(h C.int64_t, sources *C.uint32_t, k C.int64_t, out *C.float, stats *C.double) C.int {
-	const fn = "multi_source_sssp_f32"
-	g, ok := graphAnd(h, fn, unsafe.Pointer(out))
+	g, srcs, ok := sourcesAnd(h, "multi_source_sssp_f32", sources, k, unsafe.Pointer(out))
 	if !ok {
 		return -1
 	}
-	if k <= 0 || sources == nil {
-		fail(fmt.Errorf("mgraph: %s needs at least one source", fn))
-		return -1
-	}
-	srcs := unsafe.Slice((*uint32)(unsafe.Pointer(sources)), int(k)) // read during the call, not kept
 	values, st, err := g.MultiSourceSSSPFloat32(context.Background(), srcs)
 	if err == nil {
 		copyOut(unsafe.Pointer(out), values)

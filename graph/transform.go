@@ -202,19 +202,25 @@ func RandomPermutation(n uint64, seed uint64) []uint32 {
 // stays symmetric; the assignment does not depend on arc order or workers.
 // The weights are integers (Uint32Weights).
 func (el *EdgeList) SetRandomWeights(seed uint64, lo, hi uint32, workers int) {
+	span := uint64(hi-lo) + 1
+	el.setHashedWeights(seed, Uint32Weights, workers, func(h uint64) uint32 { return lo + uint32(h%span) })
+}
+
+// setHashedWeights gives every arc the weight weight(h), h a hash of the
+// seed and the arc's endpoints (unordered on an undirected list, so both
+// arcs of an edge agree), and sets the list's weight kind to kind.
+func (el *EdgeList) setHashedWeights(seed uint64, kind WeightKind, workers int, weight func(h uint64) uint32) {
 	if el.Weights == nil || len(el.Weights) != len(el.Src) {
 		el.Weights = make([]uint32, len(el.Src))
 	}
-	el.WeightKind = Uint32Weights
-	span := uint64(hi-lo) + 1
+	el.WeightKind = kind
 	par.For(len(el.Src), workers, 1<<16, func(a, b int) {
 		for i := a; i < b; i++ {
 			u, v := el.Src[i], el.Dst[i]
 			if !el.Directed && u > v {
 				u, v = v, u
 			}
-			h := mix64(seed ^ (uint64(u)<<32 | uint64(v)))
-			el.Weights[i] = lo + uint32(h%span)
+			el.Weights[i] = weight(mix64(seed ^ (uint64(u)<<32 | uint64(v))))
 		}
 	})
 }

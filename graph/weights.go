@@ -145,18 +145,7 @@ func (el *EdgeList) ConvertWeights(k WeightKind, workers int) error {
 // using seed, as SetRandomWeights does for integers: both arcs of an
 // undirected edge get the same weight, whatever the arc order or workers.
 func (el *EdgeList) SetRandomFloat32Weights(seed uint64, workers int) {
-	if el.Weights == nil || len(el.Weights) != len(el.Src) {
-		el.Weights = make([]uint32, len(el.Src))
-	}
-	el.WeightKind = Float32Weights
-	par.For(len(el.Src), workers, 1<<16, func(a, b int) {
-		for i := a; i < b; i++ {
-			u, v := el.Src[i], el.Dst[i]
-			if !el.Directed && u > v {
-				u, v = v, u
-			}
-			h := mix64(seed ^ (uint64(u)<<32 | uint64(v)))
-			el.Weights[i] = math.Float32bits(float32(h>>40+1) / (1 << 24))
-		}
+	el.setHashedWeights(seed, Float32Weights, workers, func(h uint64) uint32 {
+		return math.Float32bits(float32(h>>40+1) / (1 << 24))
 	})
 }

@@ -1,6 +1,7 @@
 package ref
 
 import (
+	"cmp"
 	"container/heap"
 	"errors"
 	"fmt"
@@ -30,9 +31,9 @@ func SSSP(g *graph.CSR, source uint32) ([]uint64, error) {
 		dist[v] = Infinity
 	}
 	dist[source] = 0
-	pq := &distHeap{{dist: 0, v: source}}
+	pq := &distHeap[uint64]{{dist: 0, v: source}}
 	for pq.Len() > 0 {
-		e := heap.Pop(pq).(heapEntry)
+		e := heap.Pop(pq).(heapEntry[uint64])
 		if e.dist != dist[e.v] {
 			continue // stale: v was settled with a smaller distance
 		}
@@ -40,7 +41,7 @@ func SSSP(g *graph.CSR, source uint32) ([]uint64, error) {
 		for i, v := range nbrs {
 			if d := e.dist + uint64(ws[i]); d < dist[v] {
 				dist[v] = d
-				heap.Push(pq, heapEntry{dist: d, v: v})
+				heap.Push(pq, heapEntry[uint64]{dist: d, v: v})
 			}
 		}
 	}
@@ -79,9 +80,9 @@ func SSSPFloat32(g *graph.CSR, source uint32) ([]float32, error) {
 		dist[v] = inf
 	}
 	dist[source] = 0
-	pq := &f32Heap{{dist: 0, v: source}}
+	pq := &distHeap[float32]{{dist: 0, v: source}}
 	for pq.Len() > 0 {
-		e := heap.Pop(pq).(f32Entry)
+		e := heap.Pop(pq).(heapEntry[float32])
 		if done[e.v] || e.dist != dist[e.v] {
 			continue // stale, or settled (a +Inf entry may repeat)
 		}
@@ -90,47 +91,28 @@ func SSSPFloat32(g *graph.CSR, source uint32) ([]float32, error) {
 		for i, v := range nbrs {
 			if d := e.dist + math.Float32frombits(ws[i]); d < dist[v] {
 				dist[v] = d
-				heap.Push(pq, f32Entry{dist: d, v: v})
+				heap.Push(pq, heapEntry[float32]{dist: d, v: v})
 			}
 		}
 	}
 	return dist, nil
 }
 
-// f32Entry is a tentative float32 distance of a vertex.
-type f32Entry struct {
-	dist float32
-	v    uint32
-}
-
-// f32Heap is a min-heap of tentative float32 distances.
-type f32Heap []f32Entry
-
-func (h f32Heap) Len() int           { return len(h) }
-func (h f32Heap) Less(i, j int) bool { return h[i].dist < h[j].dist }
-func (h f32Heap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *f32Heap) Push(x any)        { *h = append(*h, x.(f32Entry)) }
-func (h *f32Heap) Pop() any {
-	old := *h
-	e := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return e
-}
-
-// heapEntry is a tentative distance of a vertex.
-type heapEntry struct {
-	dist uint64
+// heapEntry is a tentative distance of a vertex (D: uint64 sums, or
+// float32 ones).
+type heapEntry[D cmp.Ordered] struct {
+	dist D
 	v    uint32
 }
 
 // distHeap is a min-heap of tentative distances for container/heap.
-type distHeap []heapEntry
+type distHeap[D cmp.Ordered] []heapEntry[D]
 
-func (h distHeap) Len() int           { return len(h) }
-func (h distHeap) Less(i, j int) bool { return h[i].dist < h[j].dist }
-func (h distHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *distHeap) Push(x any)        { *h = append(*h, x.(heapEntry)) }
-func (h *distHeap) Pop() any {
+func (h distHeap[D]) Len() int           { return len(h) }
+func (h distHeap[D]) Less(i, j int) bool { return h[i].dist < h[j].dist }
+func (h distHeap[D]) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *distHeap[D]) Push(x any)        { *h = append(*h, x.(heapEntry[D])) }
+func (h *distHeap[D]) Pop() any {
 	old := *h
 	e := old[len(old)-1]
 	*h = old[:len(old)-1]

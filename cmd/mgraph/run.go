@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -914,6 +915,23 @@ func validateResult(app string, l *layout.Layout, workers int, sources []uint32,
 	return fmt.Errorf("no validation for %s", app)
 }
 
+// minOverSources returns, for each of n vertices, the least over the
+// distinct sources of the reference distance from that source (inf where
+// none reaches).
+func minOverSources[D cmp.Ordered](sources []uint32, inf D, n int, reference func(s uint32) ([]D, error)) ([]D, error) {
+	want := slices.Repeat([]D{inf}, n)
+	for _, s := range distinct(sources) {
+		dist, err := reference(s)
+		if err != nil {
+			return nil, err
+		}
+		for v, d := range dist {
+			want[v] = min(want[v], d)
+		}
+	}
+	return want, nil
+}
+
 // validateFrom checks a multi-source bfs or sssp (--from) against the
 // minimum over sources of the single-source references; maxIter is bfs's
 // depth limit (sssp is not validated under a cap). Its signature is
@@ -924,27 +942,18 @@ func validateFrom(app string, l *layout.Layout, workers int, sources []uint32, _
 	}
 	g := apps.OriginalCSR(l, workers)
 	if fgot, ok := result.([]float32); ok { // sssp over float32 weights
-		want := slices.Repeat([]float32{float32(math.Inf(1))}, len(fgot))
-		for _, s := range distinct(sources) {
-			dist, err := ref.SSSPFloat32(g, s)
-			if err != nil {
-				return err
-			}
-			for v, d := range dist {
-				want[v] = min(want[v], d)
-			}
+		want, err := minOverSources(sources, float32(math.Inf(1)), len(fgot), func(s uint32) ([]float32, error) { return ref.SSSPFloat32(g, s) })
+		if err != nil {
+			return err
 		}
 		return ref.CompareFloat32Distances(want, fgot)
 	}
 	got := result.([]uint32)
 	if app == "bfs" {
-		want := slices.Repeat([]uint32{ref.Unreached}, len(got))
-		for _, s := range distinct(sources) {
+		want, _ := minOverSources(sources, ref.Unreached, len(got), func(s uint32) ([]uint32, error) {
 			levels, _ := ref.BFS(g, s)
-			for v, x := range levels {
-				want[v] = min(want[v], x)
-			}
-		}
+			return levels, nil
+		})
 		for v, x := range want {
 			if maxIter > 0 && x != ref.Unreached && x > uint32(maxIter) {
 				want[v] = ref.Unreached
@@ -952,15 +961,9 @@ func validateFrom(app string, l *layout.Layout, workers int, sources []uint32, _
 		}
 		return ref.CompareLevels(want, got)
 	}
-	want := slices.Repeat([]uint64{ref.Infinity}, len(got))
-	for _, s := range distinct(sources) {
-		dist, err := ref.SSSP(g, s)
-		if err != nil {
-			return err
-		}
-		for v, d := range dist {
-			want[v] = min(want[v], d)
-		}
+	want, err := minOverSources(sources, ref.Infinity, len(got), func(s uint32) ([]uint64, error) { return ref.SSSP(g, s) })
+	if err != nil {
+		return err
 	}
 	gotDist := make([]uint64, len(got))
 	for v, d := range got {
