@@ -2,7 +2,6 @@ package pull
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -26,8 +25,11 @@ const (
 // or on scheduling; on a cancelled ctx StepAll returns ctx.Err() before
 // changing anything.
 func (e *Engine[V]) StepAll(ctx context.Context, p engine.Program[V], values []V, active, next []uint8) (uint64, []engine.Phase, error) {
-	if err := e.checkAll(p, values, active, next); err != nil {
+	if err := e.check(p, values, active, fmt.Errorf("pull: %w", engine.ErrPullMode)); err != nil {
 		return 0, nil, err
+	}
+	if len(next) != e.n {
+		return 0, nil, fmt.Errorf("pull: %d next flags for %d vertices", len(next), e.n)
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, nil, err
@@ -93,28 +95,4 @@ func (e *Engine[V]) StepAll(ctx context.Context, p engine.Program[V], values []V
 		{Name: PhaseGather, Seconds: gathered.Sub(start).Seconds()},
 		{Name: PhaseApply, Seconds: time.Since(gathered).Seconds()},
 	}, nil
-}
-
-// checkAll validates StepAll's program and arrays.
-func (e *Engine[V]) checkAll(p engine.Program[V], values []V, active, next []uint8) error {
-	if p == nil {
-		return errors.New("pull: nil program")
-	}
-	if p.Combine() != engine.CombineMin || p.ApplyAll() {
-		return fmt.Errorf("pull: %w", engine.ErrPullMode)
-	}
-	if p.Edge().Weighted() {
-		if !e.l.Weighted {
-			return errors.New("pull: program adds edge weights but the layout is unweighted")
-		}
-		if err := engine.CheckProgram[V](p, e.l); err != nil {
-			return fmt.Errorf("pull: %w", err)
-		}
-	} else if !p.Edge().Valid() {
-		return fmt.Errorf("pull: unknown edge operation %d", p.Edge())
-	}
-	if len(values) != e.n || len(active) != e.n || len(next) != e.n {
-		return fmt.Errorf("pull: %d values, %d flags and %d next flags for %d vertices", len(values), len(active), len(next), e.n)
-	}
-	return nil
 }

@@ -160,13 +160,18 @@ func (e *Engine[V]) Workers() int { return e.workers }
 // made active.
 func (e *Engine[V]) NextArcs() uint64 { return e.nextArcs }
 
-// check validates a program and its arrays.
-func (e *Engine[V]) check(p engine.EarlyExit[V], values []V, active []uint8) error {
+// errNotEarlyExit is check's error for Step's and Estimate's programs
+// that are not min programs applied where contributions arrive.
+var errNotEarlyExit = errors.New("pull: an early-exit program must combine by min and not apply every vertex")
+
+// check validates a program and its arrays; notMin is the error for a
+// program that does not combine by min or applies every vertex.
+func (e *Engine[V]) check(p engine.Program[V], values []V, active []uint8, notMin error) error {
 	if p == nil {
 		return errors.New("pull: nil program")
 	}
 	if p.Combine() != engine.CombineMin || p.ApplyAll() {
-		return errors.New("pull: an early-exit program must combine by min and not apply every vertex")
+		return notMin
 	}
 	switch p.Edge() {
 	case engine.EdgeSource, engine.EdgeSourcePlusOne:
@@ -196,7 +201,7 @@ func (e *Engine[V]) check(p engine.EarlyExit[V], values []V, active []uint8) err
 // The result does not depend on the number of workers or on scheduling. On
 // a cancelled ctx Step returns ctx.Err() before changing anything.
 func (e *Engine[V]) Step(ctx context.Context, p engine.EarlyExit[V], values []V, active, next []uint8) (uint64, []engine.Phase, error) {
-	if err := e.check(p, values, active); err != nil {
+	if err := e.check(p, values, active, errNotEarlyExit); err != nil {
 		return 0, nil, err
 	}
 	if len(next) != e.n {
@@ -382,7 +387,7 @@ func scanRange[V engine.Value](p engine.EarlyExit[V], off []uint64, src []uint32
 // Ranges at the start of the numbering hold the hubs, so the sample takes
 // evenly spaced ranges from the whole vertex set.
 func (e *Engine[V]) Estimate(ctx context.Context, p engine.EarlyExit[V], values []V, active []uint8) (time.Duration, error) {
-	if err := e.check(p, values, active); err != nil {
+	if err := e.check(p, values, active, errNotEarlyExit); err != nil {
 		return 0, err
 	}
 	if err := ctx.Err(); err != nil {
