@@ -26,9 +26,13 @@ const (
 
 // Entry is one cached layout.
 type Entry struct {
-	Key      string
-	Path     string
-	Bytes    int64
+	Key   string
+	Path  string
+	Bytes int64 // the layout's and its sidecars'
+	// Sidecars are the files kept beside the layout, named Key plus an
+	// extension other than Ext (a partitioned layout's part tables): they
+	// count with the entry and go with it.
+	Sidecars []string
 	LastUsed time.Time // the file's modification time: set by Store and by every Lookup hit
 }
 
@@ -41,6 +45,21 @@ func (c *Cache) Entries() ([]Entry, error) {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
 	var out []Entry
+	type sidecar struct {
+		path string
+		size int64
+	}
+	sides := map[string][]sidecar{} // by key
+	for _, de := range des {
+		name := de.Name()
+		key, ext, found := strings.Cut(name, ".")
+		if !found || ext == Ext[1:] || !de.Type().IsRegular() || !isKey(key) {
+			continue
+		}
+		if info, err := de.Info(); err == nil {
+			sides[key] = append(sides[key], sidecar{filepath.Join(c.dir, name), info.Size()})
+		}
+	}
 	for _, de := range des {
 		name := de.Name()
 		key, ok := strings.CutSuffix(name, Ext)
@@ -53,30 +72,14 @@ func (c *Cache) Entries() ([]Entry, error) {
 		} else if err != nil {
 			return nil, fmt.Errorf("cache: %w", err)
 		}
-		size := info.Size()
-		for _, sc := range c.sidecars(key) {
-			if si, err := os.Stat(sc); err == nil {
-				size += si.Size()
-			}
+		e := Entry{Key: key, Path: filepath.Join(c.dir, name), Bytes: info.Size(), LastUsed: info.ModTime()}
+		for _, sc := range sides[key] {
+			e.Sidecars, e.Bytes = append(e.Sidecars, sc.path), e.Bytes+sc.size
 		}
-		out = append(out, Entry{Key: key, Path: filepath.Join(c.dir, name), Bytes: size, LastUsed: info.ModTime()})
+		out = append(out, e)
 	}
 	slices.SortFunc(out, func(a, b Entry) int { return b.LastUsed.Compare(a.LastUsed) })
 	return out, nil
-}
-
-// sidecars returns the files kept beside key's layout, named key plus an
-// extension other than Ext (a partitioned layout's part tables): they
-// count with the entry and go with it.
-func (c *Cache) sidecars(key string) []string {
-	m, _ := filepath.Glob(filepath.Join(c.dir, key+".*"))
-	out := m[:0]
-	for _, p := range m {
-		if !strings.HasSuffix(p, Ext) {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // isKey reports whether s looks like a key (Key's hex SHA-256).
@@ -123,7 +126,7 @@ func (c *Cache) Prune(maxBytes int64, keep string) ([]Entry, error) {
 		if err := os.Remove(e.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return removed, fmt.Errorf("cache: prune: %w", err)
 		}
-		for _, sc := range c.sidecars(e.Key) {
+		for _, sc := range e.Sidecars {
 			if err := os.Remove(sc); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return removed, fmt.Errorf("cache: prune: %w", err)
 			}
