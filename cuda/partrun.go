@@ -282,22 +282,25 @@ func (p *PartRun) RecvCap() uint64 { return p.recvCap }
 
 // Unpack min-combines the first received messages of the receive buffer
 // into the owned vertices and flags the ones they lower (waiting), adding
-// to the counters; it returns them. A message for a vertex the part does
-// not own is an error.
-func (p *PartRun) Unpack(received uint64) (PartCounters, error) {
+// to the counters, which the caller reads next (Counters, or the
+// all-reduce's copy): their Bad counts the messages for vertices the part
+// does not own (CheckCounters).
+func (p *PartRun) Unpack(received uint64) error {
 	if received > p.recvCap {
-		return PartCounters{}, invalidf("PartRun.Unpack", "%d messages received; the buffer holds %d", received, p.recvCap)
+		return invalidf("PartRun.Unpack", "%d messages received; the buffer holds %d", received, p.recvCap)
 	}
 	r := p.run
-	if err := backendPartUnpack(p.dev.ordinal, unsafe.Pointer(p.tables()), evp(r.dl.desc.sparseOffsets),
-		p.recv.h.p, received, r.values.h.p, p.prev.h.p, p.next.h.p, p.ctr.h.p); err != nil {
-		return PartCounters{}, err
+	return backendPartUnpack(p.dev.ordinal, unsafe.Pointer(p.tables()), evp(r.dl.desc.sparseOffsets),
+		p.recv.h.p, received, r.values.h.p, p.prev.h.p, p.next.h.p, p.ctr.h.p)
+}
+
+// CheckCounters returns the error of counters that say Unpack received
+// updates for vertices the part does not own, or nil.
+func (p *PartRun) CheckCounters(c PartCounters) error {
+	if c.Bad > 0 {
+		return fmt.Errorf("cuda: %d received updates name vertices the part does not own (%d)", c.Bad, p.desc.numLocal)
 	}
-	c, err := p.Counters()
-	if err == nil && c.Bad > 0 {
-		err = fmt.Errorf("cuda: %d received updates name vertices the part does not own (%d)", c.Bad, p.desc.numLocal)
-	}
-	return c, err
+	return nil
 }
 
 // Advance makes the flags Pack and Unpack wrote the MinRun's current

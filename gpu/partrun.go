@@ -106,11 +106,16 @@ func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.De
 	if err != nil {
 		return ds, fmt.Errorf("exchange: %w", err)
 	}
-	if _, err := d.pr.Unpack(received); err != nil {
+	if err := d.pr.Unpack(received); err != nil {
 		return ds, fmt.Errorf("cuda backend: %w", err)
 	}
+	// The counters come back once, with the all-reduce (every part makes
+	// it, even one that received bad updates: none is left waiting).
 	if c, err = d.link.reduce(ctx, d); err != nil {
 		return ds, fmt.Errorf("all-reduce: %w", err)
+	}
+	if err := d.pr.CheckCounters(c); err != nil {
+		return ds, fmt.Errorf("cuda backend: %w", err)
 	}
 	if err := d.pr.Advance(); err != nil {
 		return ds, fmt.Errorf("cuda backend: %w", err)
