@@ -115,15 +115,17 @@ func runDevice(ctx context.Context, dps []DevicePart, app string, srcPart int, s
 // deviceLoop is one part's side of runDevice; it returns what the part's
 // Collect does.
 func (w *worker) deviceLoop(ctx context.Context, dp DevicePart, labels bool, src uint32, hasSource bool, maxSteps int) ([]uint32, error) {
+	start := time.Now()
 	active, err := dp.Init(labels, src, hasSource)
 	if err != nil {
 		return nil, err
 	}
+	w.setup = time.Since(start)
 	for s := 0; maxSteps == 0 || s < maxSteps; s++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		start := time.Now()
+		start = time.Now()
 		ds, err := dp.Superstep(ctx, active)
 		if err != nil {
 			return nil, fmt.Errorf("superstep %d: %w", s, err)
@@ -135,5 +137,8 @@ func (w *worker) deviceLoop(ctx context.Context, dp DevicePart, labels bool, src
 		}
 		active = ds.Next
 	}
-	return dp.Collect(ctx)
+	start = time.Now()
+	res, err := dp.Collect(ctx)
+	w.collect = time.Since(start)
+	return res, err
 }

@@ -71,6 +71,11 @@ type Stats struct {
 	Exchange time.Duration
 	// PartCompute is each part's total iteration time (its load).
 	PartCompute []time.Duration
+	// Setup is the slowest part's preparation before the first superstep
+	// (its initial values and frontier; on the devices, also taking its
+	// buffers), and Collect the slowest part's share of bringing the
+	// result to the host in original ids after the last one.
+	Setup, Collect time.Duration
 }
 
 // Run executes app ("bfs" and "sssp" from source, in original ids; "cc" by
@@ -171,7 +176,9 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 	}
 
 	if dx, ok := ex.(DeviceExchanger); ok && !opts.HostExchange {
+		start := time.Now()
 		dps, err := dx.DeviceParts(parts, backends, prog, eopts)
+		taking := time.Since(start)
 		if err != nil {
 			return fail(err)
 		}
@@ -183,6 +190,7 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 			if err != nil {
 				return fail(err)
 			}
+			st.Setup += taking
 			return res, st, nil
 		}
 	}
@@ -204,13 +212,17 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			start := time.Now()
 			front, active := w.init(app, srcPart, srcLocal)
+			w.setup = time.Since(start)
 			if err := w.loop(runCtx, ex, opts.MaxSupersteps, front, active); err != nil {
 				w.err = err
 				cancel(err)
 				return
 			}
+			start = time.Now()
 			w.gather(out)
+			w.collect = time.Since(start)
 		}()
 	}
 	wg.Wait()
@@ -326,19 +338,21 @@ func (labelProgram) Apply(v uint32, acc uint32, label []uint32) bool {
 
 // worker is one part's side of a run (one GPU's controlling thread).
 type worker struct {
-	rank   int
-	pt     *Part
-	b      engine.Backend
-	l      *layout.Layout
-	run    engine.Runner[uint32]
-	prog   engine.Program[uint32]
-	values []uint32 // layout numbering
-	prev   []uint32 // values after the last exchange
-	flags  [2][]uint8
-	send   [][]Message
-	steps  []rankStep
-	done   bool // the all-reduce found no work left
-	err    error
+	rank    int
+	pt      *Part
+	b       engine.Backend
+	l       *layout.Layout
+	run     engine.Runner[uint32]
+	prog    engine.Program[uint32]
+	values  []uint32 // layout numbering
+	prev    []uint32 // values after the last exchange
+	flags   [2][]uint8
+	send    [][]Message
+	steps   []rankStep
+	setup   time.Duration // before the first superstep
+	collect time.Duration // after the last one
+	done    bool          // the all-reduce found no work left
+	err     error
 }
 
 // rankStep is one superstep on one part.
@@ -519,5 +533,9 @@ func mergeStats(workers []*worker) Stats {
 		st.Exchange += ss.Exchange
 	}
 	st.Supersteps = steps
+	for _, w := range workers {
+		st.Setup = max(st.Setup, w.setup)
+		st.Collect = max(st.Collect, w.collect)
+	}
 	return st
 }

@@ -334,8 +334,9 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 // stats describes the last run's supersteps: where the time went.
 func (p *partitioned) stats() string {
 	st := p.last
-	return fmt.Sprintf("last trial: %d supersteps, compute %s (the slowest part's, summed), packaging, exchange and waiting %s, %d messages (%s)",
-		st.Supersteps, fmtSeconds(st.Compute.Seconds()), fmtSeconds(st.Exchange.Seconds()), st.Messages, cuda.FormatBytes(st.Bytes))
+	return fmt.Sprintf("last trial: setup %s, %d supersteps, compute %s (the slowest part's, summed), packaging, exchange and waiting %s, %d messages (%s), result collection %s",
+		fmtSeconds(st.Setup.Seconds()), st.Supersteps, fmtSeconds(st.Compute.Seconds()), fmtSeconds(st.Exchange.Seconds()), st.Messages, cuda.FormatBytes(st.Bytes),
+		fmtSeconds(st.Collect.Seconds()))
 }
 
 // close frees the parts' backends and the exchanger.
