@@ -72,6 +72,9 @@ type Backend struct {
 	// backend's layout (a part of a graph), kept for the next run (under
 	// mu); gpu/partrun.go.
 	part *heldPart
+	// rankHeld is the partitioned PageRank state over this backend's
+	// layout (a part), kept for the next run (under mu); gpu/partrank.go.
+	rankHeld *heldRank
 }
 
 var _ engine.Backend = (*Backend)(nil)
@@ -262,6 +265,12 @@ func (b *Backend) Close() error {
 	if b.part != nil { // before the MinRun it packages
 		first = b.part.pr.Close()
 		b.part = nil
+	}
+	if b.rankHeld != nil { // before the PRRun it extends
+		if err := b.rankHeld.pr.Close(); err != nil && first == nil {
+			first = err
+		}
+		b.rankHeld = nil
 	}
 	if b.run != nil {
 		if err := b.run.Close(); err != nil && first == nil {

@@ -876,6 +876,9 @@ int mg_nccl_exchange(int dev, void *comm, int ranks, int rank, const void *send,
  * memory, uint64), on stream s, waited for. */
 int mg_nccl_all_reduce_sum_u64(int dev, void *comm, const uint64_t *send, uint64_t *recv, uint64_t count, mg_stream s,
                                char *err, size_t errlen);
+/* The same over count doubles (partitioned PageRank's sums). */
+int mg_nccl_all_reduce_sum_f64(int dev, void *comm, const double *send, double *recv, uint64_t count, mg_stream s,
+                               char *err, size_t errlen);
 
 /* --- Partitioned runs on the device (partition.cu) ----------------------- */
 
@@ -936,6 +939,37 @@ int mg_part_scatter(int dev, const uint32_t *vals, const uint32_t *ids, uint64_t
 /* bytes from src on device src_dev to dst on device dst_dev (the same or
  * another: cudaMemcpyPeer). Synchronous. */
 int mg_copy_peer(int dst_dev, void *dst, int src_dev, const void *src, uint64_t bytes, char *err, size_t errlen);
+
+/* --- Partitioned PageRank on the device (partrank.cu, pagerank.cu) ------ */
+
+/* The pull scheme's gather alone (mg_pr_pull_step's first kernel): acc[v]
+ * += the shares of v's in-neighbours, for every vertex of the layout
+ * (nothing once sums->done). Waits. */
+int mg_pr_pull_gather(int dev, const mg_dlayout *l, const mg_pr_pull *p, const double *share, double *acc,
+                      const mg_pr_sums *sums, char *err, size_t errlen);
+/* A part's start: share and acc (n doubles, the part's layout) zeroed;
+ * every owned vertex (owned[i], its layout id) gets rank r0 and share
+ * r0/outdeg by offsets (0 when dangling); *dangling counts the dangling
+ * owned vertices. Waits. */
+int mg_part_pr_init(int dev, const uint64_t *offsets, const uint32_t *owned, uint64_t num_owned, uint64_t n,
+                    double r0, double *rank, double *share, double *acc, uint64_t *dangling, char *err,
+                    size_t errlen);
+/* send[g] = acc[ghost_lid[g]], which is then zeroed, for every ghost g
+ * (ordered by owner: send holds the owners' segments). Waits. */
+int mg_part_pr_pack(int dev, const uint32_t *ghost_lid, uint64_t num_ghosts, double *acc, double *send, char *err,
+                    size_t errlen);
+/* acc[recv_lid[i]] += recv[i] for i < count (atomically). Waits. */
+int mg_part_pr_unpack(int dev, const double *recv, const uint32_t *recv_lid, uint64_t count, double *acc, char *err,
+                      size_t errlen);
+/* For every owned vertex v: rank = base + damping·acc[v], acc[v] = 0, its
+ * share; sums[0] = Σ|Δrank| and sums[1] = Σ rank of the dangling ones,
+ * over the owned vertices (zeroed first). Waits. */
+int mg_part_pr_apply(int dev, const uint64_t *offsets, const uint32_t *owned, uint64_t num_owned, double base,
+                     double damping, double *rank, double *share, double *acc, double *sums, char *err,
+                     size_t errlen);
+/* out[i] = rank[owned[i]] for i < num_owned. Waits. */
+int mg_part_pr_gather(int dev, const uint32_t *owned, uint64_t num_owned, const double *rank, double *out, char *err,
+                      size_t errlen);
 
 /* --- NVTX ranges (nvtx.cu) ---------------------------------------------- */
 

@@ -17,6 +17,7 @@ typedef void *nccl_comm;  // ncclComm_t
 typedef int nccl_result;  // ncclResult_t; 0 is ncclSuccess
 constexpr int kNcclUint8 = 1;   // ncclUint8
 constexpr int kNcclUint64 = 5;  // ncclUint64
+constexpr int kNcclFloat64 = 8; // ncclFloat64
 constexpr int kNcclSum = 0;     // ncclSum
 
 struct Nccl {
@@ -152,6 +153,17 @@ int mg_nccl_all_reduce_sum_u64(int dev, void *comm, const uint64_t *send, uint64
     MG_SET_DEVICE(dev);
     cudaStream_t st = (cudaStream_t)s;
     MG_NCCL(g_nccl.all_reduce(send, recv, count, kNcclUint64, kNcclSum, (nccl_comm)comm, st), "ncclAllReduce");
+    MG_CHECK(cudaStreamSynchronize(st));
+    return MG_OK;
+}
+
+int mg_nccl_all_reduce_sum_f64(int dev, void *comm, const double *send, double *recv, uint64_t count, mg_stream s,
+                               char *err, size_t errlen) {
+    if (int rc = need_nccl(err, errlen)) return rc;
+    if (comm == NULL || send == NULL || recv == NULL) return mg::invalid("mg_nccl_all_reduce_sum_f64: bad arguments", err, errlen);
+    MG_SET_DEVICE(dev);
+    cudaStream_t st = (cudaStream_t)s;
+    MG_NCCL(g_nccl.all_reduce(send, recv, count, kNcclFloat64, kNcclSum, (nccl_comm)comm, st), "ncclAllReduce");
     MG_CHECK(cudaStreamSynchronize(st));
     return MG_OK;
 }

@@ -345,3 +345,21 @@ extern "C" int mg_pr_pull_step(int dev, const mg_dlayout *l, const mg_pr_pull *p
     MG_RECORD(2);
     return MG_OK;
 }
+
+extern "C" int mg_pr_pull_gather(int dev, const mg_dlayout *l, const mg_pr_pull *p, const double *share, double *acc,
+                                 const mg_pr_sums *sums, char *err, size_t errlen) {
+    if (l == NULL || p == NULL || share == NULL || acc == NULL || sums == NULL)
+        return mg::invalid("mg_pr_pull_gather: NULL pointer", err, errlen);
+    MG_SET_DEVICE(dev);
+    const mg_dlayout L = *l;
+    const uint32_t gather = L.num_heavy_chunks + p->num_chunks;
+    if (gather > 0) {
+        const size_t smem = (L.num_heavy_chunks > 0 ? 2 : 1) * (size_t)L.panel_size * sizeof(double);
+        int rc = mg::set_smem(pull_gather_kernel, smem, err, errlen);
+        if (rc != MG_OK) return rc;
+        pull_gather_kernel<<<gather, kGatherBlock, smem>>>(L, *p, share, acc, sums);
+        MG_CHECK_LAUNCH("pull_gather_kernel<<<heavy + light chunks, 1024, (1 or 2)·P·8>>>");
+    }
+    MG_SYNC("mg_pr_pull_gather (pull_gather_kernel)");
+    return MG_OK;
+}

@@ -35,13 +35,14 @@ type partitioned struct {
 	x        partition.Exchanger // nil: a new one per run (peer copies on GPUs, in memory on the CPU)
 	onGPUs   bool
 	host     bool // --exchange host: package on the host
+	workers  int  // host threads (--threads)
 	closers  []func() error
 	describe string          // for the summary line
 	last     partition.Stats // the last run's
 }
 
 // partitionedApps maps the apps a partitioned run has to partition.Run's.
-var partitionedApps = map[string]string{"bfs": "bfs", "sssp": "sssp", "cc": "cc", "cc-lp": "cc"}
+var partitionedApps = map[string]string{"bfs": "bfs", "sssp": "sssp", "cc": "cc", "cc-lp": "cc", "pr": "pr"}
 
 // parseGPUs reads --gpus: a count or "all" (every visible GPU); 0 when
 // not given.
@@ -91,7 +92,7 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	case parts < 0 || parts > partition.MaxParts:
 		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return partSpec{}, usageError("--parts and --gpus run bfs, sssp and cc; not %s", app)
+		return partSpec{}, usageError("--parts and --gpus run bfs, sssp, cc and pr; not %s", app)
 	case mode == engine.Async:
 		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
@@ -141,7 +142,7 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, 
 			storeParts(e, c, keys, ps, ls, f)
 		}
 	}
-	p := &partitioned{parts: ps, backends: make([]engine.Backend, parts), onGPUs: gpus > 0, host: spec.host}
+	p := &partitioned{parts: ps, backends: make([]engine.Backend, parts), onGPUs: gpus > 0, host: spec.host, workers: f.in.threads}
 	fail := func(err error) (*partitioned, error) { p.close(); return nil, err }
 	for i, pl := range ls {
 		if gpus == 0 {
@@ -306,8 +307,9 @@ func storeParts(e *env, c *cache.Cache, keys []string, ps []*partition.Part, ls 
 	fmt.Fprintf(e.stderr, "cached %d parts in %.2fs\n", len(keys), time.Since(start).Seconds())
 }
 
-// run runs app from sources[0] (cc: none) over the parts.
-func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mode engine.Mode, seed uint64, noPull bool, maxIter int) (any, engine.Result, error) {
+// run runs app from sources[0] (cc, pr: none) over the parts; pr's
+// options are pr.
+func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mode engine.Mode, seed uint64, noPull bool, maxIter int, pr apps.PageRankOptions) (any, engine.Result, error) {
 	var src uint32
 	if len(sources) > 0 {
 		src = sources[0]
@@ -315,6 +317,16 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 	ro := partition.RunOptions{Engine: engine.RunOptions{Mode: mode, Seed: seed, NoPull: noPull}, Exchanger: p.x, HostExchange: p.host}
 	if ro.Exchanger == nil && p.onGPUs && !p.host {
 		ro.Exchanger = gpu.NewPeerExchanger(len(p.parts))
+	}
+	if app == "pr" {
+		opts := partition.RankOptions{Damping: pr.Damping, Tolerance: pr.Tolerance, MaxIterations: pr.MaxIterations}
+		ranks, iters, st, err := partition.RunPageRank(ctx, p.parts, p.backends, opts, ro.Exchanger, p.host, p.workers)
+		p.last = st
+		res := engine.Result{Iterations: iters, Seconds: st.Compute.Seconds()}
+		if err != nil {
+			return nil, res, err
+		}
+		return ranks, res, nil
 	}
 	if maxIter > 0 {
 		ro.MaxSupersteps = maxIter

@@ -169,8 +169,8 @@ Examples:
 			fs.StringVar(&f.gpuSplit, "gpu-split", "", "cuda: the dense kernels' work split ROWS,EDGES,SLOTS (rows per heavy row chunk, light edges per chunk, slots per phase 2 chunk; 0 or empty: the default)")
 			fs.Uint32Var(&f.gpuAsyncBl, "gpu-async-blocks", 0, "cuda: thread blocks per SM of --mode async runs (0: the default; at most what fits)")
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
-			fs.StringVar(&f.gpus, "gpus", "", "bfs, sssp, cc: run partitioned over N GPUs (or all), a part per GPU unless --parts, the updates exchanged by NCCL")
-			fs.IntVar(&f.parts, "parts", 0, "bfs, sssp, cc: run partitioned into N parts (on the CPU, or over --gpus), each with its own engines, exchanging updates every iteration")
+			fs.StringVar(&f.gpus, "gpus", "", "bfs, sssp, cc, pr: run partitioned over N GPUs (or all), a part per GPU unless --parts, the updates exchanged by NCCL")
+			fs.IntVar(&f.parts, "parts", 0, "bfs, sssp, cc, pr: run partitioned into N parts (on the CPU, or over --gpus), each with its own engines, exchanging updates every iteration")
 			fs.StringVar(&f.partitioner, "partition", "brp", "the partitioner of --parts and --gpus: "+partitionNames())
 			fs.StringVar(&f.exchange, "exchange", "device", "--parts and --gpus on GPUs: package and exchange the updates on the devices (device) or through the host (host)")
 			fs.StringVar(&f.gpuMemMax, "gpu-memory-limit", "", "cuda: the GPU memory the layout may take (e.g. 8GiB; default: what is free); over it, --backend auto runs on the CPU")
@@ -443,7 +443,7 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		start := time.Now()
 		var res engine.Result
 		if parted != nil {
-			last, res, err = parted.run(ctx, app, trialSources, mode, f.seed, f.noPull, opts.MaxIterations)
+			last, res, err = parted.run(ctx, app, trialSources, mode, f.seed, f.noPull, opts.MaxIterations, pr)
 		} else if from != nil {
 			last, res, err = runFrom(ctx, app, fwd, trialSources, cfg.Ops)
 		} else {

@@ -1,0 +1,272 @@
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+)
+
+// PartRankTables are what a part of a partitioned PageRank needs on its
+// device, in its layout's numbering (partition.Part, gpu's rank parts).
+type PartRankTables struct {
+	// Index is this part's number and Parts the run's part count.
+	Index, Parts int
+	// OwnedLid[i] is the layout id of owned vertex i.
+	OwnedLid []uint32
+	// GhostLid[g] is ghost g's layout id; ghosts are ordered by owner, and
+	// OwnerStart[q] (Parts+1 entries) is the first ghost part q owns.
+	GhostLid   []uint32
+	OwnerStart []uint64
+	// RecvLid is, for each other part p in increasing order, the layout ids
+	// of this part's vertices that are p's ghosts, in p's ghost order;
+	// RecvStart[p] (Parts+1 entries) is where part p's run begins (empty
+	// for this part).
+	RecvLid   []uint32
+	RecvStart []uint64
+}
+
+// PartRank is one part's state of a partitioned PageRank on its device,
+// over the part's PRRun (pull scheme): the ranks, shares and sums of the
+// part's layout are the PRRun's; PartRank adds the tables, the send buffer
+// (a sum per ghost, in owner segments), the receive buffer (a sum per
+// received ghost copy), the part's and the run's sums of |Δr| and of the
+// dangling rank, and the owned ranks gathered for the host. Every buffer
+// is sized once from the tables.
+type PartRank struct {
+	owned
+	pr                           *PRRun
+	dev                          Device
+	index, parts                 int
+	numOwned, numGhosts, numRecv uint64
+	ownerStart, recvStart        []uint64
+	ownedLid, ghostLid, recvLid  *Buffer[uint32]
+	send, recv                   *Buffer[float64]
+	sums                         *Buffer[float64] // the part's (delta, dangling), then the run's
+	dangling                     *Buffer[uint64]
+	out                          *Buffer[float64]
+	host                         *Pinned[float64]
+}
+
+// NewPartRank allocates a part's PageRank state over pr (whose layout is
+// the part's) from its tables.
+func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
+	if pr == nil || pr.scheme != PRPull {
+		return nil, invalidf("NewPartRank", "a partitioned PageRank needs a PRRun of the pull scheme")
+	}
+	n := pr.dl.desc.n
+	no, ng := uint64(len(t.OwnedLid)), uint64(len(t.GhostLid))
+	switch {
+	case t.Parts < 1 || t.Index < 0 || t.Index >= t.Parts:
+		return nil, invalidf("NewPartRank", "part %d of %d", t.Index, t.Parts)
+	case no+ng != n:
+		return nil, invalidf("NewPartRank", "%d owned and %d ghost vertices for a layout of %d", no, ng, n)
+	case len(t.OwnerStart) != t.Parts+1 || t.OwnerStart[0] != 0 || t.OwnerStart[t.Parts] != ng:
+		return nil, invalidf("NewPartRank", "owner starts %v for %d ghosts of %d parts", t.OwnerStart, ng, t.Parts)
+	case len(t.RecvStart) != t.Parts+1 || t.RecvStart[0] != 0 || t.RecvStart[t.Parts] != uint64(len(t.RecvLid)):
+		return nil, invalidf("NewPartRank", "receive starts %v for %d received sums of %d parts", t.RecvStart, len(t.RecvLid), t.Parts)
+	}
+	for q := 0; q < t.Parts; q++ {
+		if t.OwnerStart[q+1] < t.OwnerStart[q] || t.RecvStart[q+1] < t.RecvStart[q] {
+			return nil, invalidf("NewPartRank", "owner or receive starts decrease at part %d", q)
+		}
+	}
+	for _, ids := range [][]uint32{t.OwnedLid, t.GhostLid, t.RecvLid} {
+		for i, lid := range ids {
+			if uint64(lid) >= n {
+				return nil, invalidf("NewPartRank", "entry %d names layout id %d of %d", i, lid, n)
+			}
+		}
+	}
+	p := &PartRank{pr: pr, dev: pr.dl.dev, index: t.Index, parts: t.Parts, numOwned: no, numGhosts: ng,
+		numRecv: uint64(len(t.RecvLid)), ownerStart: append([]uint64(nil), t.OwnerStart...),
+		recvStart: append([]uint64(nil), t.RecvStart...)}
+	fail := func(err error) (*PartRank, error) { p.Close(); return nil, err }
+	var err error
+	for _, u := range []struct {
+		name string
+		dst  **Buffer[uint32]
+		src  []uint32
+	}{
+		{"owned vertices' layout ids", &p.ownedLid, t.OwnedLid},
+		{"ghosts' layout ids", &p.ghostLid, t.GhostLid},
+		{"received sums' layout ids", &p.recvLid, t.RecvLid},
+	} {
+		if *u.dst, err = allocRank[uint32](p, u.name, len(u.src)); err != nil {
+			return fail(err)
+		}
+		if len(u.src) > 0 {
+			if err := (*u.dst).CopyFromHost(u.src); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	if p.send, err = allocRank[float64](p, "send buffer", int(ng)); err != nil {
+		return fail(err)
+	}
+	if p.recv, err = allocRank[float64](p, "receive buffer", len(t.RecvLid)); err != nil {
+		return fail(err)
+	}
+	if p.sums, err = allocRank[float64](p, "sums", 4); err != nil {
+		return fail(err)
+	}
+	if p.dangling, err = allocRank[uint64](p, "dangling count", 1); err != nil {
+		return fail(err)
+	}
+	if p.out, err = allocRank[float64](p, "owned ranks", int(no)); err != nil {
+		return fail(err)
+	}
+	if p.host, err = AllocPinned[float64](p.dev, int(no)); err != nil {
+		return fail(fmt.Errorf("pinned host memory for the owned ranks (%s): %w", FormatBytes(no*8), err))
+	}
+	return p, nil
+}
+
+// allocRank allocates a buffer of p's, naming it in the error.
+func allocRank[T any](p *PartRank, name string, n int) (*Buffer[T], error) {
+	b, err := allocOwned[T](&p.owned, p.dev, n)
+	if err != nil {
+		size, _ := elemSize[T]("allocRank")
+		return nil, fmt.Errorf("%s (%s): %w", name, FormatBytes(uint64(n)*size), err)
+	}
+	return b, nil
+}
+
+// Close frees the state (not the PRRun).
+func (p *PartRank) Close() error {
+	var errs []error
+	if p.host != nil {
+		errs = append(errs, p.host.Free())
+	}
+	return errors.Join(append(errs, p.release())...)
+}
+
+// Bytes returns the device memory the state takes (beyond the PRRun's).
+func (p *PartRank) Bytes() uint64 {
+	return bufBytes(p.ownedLid) + bufBytes(p.ghostLid) + bufBytes(p.recvLid) + bufBytes(p.send) + bufBytes(p.recv) +
+		bufBytes(p.sums) + bufBytes(p.dangling) + bufBytes(p.out)
+}
+
+// Init sets every owned vertex's rank to r0 and its share, clears the
+// sums, and returns the number of owned vertices without out-arcs.
+func (p *PartRank) Init(r0 float64) (uint64, error) {
+	r := p.pr
+	if err := r.Start(0); err != nil { // the gather runs while the sums say not done
+		return 0, err
+	}
+	err := backendPartPRInit(p.dev.ordinal, evp(r.dl.desc.sparseOffsets), p.ownedLid.h.p, p.numOwned, r.dl.desc.n, r0,
+		r.rank.h.p, r.share.h.p, r.acc.h.p, p.dangling.h.p)
+	if err != nil {
+		return 0, err
+	}
+	c := make([]uint64, 1)
+	err = p.dangling.CopyToHost(c)
+	return c[0], err
+}
+
+// Gather sums every vertex's in-neighbours' shares into its accumulator.
+func (p *PartRank) Gather() error {
+	r := p.pr
+	desc, pull := new(dlayout), new(prPull)
+	*desc, *pull = r.dl.desc, r.pull
+	return backendPRPullGather(p.dev.ordinal, unsafe.Pointer(desc), unsafe.Pointer(pull), r.share.h.p, r.acc.h.p, r.sums.h.p)
+}
+
+// Pack moves every ghost's sum into the send buffer (zeroing it).
+func (p *PartRank) Pack() error {
+	return backendPartPRPack(p.dev.ordinal, p.ghostLid.h.p, p.numGhosts, p.pr.acc.h.p, p.send.h.p)
+}
+
+// Unpack adds the received sums into the owned vertices' accumulators.
+func (p *PartRank) Unpack() error {
+	return backendPartPRUnpack(p.dev.ordinal, p.recv.h.p, p.recvLid.h.p, p.numRecv, p.pr.acc.h.p)
+}
+
+// Apply makes the owned vertices' new ranks, rank = base + damping·acc,
+// and the part's sums of |Δr| and of the dangling rank.
+func (p *PartRank) Apply(base, damping float64) error {
+	r := p.pr
+	return backendPartPRApply(p.dev.ordinal, evp(r.dl.desc.sparseOffsets), p.ownedLid.h.p, p.numOwned, base, damping,
+		r.rank.h.p, r.share.h.p, r.acc.h.p, p.sums.h.p)
+}
+
+// Sums returns the part's sums of |Δr| and of the dangling rank (Apply's).
+func (p *PartRank) Sums() (delta, dangling float64, err error) {
+	s := make([]float64, 2)
+	err = p.sums.CopyToHost(s)
+	return s[0], s[1], err
+}
+
+// ReduceNCCL returns the run's sums, the part's added over the parts
+// (collective; rank is this part's).
+func (p *PartRank) ReduceNCCL(rank *NCCLRank) (delta, dangling float64, err error) {
+	sp, err := rank.stream.get("PartRank.ReduceNCCL", rank.dev.ordinal)
+	if err != nil {
+		return 0, 0, err
+	}
+	base := p.sums.h.p
+	err = backendNCCLAllReduceSumF64(rank.dev.ordinal, rank.comm, base, unsafe.Add(base, 16), 2, sp)
+	rank.stream.put()
+	if err != nil {
+		return 0, 0, err
+	}
+	s := make([]float64, 4)
+	err = p.sums.CopyToHost(s)
+	return s[2], s[3], err
+}
+
+// ExchangeNCCL sends each other part its segment of the send buffer and
+// receives theirs (collective; rank is this part's). The sizes are known
+// from the tables on both sides.
+func (p *PartRank) ExchangeNCCL(rank *NCCLRank) error {
+	n := rank.ranks
+	if n != p.parts || rank.rank != p.index {
+		return invalidf("PartRank.ExchangeNCCL", "rank %d of %d for part %d of %d", rank.rank, n, p.index, p.parts)
+	}
+	sendOff, sendBytes := make([]uint64, n), make([]uint64, n)
+	recvOff, recvBytes := make([]uint64, n), make([]uint64, n)
+	for q := 0; q < n; q++ {
+		if q == p.index {
+			continue
+		}
+		sendOff[q], sendBytes[q] = p.ownerStart[q]*8, (p.ownerStart[q+1]-p.ownerStart[q])*8
+		recvOff[q], recvBytes[q] = p.recvStart[q]*8, (p.recvStart[q+1]-p.recvStart[q])*8
+	}
+	if sumOf(sendBytes) == 0 && sumOf(recvBytes) == 0 {
+		return nil
+	}
+	return rank.exchange(p.send.h.p, sendOff, sendBytes, p.recv.h.p, recvOff, recvBytes)
+}
+
+// CopyFromPeer copies src's segment for this part into this part's
+// receive buffer, where src's sums belong (src is part q; it may be on
+// another device: a peer copy).
+func (p *PartRank) CopyFromPeer(src *PartRank, q int) error {
+	if q < 0 || q >= p.parts || q+1 >= len(src.ownerStart) || p.index+1 >= len(src.ownerStart) {
+		return invalidf("PartRank.CopyFromPeer", "part %d of %d", q, p.parts)
+	}
+	first, count := src.ownerStart[p.index], src.ownerStart[p.index+1]-src.ownerStart[p.index]
+	if count != p.recvStart[q+1]-p.recvStart[q] {
+		return invalidf("PartRank.CopyFromPeer", "part %d sends %d sums; %d expected", q, count, p.recvStart[q+1]-p.recvStart[q])
+	}
+	if count == 0 {
+		return nil
+	}
+	return backendCopyPeer(p.dev.ordinal, unsafe.Add(p.recv.h.p, p.recvStart[q]*8), src.dev.ordinal,
+		unsafe.Add(src.send.h.p, first*8), count*8)
+}
+
+// Owned returns the owned vertices' ranks in the part's numbering, in
+// pinned host memory the part reuses (valid until the next Owned).
+func (p *PartRank) Owned() ([]float64, error) {
+	if p.numOwned == 0 {
+		return []float64{}, nil
+	}
+	if err := backendPartPRGather(p.dev.ordinal, p.ownedLid.h.p, p.numOwned, p.pr.rank.h.p, p.out.h.p); err != nil {
+		return nil, err
+	}
+	out := p.host.Slice()
+	if err := backendCopyDtoH(p.dev.ordinal, unsafe.Pointer(&out[0]), p.out.h.p, p.numOwned*8); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,324 @@
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/cuda"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/partition"
+)
+
+// Partitioned PageRank on the devices (partition.RankExchanger): each
+// part's ranks, shares and sums live in its backend's PRRun (pull scheme);
+// an iteration is the pull gather over the part's layout, the ghosts' sums
+// packed into owner segments, the exchange (NCCL, or peer copies),
+// unpackaging, the apply over the owned vertices and an all-reduce of two
+// doubles. The host sees those two sums per iteration, and the owned
+// ranks at the end.
+
+// rankLink moves an iteration's sums between rank parts and adds their
+// partial sums. Both calls are collective.
+type rankLink interface {
+	exchange(ctx context.Context, d *rankPart) error
+	reduce(ctx context.Context, d *rankPart) (delta, dangling float64, err error)
+}
+
+// rankPart is partition.RankPart on a Backend. It holds the backend's lock
+// from its making to Close.
+type rankPart struct {
+	b    *Backend
+	rank int
+	pt   *partition.Part
+	pr   *cuda.PartRank
+	sent uint64 // sums sent per iteration
+	link rankLink
+}
+
+var _ partition.RankPart = (*rankPart)(nil)
+
+// heldRank is a backend's partitioned PageRank state for one part, kept
+// between runs (tables uploaded once).
+type heldRank struct {
+	pt *partition.Part
+	pr *cuda.PartRank
+}
+
+// Init implements partition.RankPart.
+func (d *rankPart) Init(r0 float64) (uint64, error) {
+	c, err := d.pr.Init(r0)
+	if err != nil {
+		return 0, fmt.Errorf("cuda backend: %w", err)
+	}
+	return c, nil
+}
+
+// Iterate implements partition.RankPart.
+func (d *rankPart) Iterate(ctx context.Context, base, damping float64) (partition.RankStep, error) {
+	rs := partition.RankStep{Sent: d.sent}
+	start := time.Now()
+	if err := d.pr.Gather(); err != nil {
+		return rs, fmt.Errorf("cuda backend: %w", err)
+	}
+	rs.Compute = time.Since(start)
+	if err := d.pr.Pack(); err != nil {
+		return rs, fmt.Errorf("cuda backend: %w", err)
+	}
+	if err := d.link.exchange(ctx, d); err != nil {
+		return rs, fmt.Errorf("exchange: %w", err)
+	}
+	if err := d.pr.Unpack(); err != nil {
+		return rs, fmt.Errorf("cuda backend: %w", err)
+	}
+	start = time.Now()
+	if err := d.pr.Apply(base, damping); err != nil {
+		return rs, fmt.Errorf("cuda backend: %w", err)
+	}
+	rs.Compute += time.Since(start)
+	var err error
+	if rs.Delta, rs.Dangling, err = d.link.reduce(ctx, d); err != nil {
+		return rs, fmt.Errorf("all-reduce: %w", err)
+	}
+	return rs, nil
+}
+
+// Owned implements partition.RankPart: the owned ranks in pinned host
+// memory the part reuses.
+func (d *rankPart) Owned(context.Context) ([]float64, error) {
+	out, err := d.pr.Owned()
+	if err != nil {
+		return nil, fmt.Errorf("cuda backend: %w", err)
+	}
+	return out, nil
+}
+
+// Close implements partition.RankPart: it releases the backend; the state
+// stays with it for the next run over the same part.
+func (d *rankPart) Close() error {
+	if d.pr == nil {
+		return nil
+	}
+	d.pr = nil
+	d.b.mu.Unlock()
+	return nil
+}
+
+// rankParts makes the rank parts of a run over backends, or returns nil
+// when one of them is not a Backend (or there are more parts than a
+// device run counts). device, when not nil, checks part i's backend.
+func rankParts(parts []*partition.Part, backends []engine.Backend, link rankLink, device func(i int, b *Backend) error) ([]*rankPart, error) {
+	bs := make([]*Backend, len(backends))
+	for i, eb := range backends {
+		b, ok := eb.(*Backend)
+		if !ok {
+			return nil, nil
+		}
+		bs[i] = b
+	}
+	if len(parts) > cuda.PartMaxPeers {
+		return nil, nil
+	}
+	if device != nil {
+		for i, b := range bs {
+			if err := device(i, b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	ds := make([]*rankPart, len(parts))
+	fail := func(err error) ([]*rankPart, error) {
+		for _, d := range ds {
+			if d != nil {
+				d.Close()
+			}
+		}
+		return nil, err
+	}
+	for i, b := range bs {
+		b.mu.Lock()
+		d := &rankPart{b: b, rank: i, pt: parts[i], link: link}
+		for q := range parts {
+			if q != i {
+				lo, hi := ghostRange(parts[i], q)
+				d.sent += hi - lo
+			}
+		}
+		if h := b.rankHeld; h == nil || h.pt != parts[i] {
+			if err := b.holdRank(parts, i); err != nil {
+				b.mu.Unlock()
+				return fail(fmt.Errorf("part %d on GPU %d: %w", i, b.dl.Device().Ordinal(), err))
+			}
+		}
+		d.pr = b.rankHeld.pr
+		ds[i] = d
+	}
+	return ds, nil
+}
+
+// holdRank replaces the backend's partitioned PageRank state by one for
+// parts[i] (the backend's layout is that part's). The caller holds b.mu.
+func (b *Backend) holdRank(parts []*partition.Part, i int) error {
+	if b.rankHeld != nil {
+		err := b.rankHeld.pr.Close()
+		b.rankHeld = nil
+		if err != nil {
+			return err
+		}
+	}
+	if b.prScheme != cuda.PRPull {
+		return fmt.Errorf("a partitioned PageRank runs the pull scheme, not %v", b.prScheme)
+	}
+	pr, err := b.prRun()
+	if err != nil {
+		return err
+	}
+	t := rankTables(parts, i, b.l.Perm)
+	rp, err := cuda.NewPartRank(pr, t)
+	if err != nil {
+		return err
+	}
+	b.rankHeld = &heldRank{pt: parts[i], pr: rp}
+	return nil
+}
+
+// rankTables returns part i's tables in its layout's numbering (perm:
+// the part's numbering to the layout's).
+func rankTables(parts []*partition.Part, i int, perm []uint32) cuda.PartRankTables {
+	pt := parts[i]
+	n := len(parts)
+	t := cuda.PartRankTables{Index: i, Parts: n, OwnedLid: perm[:pt.NumLocal], GhostLid: perm[pt.NumLocal:],
+		OwnerStart: make([]uint64, n+1), RecvStart: make([]uint64, n+1)}
+	for q := range n {
+		_, hi := ghostRange(pt, q)
+		t.OwnerStart[q+1] = hi
+	}
+	for q, o := range parts {
+		if q != i {
+			lo, hi := ghostRange(o, i)
+			for _, v := range o.GhostRemote[lo:hi] {
+				t.RecvLid = append(t.RecvLid, perm[v])
+			}
+		}
+		t.RecvStart[q+1] = uint64(len(t.RecvLid))
+	}
+	return t
+}
+
+// ghostRange returns pt's ghosts that part q owns, [lo, hi) (ghosts are
+// ordered by owner).
+func ghostRange(pt *partition.Part, q int) (lo, hi uint64) {
+	own := pt.GhostOwner
+	find := func(v uint32) uint64 {
+		l, h := 0, len(own)
+		for l < h {
+			m := int(uint(l+h) >> 1)
+			if own[m] < v {
+				l = m + 1
+			} else {
+				h = m
+			}
+		}
+		return uint64(l)
+	}
+	return find(uint32(q)), find(uint32(q) + 1)
+}
+
+func asRankParts(ds []*rankPart, err error) ([]partition.RankPart, error) {
+	if ds == nil || err != nil {
+		return nil, err
+	}
+	out := make([]partition.RankPart, len(ds))
+	for i, d := range ds {
+		out[i] = d
+	}
+	return out, nil
+}
+
+// ncclRankLink is rankLink over NCCL, one rank per part.
+type ncclRankLink struct{ ranks []*cuda.NCCLRank }
+
+func (l ncclRankLink) exchange(ctx context.Context, d *rankPart) error {
+	if err := ctx.Err(); err != nil { // NCCL's calls cannot be cancelled
+		return err
+	}
+	return d.pr.ExchangeNCCL(l.ranks[d.rank])
+}
+
+func (l ncclRankLink) reduce(ctx context.Context, d *rankPart) (float64, float64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, 0, err
+	}
+	return d.pr.ReduceNCCL(l.ranks[d.rank])
+}
+
+// RankParts implements partition.RankExchanger: part i must be on rank
+// i's GPU.
+func (x *NCCLExchanger) RankParts(parts []*partition.Part, backends []engine.Backend) ([]partition.RankPart, error) {
+	if len(parts) != len(x.ranks) {
+		return nil, fmt.Errorf("nccl exchanger: %d ranks for %d parts", len(x.ranks), len(parts))
+	}
+	return asRankParts(rankParts(parts, backends, ncclRankLink{x.ranks}, func(i int, b *Backend) error {
+		if got, want := b.dl.Device().Ordinal(), x.ranks[i].Device().Ordinal(); got != want {
+			return fmt.Errorf("nccl exchanger: part %d is on GPU %d but its rank on GPU %d", i, got, want)
+		}
+		return nil
+	}))
+}
+
+var _ partition.RankExchanger = (*NCCLExchanger)(nil)
+
+// peerRankLink is rankLink by copies: after a barrier (every part has
+// packed) each part copies its segments out of the others' send buffers;
+// the partial sums are posted and added on the host after a second
+// barrier, which also keeps the send buffers until every copy is done.
+type peerRankLink struct {
+	bar   *partition.Barrier
+	parts []*rankPart
+	sums  [][2]float64
+}
+
+func (l *peerRankLink) exchange(ctx context.Context, d *rankPart) error {
+	if err := l.bar.Wait(ctx); err != nil {
+		return err
+	}
+	for q, src := range l.parts {
+		if q == d.rank {
+			continue
+		}
+		if err := d.pr.CopyFromPeer(src.pr, q); err != nil {
+			return fmt.Errorf("from part %d: %w", q, err)
+		}
+	}
+	return nil
+}
+
+func (l *peerRankLink) reduce(ctx context.Context, d *rankPart) (float64, float64, error) {
+	delta, dangling, err := d.pr.Sums()
+	if err != nil {
+		return 0, 0, err
+	}
+	l.sums[d.rank] = [2]float64{delta, dangling}
+	if err := l.bar.Wait(ctx); err != nil {
+		return 0, 0, err
+	}
+	var sd, sg float64
+	for _, s := range l.sums {
+		sd += s[0]
+		sg += s[1]
+	}
+	return sd, sg, nil
+}
+
+// RankParts implements partition.RankExchanger.
+func (x *PeerExchanger) RankParts(parts []*partition.Part, backends []engine.Backend) ([]partition.RankPart, error) {
+	if len(parts) != x.Parts() {
+		return nil, fmt.Errorf("peer exchanger: %d ranks for %d parts", x.Parts(), len(parts))
+	}
+	link := &peerRankLink{bar: partition.NewBarrier(len(parts)), sums: make([][2]float64, len(parts))}
+	ds, err := rankParts(parts, backends, link, nil)
+	link.parts = ds
+	return asRankParts(ds, err)
+}
+
+var _ partition.RankExchanger = (*PeerExchanger)(nil)

@@ -1,0 +1,77 @@
+package gpu_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/apps/ref"
+	"github.com/mgraph-dev/mgraph/cuda"
+	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/testgraphs"
+	"github.com/mgraph-dev/mgraph/partition"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPartitionedPageRank runs PageRank on the devices with 2–4 parts on
+// one GPU (peer copies), and a part per GPU (NCCL, and peer copies) where
+// there are several, on every shape, directed and symmetrized, twice over
+// the same parts (the second run reuses the held state), and checks the
+// ranks and iterations against the reference.
+func TestPartitionedPageRank(t *testing.T) {
+	needGPU(t)
+	devices, err := cuda.DeviceCount()
+	require.NoError(t, err)
+	type config struct {
+		parts, gpus int
+		nccl        bool
+	}
+	configs := []config{{2, 1, false}, {3, 1, false}, {4, 1, false}}
+	var x *gpu.NCCLExchanger
+	if devices > 1 {
+		configs = append(configs, config{devices, devices, false}, config{2 * devices, devices, false})
+		if _, err := cuda.OpenNCCL(); err == nil {
+			devs := make([]int, devices)
+			for i := range devs {
+				devs[i] = i
+			}
+			x, err = gpu.NewNCCLExchanger(devs)
+			require.NoError(t, err)
+			defer func() { require.NoError(t, x.Close()) }()
+			configs = append(configs, config{devices, devices, true})
+		}
+	}
+	ctx := context.Background()
+	opts := apps.DefaultPageRankOptions()
+	ro := partition.RankOptions{Damping: opts.Damping, Tolerance: opts.Tolerance, MaxIterations: opts.MaxIterations}
+	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
+		if s.EL.NumVertices < 2 {
+			continue
+		}
+		sym := s.EL.Clone()
+		sym.Symmetrize(4)
+		for _, el := range []*graph.EdgeList{s.EL, sym} {
+			g := graph.ToCSR(el, 4)
+			_, want := ref.PageRank(g, ref.PageRankOptions{Damping: opts.Damping, Tolerance: opts.Tolerance, MaxIterations: opts.MaxIterations})
+			for _, c := range configs {
+				for _, m := range []partition.Method{partition.Random, partition.Balanced} {
+					tag := fmt.Sprintf("%s/directed=%v/%s/%d parts on %d GPUs/nccl=%v", s.Name, el.Directed, m, c.parts, c.gpus, c.nccl)
+					ps, bs := gpuParts(t, el, partition.Options{Method: m, Parts: c.parts, Seed: 7, Bias: 0.8}, c.gpus)
+					for round := range 2 {
+						var ex partition.Exchanger = gpu.NewPeerExchanger(c.parts)
+						if c.nccl {
+							ex = x
+						}
+						ranks, iters, st, err := partition.RunPageRank(ctx, ps, bs, ro, ex, false, 2)
+						require.NoError(t, err, "%s round %d", tag, round)
+						require.NoError(t, apps.ValidatePageRank(g, opts, ranks), "%s round %d", tag, round)
+						require.Equal(t, want, iters, tag)
+						require.Equal(t, iters, st.Supersteps, tag)
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,373 @@
+package partition
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/internal/par"
+	"github.com/mgraph-dev/mgraph/layout"
+)
+
+// RankOptions are a partitioned PageRank's parameters, with
+// apps.PageRankOptions' meaning: r_new(v) = (1−d)/n + d·(D/n + Σ shares of
+// v's in-neighbours), D the rank of the vertices without out-arcs; stop
+// after the first iteration whose Σ|Δr| is below Tolerance, or after
+// MaxIterations.
+type RankOptions struct {
+	Damping, Tolerance float64
+	MaxIterations      int
+}
+
+// RankPart is one part's side of a partitioned PageRank. A part holds
+// every arc out of the vertices it owns, so each owned vertex's share
+// (rank / out-degree) is known locally; an iteration sums, for every
+// vertex of the part (owned or ghost), the shares of its local
+// in-neighbours, sends each ghost's sum to the ghost's owner (no ids: the
+// segments follow the ghosts' order), adds the sums it receives into its
+// owned vertices' and makes their new ranks.
+type RankPart interface {
+	// Init sets every owned vertex's rank to r0 and returns the number of
+	// owned vertices without out-arcs.
+	Init(r0 float64) (dangling uint64, err error)
+	// Iterate is one iteration, collective over the parts, with
+	// base = (1−d)/n + d·D/n: it returns the sums over all parts of |Δr|
+	// and of the dangling vertices' new rank.
+	Iterate(ctx context.Context, base, damping float64) (RankStep, error)
+	// Owned returns the owned vertices' ranks in the part's numbering;
+	// the slice may be memory the part reuses (valid until its next run).
+	Owned(ctx context.Context) ([]float64, error)
+	// Close releases what the part took for the run.
+	Close() error
+}
+
+// RankStep is what one iteration did, over all parts, and on this part.
+type RankStep struct {
+	// Delta and Dangling are Σ|Δr| and Σ r over the dangling vertices,
+	// over all parts.
+	Delta, Dangling float64
+	// Sent is the number of sums this part sent to other parts.
+	Sent uint64
+	// Compute is this part's time in the gather and the apply (the rest is
+	// packaging, the exchange, unpackaging and the all-reduce).
+	Compute time.Duration
+}
+
+// RankExchanger is an Exchanger that can also run a partitioned PageRank
+// on the parts' devices. RunPageRank uses it unless told to run on the
+// host.
+type RankExchanger interface {
+	// RankParts returns a RankPart for every part, part i on backends[i],
+	// or nil and no error when these backends cannot run on their devices.
+	RankParts(parts []*Part, backends []engine.Backend) ([]RankPart, error)
+}
+
+// RunPageRank computes PageRank over parts, in parallel, and returns every
+// vertex's rank at its original id and the iterations run. With a
+// RankExchanger (and not host) part i runs on backends[i]'s device;
+// otherwise every part runs on the host, over its backend's layout, with
+// workers goroutines each, exchanging in memory.
+func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, opts RankOptions, ex Exchanger, host bool, workers int) ([]float64, int, Stats, error) {
+	var st Stats
+	fail := func(err error) ([]float64, int, Stats, error) {
+		return nil, 0, st, fmt.Errorf("partition: run pr: %w", err)
+	}
+	if err := checkParts(parts, backends); err != nil {
+		return fail(err)
+	}
+	switch {
+	case !(opts.Damping >= 0 && opts.Damping <= 1):
+		return fail(fmt.Errorf("damping %g is not in [0, 1]", opts.Damping))
+	case opts.Tolerance < 0 || math.IsNaN(opts.Tolerance):
+		return fail(fmt.Errorf("negative tolerance %g", opts.Tolerance))
+	case opts.MaxIterations < 0:
+		return fail(fmt.Errorf("negative iteration cap %d", opts.MaxIterations))
+	}
+	n := parts[0].NumVertices
+	st.Converged = true
+	if n == 0 {
+		return []float64{}, 0, st, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	var rps []RankPart
+	setup := time.Now()
+	if rx, ok := ex.(RankExchanger); ok && !host {
+		var err error
+		if rps, err = rx.RankParts(parts, backends); err != nil {
+			return fail(err)
+		}
+		if rps != nil && len(rps) != len(parts) {
+			return fail(fmt.Errorf("the exchanger made %d rank parts for %d parts", len(rps), len(parts)))
+		}
+	}
+	if rps == nil {
+		rps = hostRankParts(parts, backends, workers)
+	}
+	defer func() {
+		for _, rp := range rps {
+			rp.Close()
+		}
+	}()
+	r0 := 1 / float64(n)
+	counts := make([]uint64, len(rps))
+	errs := make([]error, len(rps))
+	var initWG sync.WaitGroup
+	for i, rp := range rps {
+		initWG.Add(1)
+		go func() {
+			defer initWG.Done()
+			counts[i], errs[i] = rp.Init(r0)
+		}()
+	}
+	initWG.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return fail(err)
+	}
+	var dangling0 float64
+	for _, c := range counts {
+		dangling0 += float64(c) * r0
+	}
+	setupTime := time.Since(setup)
+
+	out := make([]float64, n)
+	workersState := make([]*worker, len(rps))
+	iters := make([]int, len(rps))
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	for i, rp := range rps {
+		w := &worker{rank: i, setup: setupTime}
+		workersState[i] = w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d, nf := opts.Damping, float64(n)
+			dangling := dangling0
+			for it := 0; it < opts.MaxIterations; it++ {
+				start := time.Now()
+				rs, err := rp.Iterate(runCtx, (1-d)/nf+d*dangling/nf, d)
+				if err != nil {
+					w.err = fmt.Errorf("part %d: iteration %d: %w", i, it, err)
+					cancel(w.err)
+					return
+				}
+				w.steps = append(w.steps, rankStep{active: parts[i].NumLocal, sent: rs.Sent, compute: rs.Compute, wall: time.Since(start)})
+				iters[i] = it + 1
+				dangling = rs.Dangling
+				if rs.Delta < opts.Tolerance {
+					w.done = true
+					break
+				}
+			}
+			start := time.Now()
+			ranks, err := rp.Owned(runCtx)
+			if err != nil {
+				w.err = fmt.Errorf("part %d: %w", i, err)
+				cancel(w.err)
+				return
+			}
+			pt := parts[i]
+			if uint64(len(ranks)) != pt.NumLocal {
+				w.err = fmt.Errorf("part %d returned %d ranks for %d owned vertices", i, len(ranks), pt.NumLocal)
+				cancel(w.err)
+				return
+			}
+			global := pt.Global[:pt.NumLocal]
+			par.ForChunks(par.Split(len(ranks), 4*par.Workers(workers)), func(c par.Chunk) {
+				for j := c.Lo; j < c.Hi; j++ {
+					out[global[j]] = ranks[j]
+				}
+			})
+			w.collect = time.Since(start)
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	if cause := context.Cause(runCtx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return fail(cause)
+	}
+	for _, w := range workersState {
+		if w.err != nil {
+			return fail(w.err)
+		}
+	}
+	st = mergeStats(workersState)
+	st.Bytes = st.Messages * 8
+	for s := range st.Steps {
+		st.Steps[s].Bytes = st.Steps[s].Messages * 8
+	}
+	st.Converged = workersState[0].done || opts.MaxIterations == 0
+	return out, iters[0], st, nil
+}
+
+// hostRank is a part of a PageRank run on the host, over its backend's
+// layout (layout numbering): the arcs by destination (in-rows, made from
+// the layout's out-rows; every source is owned), the ranks, shares and
+// sums of its vertices, and the parts it exchanges with in memory.
+type hostRank struct {
+	pt      *Part
+	l       *layout.Layout
+	all     []*hostRank
+	bar     *Barrier
+	workers int
+	owned   []uint32 // the owned vertices' layout ids (the part's numbering)
+	inOff   []uint64
+	inSrc   []uint32
+	rank    []float64
+	share   []float64
+	acc     []float64
+	sums    [2]float64 // this part's Σ|Δr| and dangling rank, posted for the others
+}
+
+// hostRankParts makes the host parts of a run over the backends' layouts.
+func hostRankParts(parts []*Part, backends []engine.Backend, workers int) []RankPart {
+	hs := make([]*hostRank, len(parts))
+	bar := NewBarrier(len(parts))
+	for i, pt := range parts {
+		hs[i] = &hostRank{pt: pt, l: backends[i].Layout(), all: hs, bar: bar, workers: workers}
+	}
+	out := make([]RankPart, len(hs))
+	for i, h := range hs {
+		out[i] = h
+	}
+	return out
+}
+
+// Init implements RankPart.
+func (h *hostRank) Init(r0 float64) (uint64, error) {
+	pt, l := h.pt, h.l
+	nv := l.NumVertices
+	if nv != pt.NumPartVertices() || uint64(len(l.Perm)) != nv {
+		return 0, fmt.Errorf("part %d: a layout of %d vertices for %d owned and %d ghosts", pt.Index, nv, pt.NumLocal, pt.NumGhosts)
+	}
+	h.owned = l.Perm[:pt.NumLocal]
+	h.inOff = make([]uint64, nv+1)
+	for _, d := range l.SparseDst {
+		h.inOff[d+1]++
+	}
+	for v := uint64(0); v < nv; v++ {
+		h.inOff[v+1] += h.inOff[v]
+	}
+	h.inSrc = make([]uint32, len(l.SparseDst))
+	next := append([]uint64(nil), h.inOff[:nv]...)
+	for u := uint64(0); u < nv; u++ {
+		for _, d := range l.SparseDst[l.SparseOffsets[u]:l.SparseOffsets[u+1]] {
+			h.inSrc[next[d]] = uint32(u)
+			next[d]++
+		}
+	}
+	h.rank, h.share, h.acc = make([]float64, nv), make([]float64, nv), make([]float64, nv)
+	var dangling uint64
+	for _, v := range h.owned {
+		h.rank[v] = r0
+		if d := l.OutDegree(v); d > 0 {
+			h.share[v] = r0 / float64(d)
+		} else {
+			dangling++
+		}
+	}
+	return dangling, nil
+}
+
+// Iterate implements RankPart: the gather, a barrier, the owned vertices'
+// sums from the other parts' ghosts (read in place), the apply, and the
+// sums posted and added after a second barrier (which also keeps every
+// part's ghost sums until all have read them).
+func (h *hostRank) Iterate(ctx context.Context, base, damping float64) (RankStep, error) {
+	var rs RankStep
+	pt := h.pt
+	start := time.Now()
+	par.ForChunks(par.Split(len(h.acc), 4*par.Workers(h.workers)), func(c par.Chunk) {
+		for v := c.Lo; v < c.Hi; v++ {
+			var s float64
+			for _, u := range h.inSrc[h.inOff[v]:h.inOff[v+1]] {
+				s += h.share[u]
+			}
+			h.acc[v] = s
+		}
+	})
+	rs.Compute = time.Since(start)
+	for q := range pt.NumParts {
+		if q != pt.Index {
+			lo, hi := ownerRange(pt, q)
+			rs.Sent += hi - lo
+		}
+	}
+	if err := h.bar.Wait(ctx); err != nil {
+		return rs, err
+	}
+	for _, o := range h.all {
+		if o == h {
+			continue
+		}
+		lo, hi := ownerRange(o.pt, pt.Index)
+		for g := lo; g < hi; g++ {
+			h.acc[h.l.Perm[o.pt.GhostRemote[g]]] += o.acc[o.l.Perm[o.pt.NumLocal+g]]
+		}
+	}
+	start = time.Now()
+	var delta, dangling float64
+	for _, v := range h.owned {
+		nr := base + damping*h.acc[v]
+		delta += math.Abs(nr - h.rank[v])
+		h.rank[v] = nr
+		if d := h.l.OutDegree(v); d > 0 {
+			h.share[v] = nr / float64(d)
+		} else {
+			dangling += nr
+		}
+	}
+	rs.Compute += time.Since(start)
+	h.sums = [2]float64{delta, dangling}
+	if err := h.bar.Wait(ctx); err != nil {
+		return rs, err
+	}
+	for _, o := range h.all {
+		rs.Delta += o.sums[0]
+		rs.Dangling += o.sums[1]
+	}
+	return rs, nil
+}
+
+// ownerRange returns the ghosts of pt that part q owns: [lo, hi) (ghosts
+// are ordered by owner).
+func ownerRange(pt *Part, q int) (lo, hi uint64) {
+	own := pt.GhostOwner
+	lo = uint64(lowerBound(own, uint32(q)))
+	hi = uint64(lowerBound(own, uint32(q)+1))
+	return lo, hi
+}
+
+// lowerBound is the first index of sorted x whose value is at least v.
+func lowerBound(x []uint32, v uint32) int {
+	lo, hi := 0, len(x)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if x[m] < v {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// Owned implements RankPart.
+func (h *hostRank) Owned(context.Context) ([]float64, error) {
+	out := make([]float64, len(h.owned))
+	for i, v := range h.owned {
+		out[i] = h.rank[v]
+	}
+	return out, nil
+}
+
+// Close implements RankPart.
+func (h *hostRank) Close() error { return nil }
