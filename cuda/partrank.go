@@ -23,6 +23,16 @@ type PartRankTables struct {
 	// for this part).
 	RecvLid   []uint32
 	RecvStart []uint64
+	// The result is assembled in ranges of original ids, part q's being
+	// [Lo, Hi) here: SendSplit[q] (Parts+1 entries) is the first owned
+	// vertex (the part's numbering, in increasing original id) in part q's
+	// range; CollectStart[p] (Parts+1 entries) is where part p's values
+	// for this part's range begin among the collected ones, and
+	// CollectIds their original ids minus Lo.
+	Lo, Hi       uint64
+	SendSplit    []uint64
+	CollectStart []uint64
+	CollectIds   []uint32
 }
 
 // PartRank is one part's state of a partitioned PageRank on its device,
@@ -43,8 +53,12 @@ type PartRank struct {
 	send, recv                   *Buffer[float64]
 	sums                         *Buffer[float64] // the part's (delta, dangling), then the run's
 	dangling                     *Buffer[uint64]
-	out                          *Buffer[float64]
-	host                         *Pinned[float64]
+	out                          *Buffer[float64] // the owned ranks, in the part's numbering
+	lo, hi                       uint64
+	sendSplit, collectStart      []uint64
+	collectIds                   *Buffer[uint32]
+	vals, full                   *Buffer[float64] // the range's collected ranks, and in id order
+	host                         *Pinned[float64] // the whole result (MakeResult)
 }
 
 // NewPartRank allocates a part's PageRank state over pr (whose layout is
@@ -64,9 +78,20 @@ func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
 		return nil, invalidf("NewPartRank", "owner starts %v for %d ghosts of %d parts", t.OwnerStart, ng, t.Parts)
 	case len(t.RecvStart) != t.Parts+1 || t.RecvStart[0] != 0 || t.RecvStart[t.Parts] != uint64(len(t.RecvLid)):
 		return nil, invalidf("NewPartRank", "receive starts %v for %d received sums of %d parts", t.RecvStart, len(t.RecvLid), t.Parts)
+	case t.Hi < t.Lo || len(t.SendSplit) != t.Parts+1 || t.SendSplit[0] != 0 || t.SendSplit[t.Parts] != no:
+		return nil, invalidf("NewPartRank", "range [%d, %d), send splits %v for %d owned vertices", t.Lo, t.Hi, t.SendSplit, no)
+	case len(t.CollectStart) != t.Parts+1 || t.CollectStart[0] != 0 || t.CollectStart[t.Parts] != uint64(len(t.CollectIds)) ||
+		uint64(len(t.CollectIds)) != t.Hi-t.Lo:
+		return nil, invalidf("NewPartRank", "collect starts %v and %d ids for the range [%d, %d)", t.CollectStart, len(t.CollectIds), t.Lo, t.Hi)
+	}
+	for _, id := range t.CollectIds {
+		if uint64(id) >= t.Hi-t.Lo {
+			return nil, invalidf("NewPartRank", "collected id %d outside the range [%d, %d)", uint64(id)+t.Lo, t.Lo, t.Hi)
+		}
 	}
 	for q := 0; q < t.Parts; q++ {
-		if t.OwnerStart[q+1] < t.OwnerStart[q] || t.RecvStart[q+1] < t.RecvStart[q] {
+		if t.OwnerStart[q+1] < t.OwnerStart[q] || t.RecvStart[q+1] < t.RecvStart[q] || t.SendSplit[q+1] < t.SendSplit[q] ||
+			t.CollectStart[q+1] < t.CollectStart[q] {
 			return nil, invalidf("NewPartRank", "owner or receive starts decrease at part %d", q)
 		}
 	}
@@ -79,7 +104,8 @@ func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
 	}
 	p := &PartRank{pr: pr, dev: pr.dl.dev, index: t.Index, parts: t.Parts, numOwned: no, numGhosts: ng,
 		numRecv: uint64(len(t.RecvLid)), ownerStart: append([]uint64(nil), t.OwnerStart...),
-		recvStart: append([]uint64(nil), t.RecvStart...)}
+		recvStart: append([]uint64(nil), t.RecvStart...), lo: t.Lo, hi: t.Hi,
+		sendSplit: append([]uint64(nil), t.SendSplit...), collectStart: append([]uint64(nil), t.CollectStart...)}
 	fail := func(err error) (*PartRank, error) { p.Close(); return nil, err }
 	var err error
 	for _, u := range []struct {
@@ -90,6 +116,7 @@ func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
 		{"owned vertices' layout ids", &p.ownedLid, t.OwnedLid},
 		{"ghosts' layout ids", &p.ghostLid, t.GhostLid},
 		{"received sums' layout ids", &p.recvLid, t.RecvLid},
+		{"collected ranks' original ids", &p.collectIds, t.CollectIds},
 	} {
 		if *u.dst, err = allocRank[uint32](p, u.name, len(u.src)); err != nil {
 			return fail(err)
@@ -115,8 +142,11 @@ func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
 	if p.out, err = allocRank[float64](p, "owned ranks", int(no)); err != nil {
 		return fail(err)
 	}
-	if p.host, err = AllocPinned[float64](p.dev, int(no)); err != nil {
-		return fail(fmt.Errorf("pinned host memory for the owned ranks (%s): %w", FormatBytes(no*8), err))
+	if p.vals, err = allocRank[float64](p, "collected ranks", int(t.Hi-t.Lo)); err != nil {
+		return fail(err)
+	}
+	if p.full, err = allocRank[float64](p, "the range's ranks", int(t.Hi-t.Lo)); err != nil {
+		return fail(err)
 	}
 	return p, nil
 }
@@ -143,7 +173,7 @@ func (p *PartRank) Close() error {
 // Bytes returns the device memory the state takes (beyond the PRRun's).
 func (p *PartRank) Bytes() uint64 {
 	return bufBytes(p.ownedLid) + bufBytes(p.ghostLid) + bufBytes(p.recvLid) + bufBytes(p.send) + bufBytes(p.recv) +
-		bufBytes(p.sums) + bufBytes(p.dangling) + bufBytes(p.out)
+		bufBytes(p.sums) + bufBytes(p.dangling) + bufBytes(p.out) + bufBytes(p.collectIds) + bufBytes(p.vals) + bufBytes(p.full)
 }
 
 // Init sets every owned vertex's rank to r0 and its share, clears the
@@ -255,18 +285,90 @@ func (p *PartRank) CopyFromPeer(src *PartRank, q int) error {
 		unsafe.Add(src.send.h.p, first*8), count*8)
 }
 
-// Owned returns the owned vertices' ranks in the part's numbering, in
-// pinned host memory the part reuses (valid until the next Owned).
-func (p *PartRank) Owned() ([]float64, error) {
-	if p.numOwned == 0 {
-		return []float64{}, nil
+// MakeResult allocates (once) pinned host memory for the whole result, n
+// ranks, which Assemble of every part fills, and returns it.
+func (p *PartRank) MakeResult(n uint64) ([]float64, error) {
+	if p.host == nil || uint64(len(p.host.Slice())) != n {
+		if p.host != nil {
+			if err := p.host.Free(); err != nil {
+				return nil, err
+			}
+			p.host = nil
+		}
+		h, err := AllocPinned[float64](p.dev, int(n))
+		if err != nil {
+			return nil, fmt.Errorf("pinned host memory for the ranks (%s): %w", FormatBytes(n*8), err)
+		}
+		p.host = h
 	}
-	if err := backendPartPRGather(p.dev.ordinal, p.ownedLid.h.p, p.numOwned, p.pr.rank.h.p, p.out.h.p); err != nil {
-		return nil, err
+	return p.host.Slice(), nil
+}
+
+// GatherOwned gathers the owned vertices' ranks in the part's numbering
+// (increasing original id), so that each part's range is one slice.
+func (p *PartRank) GatherOwned() error {
+	return backendPartPRGather(p.dev.ordinal, p.ownedLid.h.p, p.numOwned, p.pr.rank.h.p, p.out.h.p)
+}
+
+// CollectOwn copies the part's gathered ranks that fall in its own range
+// to their place among the collected ones.
+func (p *PartRank) CollectOwn() error {
+	return p.CollectFromPeer(p, p.index)
+}
+
+// CollectFromPeer copies src's (part q's) gathered ranks in this part's
+// range to their place among the collected ones (src may be this part, or
+// on another device: a peer copy).
+func (p *PartRank) CollectFromPeer(src *PartRank, q int) error {
+	if q < 0 || q >= p.parts || len(src.sendSplit) != p.parts+1 {
+		return invalidf("PartRank.CollectFromPeer", "part %d of %d", q, p.parts)
 	}
-	out := p.host.Slice()
-	if err := backendCopyDtoH(p.dev.ordinal, unsafe.Pointer(&out[0]), p.out.h.p, p.numOwned*8); err != nil {
-		return nil, err
+	first, count := src.sendSplit[p.index], src.sendSplit[p.index+1]-src.sendSplit[p.index]
+	if count != p.collectStart[q+1]-p.collectStart[q] {
+		return invalidf("PartRank.CollectFromPeer", "part %d has %d ranks in the range; %d expected", q, count, p.collectStart[q+1]-p.collectStart[q])
 	}
-	return out, nil
+	if count == 0 {
+		return nil
+	}
+	return backendCopyPeer(p.dev.ordinal, unsafe.Add(p.vals.h.p, p.collectStart[q]*8), src.dev.ordinal,
+		unsafe.Add(src.out.h.p, first*8), count*8)
+}
+
+// CollectNCCL sends every other part the gathered ranks in its range and
+// receives those in this part's (collective; rank is this part's).
+func (p *PartRank) CollectNCCL(rank *NCCLRank) error {
+	n := rank.ranks
+	if n != p.parts || rank.rank != p.index {
+		return invalidf("PartRank.CollectNCCL", "rank %d of %d for part %d of %d", rank.rank, n, p.index, p.parts)
+	}
+	sendOff, sendBytes := make([]uint64, n), make([]uint64, n)
+	recvOff, recvBytes := make([]uint64, n), make([]uint64, n)
+	for q := 0; q < n; q++ {
+		if q == p.index {
+			continue
+		}
+		sendOff[q], sendBytes[q] = p.sendSplit[q]*8, (p.sendSplit[q+1]-p.sendSplit[q])*8
+		recvOff[q], recvBytes[q] = p.collectStart[q]*8, (p.collectStart[q+1]-p.collectStart[q])*8
+	}
+	if sumOf(sendBytes) == 0 && sumOf(recvBytes) == 0 {
+		return nil
+	}
+	return rank.exchange(p.out.h.p, sendOff, sendBytes, p.vals.h.p, recvOff, recvBytes)
+}
+
+// Assemble puts the collected ranks of the part's range in id order and
+// copies them to result[Lo:Hi] (result: the whole result, in pinned
+// memory: MakeResult of one part).
+func (p *PartRank) Assemble(result []float64) error {
+	if p.hi > uint64(len(result)) {
+		return invalidf("PartRank.Assemble", "range [%d, %d) of a result of %d", p.lo, p.hi, len(result))
+	}
+	count := p.hi - p.lo
+	if count == 0 {
+		return nil
+	}
+	if err := backendPartPRScatter(p.dev.ordinal, p.vals.h.p, p.collectIds.h.p, count, p.full.h.p); err != nil {
+		return err
+	}
+	return backendCopyDtoH(p.dev.ordinal, unsafe.Pointer(&result[p.lo]), p.full.h.p, count*8)
 }

@@ -54,3 +54,9 @@ func backendNCCLAllReduceSumF64(dev int, comm, send, recv unsafe.Pointer, count 
 			C.mg_stream(s), e, n)
 	})
 }
+
+func backendPartPRScatter(dev int, vals, ids unsafe.Pointer, count uint64, full unsafe.Pointer) error {
+	return call("partitioned pagerank scatter", func(e *C.char, n C.size_t) C.int {
+		return C.mg_part_pr_scatter(C.int(dev), (*C.double)(vals), (*C.uint32_t)(ids), C.uint64_t(count), (*C.double)(full), e, n)
+	})
+}

@@ -27,3 +27,6 @@ func backendPartPRGather(int, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Poi
 func backendNCCLAllReduceSumF64(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
+func backendPartPRScatter(int, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer) error {
+	return ErrNoCUDA
+}

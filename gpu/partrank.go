@@ -3,6 +3,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/cuda"
@@ -23,17 +24,21 @@ import (
 type rankLink interface {
 	exchange(ctx context.Context, d *rankPart) error
 	reduce(ctx context.Context, d *rankPart) (delta, dangling float64, err error)
+	// collect moves every part's gathered ranks to the parts whose
+	// ranges of original ids they fall in.
+	collect(ctx context.Context, d *rankPart) error
 }
 
 // rankPart is partition.RankPart on a Backend. It holds the backend's lock
 // from its making to Close.
 type rankPart struct {
-	b    *Backend
-	rank int
-	pt   *partition.Part
-	pr   *cuda.PartRank
-	sent uint64 // sums sent per iteration
-	link rankLink
+	b      *Backend
+	rank   int
+	pt     *partition.Part
+	pr     *cuda.PartRank
+	sent   uint64 // sums sent per iteration
+	link   rankLink
+	result []float64 // the whole result, pinned (part 0's PartRank's), which every part fills its range of
 }
 
 var _ partition.RankPart = (*rankPart)(nil)
@@ -83,14 +88,28 @@ func (d *rankPart) Iterate(ctx context.Context, base, damping float64) (partitio
 	return rs, nil
 }
 
-// Owned implements partition.RankPart: the owned ranks in pinned host
-// memory the part reuses.
-func (d *rankPart) Owned(context.Context) ([]float64, error) {
-	out, err := d.pr.Owned()
-	if err != nil {
+// Collect implements partition.RankPart: every part gathers its owned
+// ranks, sends each other part those in its range of original ids (NCCL,
+// or peer copies), puts the ones it receives in id order and copies its
+// range to the pinned result, which part 0 returns (the parts reuse it:
+// valid until their next run).
+func (d *rankPart) Collect(ctx context.Context) ([]float64, error) {
+	if err := d.pr.GatherOwned(); err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}
-	return out, nil
+	if err := d.link.collect(ctx, d); err != nil {
+		return nil, fmt.Errorf("collect: %w", err)
+	}
+	if err := d.pr.CollectOwn(); err != nil {
+		return nil, fmt.Errorf("cuda backend: %w", err)
+	}
+	if err := d.pr.Assemble(d.result); err != nil {
+		return nil, fmt.Errorf("cuda backend: %w", err)
+	}
+	if d.rank != 0 {
+		return nil, nil
+	}
+	return d.result, nil
 }
 
 // Close implements partition.RankPart: it releases the backend; the state
@@ -153,6 +172,13 @@ func rankParts(parts []*partition.Part, backends []engine.Backend, link rankLink
 		d.pr = b.rankHeld.pr
 		ds[i] = d
 	}
+	result, err := ds[0].pr.MakeResult(parts[0].NumVertices)
+	if err != nil {
+		return fail(fmt.Errorf("part 0 on GPU %d: %w", bs[0].dl.Device().Ordinal(), err))
+	}
+	for _, d := range ds {
+		d.result = result
+	}
 	return ds, nil
 }
 
@@ -183,13 +209,15 @@ func (b *Backend) holdRank(parts []*partition.Part, i int) error {
 }
 
 // rankTables returns part i's tables in its layout's numbering (perm:
-// the part's numbering to the layout's).
+// the part's numbering to the layout's): the exchange's, and the
+// collection's, in which part q assembles the original ids
+// [q·n/P, (q+1)·n/P).
 func rankTables(parts []*partition.Part, i int, perm []uint32) cuda.PartRankTables {
 	pt := parts[i]
-	n := len(parts)
-	t := cuda.PartRankTables{Index: i, Parts: n, OwnedLid: perm[:pt.NumLocal], GhostLid: perm[pt.NumLocal:],
-		OwnerStart: make([]uint64, n+1), RecvStart: make([]uint64, n+1)}
-	for q := range n {
+	np := len(parts)
+	t := cuda.PartRankTables{Index: i, Parts: np, OwnedLid: perm[:pt.NumLocal], GhostLid: perm[pt.NumLocal:],
+		OwnerStart: make([]uint64, np+1), RecvStart: make([]uint64, np+1), CollectStart: make([]uint64, np+1)}
+	for q := range np {
 		_, hi := ghostRange(pt, q)
 		t.OwnerStart[q+1] = hi
 	}
@@ -201,6 +229,26 @@ func rankTables(parts []*partition.Part, i int, perm []uint32) cuda.PartRankTabl
 			}
 		}
 		t.RecvStart[q+1] = uint64(len(t.RecvLid))
+	}
+	n := pt.NumVertices
+	bound := func(q int) uint64 { return uint64(q) * n / uint64(np) }
+	t.Lo, t.Hi = bound(i), bound(i+1)
+	split := func(o *partition.Part) []uint64 { // o's owned vertices by range
+		s := make([]uint64, np+1)
+		own := o.Global[:o.NumLocal]
+		for q := 1; q <= np; q++ {
+			s[q] = uint64(sort.Search(len(own), func(j int) bool { return uint64(own[j]) >= bound(q) }))
+		}
+		return s
+	}
+	t.SendSplit = split(pt)
+	t.CollectIds = make([]uint32, 0, t.Hi-t.Lo)
+	for q, o := range parts {
+		s := split(o)
+		for _, id := range o.Global[s[i]:s[i+1]] {
+			t.CollectIds = append(t.CollectIds, id-uint32(t.Lo))
+		}
+		t.CollectStart[q+1] = uint64(len(t.CollectIds))
 	}
 	return t
 }
@@ -245,6 +293,13 @@ func (l ncclRankLink) exchange(ctx context.Context, d *rankPart) error {
 	return d.pr.ExchangeNCCL(l.ranks[d.rank])
 }
 
+func (l ncclRankLink) collect(ctx context.Context, d *rankPart) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return d.pr.CollectNCCL(l.ranks[d.rank])
+}
+
 func (l ncclRankLink) reduce(ctx context.Context, d *rankPart) (float64, float64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, 0, err
@@ -287,6 +342,24 @@ func (l *peerRankLink) exchange(ctx context.Context, d *rankPart) error {
 			continue
 		}
 		if err := d.pr.CopyFromPeer(src.pr, q); err != nil {
+			return fmt.Errorf("from part %d: %w", q, err)
+		}
+	}
+	return nil
+}
+
+// collect: after a barrier (every part has gathered), each part copies the
+// ranks in its range from the others' gathered ones, which stay unchanged
+// until the run has ended.
+func (l *peerRankLink) collect(ctx context.Context, d *rankPart) error {
+	if err := l.bar.Wait(ctx); err != nil {
+		return err
+	}
+	for q, src := range l.parts {
+		if q == d.rank {
+			continue
+		}
+		if err := d.pr.CollectFromPeer(src.pr, q); err != nil {
 			return fmt.Errorf("from part %d: %w", q, err)
 		}
 	}

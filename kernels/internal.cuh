@@ -5,6 +5,7 @@
 #ifndef MGRAPH_KERNELS_INTERNAL_CUH
 #define MGRAPH_KERNELS_INTERNAL_CUH
 
+#include <mutex>
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -137,11 +138,25 @@ __device__ __forceinline__ typename Op::Acc block_reduce(typename Op::Acc v) {
     return v;
 }
 
-// set_smem raises kernel's dynamic shared-memory limit to bytes (always:
-// a panel may be exactly 48 KiB, and block_reduce's static shared memory
-// comes on top of it). Used inside functions that have err and errlen.
+// smem_mutex serialises set_smem's read and raise of a kernel's limit.
+inline std::mutex &smem_mutex() {
+    static std::mutex m;
+    return m;
+}
+
+// set_smem raises kernel's dynamic shared-memory limit on the current
+// device to at least bytes (always asked: a panel may be exactly 48 KiB,
+// and block_reduce's static shared memory comes on top of it). It never
+// lowers it: several host threads launch the same kernel on one device
+// (the parts of a partitioned run), and a limit set to one launch's exact
+// need made another's larger launch fail with an invalid argument. Used
+// inside functions that have err and errlen.
 template <typename K>
 int set_smem(K kernel, size_t bytes, char *err, size_t errlen) {
+    std::lock_guard<std::mutex> hold(smem_mutex());
+    cudaFuncAttributes a;
+    MG_CHECK(cudaFuncGetAttributes(&a, kernel));
+    if (a.maxDynamicSharedSizeBytes >= 0 && (size_t)a.maxDynamicSharedSizeBytes >= bytes) return MG_OK;
     MG_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
     return MG_OK;
 }

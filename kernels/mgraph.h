@@ -967,6 +967,10 @@ int mg_part_pr_unpack(int dev, const double *recv, const uint32_t *recv_lid, uin
 int mg_part_pr_apply(int dev, const uint64_t *offsets, const uint32_t *owned, uint64_t num_owned, double base,
                      double damping, double *rank, double *share, double *acc, double *sums, char *err,
                      size_t errlen);
+/* full[ids[i]] = vals[i] for i < count (a part's range of the result,
+ * from every part's owned ranks in it). Waits. */
+int mg_part_pr_scatter(int dev, const double *vals, const uint32_t *ids, uint64_t count, double *full, char *err,
+                       size_t errlen);
 /* out[i] = rank[owned[i]] for i < num_owned. Waits. */
 int mg_part_pr_gather(int dev, const uint32_t *owned, uint64_t num_owned, const double *rank, double *out, char *err,
                       size_t errlen);

@@ -357,8 +357,18 @@ extern "C" int mg_pr_pull_gather(int dev, const mg_dlayout *l, const mg_pr_pull 
         const size_t smem = (L.num_heavy_chunks > 0 ? 2 : 1) * (size_t)L.panel_size * sizeof(double);
         int rc = mg::set_smem(pull_gather_kernel, smem, err, errlen);
         if (rc != MG_OK) return rc;
+        const cudaError_t before = cudaGetLastError();  // an earlier call's, not this launch's
         pull_gather_kernel<<<gather, kGatherBlock, smem>>>(L, *p, share, acc, sums);
-        MG_CHECK_LAUNCH("pull_gather_kernel<<<heavy + light chunks, 1024, (1 or 2)·P·8>>>");
+        const cudaError_t e = cudaGetLastError();
+        if (before != cudaSuccess || e != cudaSuccess) {
+            if (err != NULL && errlen > 0)
+                snprintf(err, errlen,
+                         "pull_gather_kernel<<<%u, %d, %zu>>> (%u heavy and %u light chunks, n %llu, panel %u): %s (before "
+                         "the launch: %s)",
+                         gather, kGatherBlock, smem, L.num_heavy_chunks, p->num_chunks, (unsigned long long)L.n,
+                         L.panel_size, cudaGetErrorString(e), cudaGetErrorString(before));
+            return MG_ERR_CUDA;
+        }
     }
     MG_SYNC("mg_pr_pull_gather (pull_gather_kernel)");
     return MG_OK;

@@ -107,6 +107,14 @@ __global__ void __launch_bounds__(kBlock)
         out[i] = rank[owned[i]];
 }
 
+// scatter_kernel: full[ids[i]] = vals[i].
+__global__ void __launch_bounds__(kBlock)
+    scatter_kernel(const double *__restrict__ vals, const uint32_t *__restrict__ ids, uint64_t count,
+                   double *__restrict__ full) {
+    const uint64_t stride = (uint64_t)gridDim.x * kBlock;
+    for (uint64_t i = (uint64_t)blockIdx.x * kBlock + threadIdx.x; i < count; i += stride) full[ids[i]] = vals[i];
+}
+
 }  // namespace
 
 extern "C" {
@@ -179,6 +187,17 @@ int mg_part_pr_gather(int dev, const uint32_t *owned, uint64_t num_owned, const 
     gather_kernel<<<grid_for(dev, num_owned), kBlock>>>(owned, num_owned, rank, out);
     MG_CHECK_LAUNCH("gather_kernel<<<grid, 256>>>");
     MG_SYNC("mg_part_pr_gather (gather_kernel)");
+    return MG_OK;
+}
+
+int mg_part_pr_scatter(int dev, const double *vals, const uint32_t *ids, uint64_t count, double *full, char *err,
+                       size_t errlen) {
+    if (count == 0) return MG_OK;
+    if (vals == NULL || ids == NULL || full == NULL) return mg::invalid("mg_part_pr_scatter: NULL pointer", err, errlen);
+    MG_SET_DEVICE(dev);
+    scatter_kernel<<<grid_for(dev, count), kBlock>>>(vals, ids, count, full);
+    MG_CHECK_LAUNCH("scatter_kernel<<<grid, 256>>>");
+    MG_SYNC("mg_part_pr_scatter (scatter_kernel)");
     return MG_OK;
 }
 

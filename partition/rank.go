@@ -38,9 +38,11 @@ type RankPart interface {
 	// base = (1−d)/n + d·D/n: it returns the sums over all parts of |Δr|
 	// and of the dangling vertices' new rank.
 	Iterate(ctx context.Context, base, damping float64) (RankStep, error)
-	// Owned returns the owned vertices' ranks in the part's numbering;
-	// the slice may be memory the part reuses (valid until its next run).
-	Owned(ctx context.Context) ([]float64, error)
+	// Collect puts the part's owned ranks at their original ids in the
+	// run's result (collective); part 0 returns the result, which may be
+	// memory the parts reuse (valid until their next run), the others nil.
+	// It is complete once every part's Collect has returned.
+	Collect(ctx context.Context) ([]float64, error)
 	// Close releases what the part took for the run.
 	Close() error
 }
@@ -135,7 +137,7 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 	}
 	setupTime := time.Since(setup)
 
-	out := make([]float64, n)
+	var out []float64 // part 0's Collect's
 	workersState := make([]*worker, len(rps))
 	iters := make([]int, len(rps))
 	runCtx, cancel := context.WithCancelCause(ctx)
@@ -166,24 +168,15 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 				}
 			}
 			start := time.Now()
-			ranks, err := rp.Owned(runCtx)
+			res, err := rp.Collect(runCtx)
 			if err != nil {
 				w.err = fmt.Errorf("part %d: %w", i, err)
 				cancel(w.err)
 				return
 			}
-			pt := parts[i]
-			if uint64(len(ranks)) != pt.NumLocal {
-				w.err = fmt.Errorf("part %d returned %d ranks for %d owned vertices", i, len(ranks), pt.NumLocal)
-				cancel(w.err)
-				return
+			if i == 0 {
+				out = res
 			}
-			global := pt.Global[:pt.NumLocal]
-			par.ForChunks(par.Split(len(ranks), 4*par.Workers(workers)), func(c par.Chunk) {
-				for j := c.Lo; j < c.Hi; j++ {
-					out[global[j]] = ranks[j]
-				}
-			})
 			w.collect = time.Since(start)
 		}()
 	}
@@ -198,6 +191,9 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 		if w.err != nil {
 			return fail(w.err)
 		}
+	}
+	if uint64(len(out)) != n {
+		return fail(fmt.Errorf("part 0 collected %d ranks for %d vertices", len(out), n))
 	}
 	st = mergeStats(workersState)
 	st.Bytes = st.Messages * 8
@@ -225,14 +221,16 @@ type hostRank struct {
 	share   []float64
 	acc     []float64
 	sums    [2]float64 // this part's Σ|Δr| and dangling rank, posted for the others
+	result  []float64  // the run's, shared by the parts
 }
 
 // hostRankParts makes the host parts of a run over the backends' layouts.
 func hostRankParts(parts []*Part, backends []engine.Backend, workers int) []RankPart {
 	hs := make([]*hostRank, len(parts))
 	bar := NewBarrier(len(parts))
+	result := make([]float64, parts[0].NumVertices)
 	for i, pt := range parts {
-		hs[i] = &hostRank{pt: pt, l: backends[i].Layout(), all: hs, bar: bar, workers: workers}
+		hs[i] = &hostRank{pt: pt, l: backends[i].Layout(), all: hs, bar: bar, workers: workers, result: result}
 	}
 	out := make([]RankPart, len(hs))
 	for i, h := range hs {
@@ -360,13 +358,19 @@ func lowerBound(x []uint32, v uint32) int {
 	return lo
 }
 
-// Owned implements RankPart.
-func (h *hostRank) Owned(context.Context) ([]float64, error) {
-	out := make([]float64, len(h.owned))
-	for i, v := range h.owned {
-		out[i] = h.rank[v]
+// Collect implements RankPart: the part writes its owned ranks at their
+// original ids (the parts' ids are disjoint).
+func (h *hostRank) Collect(context.Context) ([]float64, error) {
+	global := h.pt.Global[:h.pt.NumLocal]
+	par.ForChunks(par.Split(len(h.owned), 4*par.Workers(h.workers)), func(c par.Chunk) {
+		for j := c.Lo; j < c.Hi; j++ {
+			h.result[global[j]] = h.rank[h.owned[j]]
+		}
+	})
+	if h.pt.Index != 0 {
+		return nil, nil
 	}
-	return out, nil
+	return h.result, nil
 }
 
 // Close implements RankPart.
