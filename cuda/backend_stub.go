@@ -69,6 +69,9 @@ func backendPRDeltaAsync(int, unsafe.Pointer, float64, float64, unsafe.Pointer, 
 func backendMinPull(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
+func backendMinPullAll(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
 func backendInHeavy(int, unsafe.Pointer, unsafe.Pointer) (uint64, error)         { return 0, ErrNoCUDA }
 func backendTranspose(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error { return ErrNoCUDA }
 func backendMinSample(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, uint32, unsafe.Pointer, unsafe.Pointer) error {

@@ -90,6 +90,13 @@ func backendMinPull(dev, prog int, desc, values, active, next, ctr, ev unsafe.Po
 	})
 }
 
+func backendMinPullAll(dev, prog int, desc, values, active, next, ctr, ev unsafe.Pointer) error {
+	return call("pull step", func(e *C.char, n C.size_t) C.int {
+		return C.mg_min_pull_all_step(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.uint32_t)(values),
+			(*C.uint8_t)(active), (*C.uint8_t)(next), (*C.mg_step_counters)(ctr), nil, (*C.mg_event)(ev), e, n)
+	})
+}
+
 func backendInHeavy(dev int, desc, list unsafe.Pointer) (uint64, error) {
 	var k C.uint64_t
 	err := call("heavy in-rows", func(e *C.char, n C.size_t) C.int {

@@ -105,6 +105,20 @@ func (r *MinRun) Pull(prog int) (StepCounters, []float32, error) {
 	return r.finishStep(1, true, false)
 }
 
+// PullAll runs one pull step of prog that reads every arc of the vertices'
+// in-rows (SSSP, label propagation: --mode pull) from the current flags to
+// the next ones (which become current) and returns the counters and the
+// kernel's time in milliseconds (PullPhases). A weighted program needs an
+// undirected layout.
+func (r *MinRun) PullAll(prog int) (StepCounters, []float32, error) {
+	desc, ev := r.cargs()
+	if err := backendMinPullAll(r.dl.dev.ordinal, prog, unsafe.Pointer(desc), r.values.h.p, r.flags[r.curFlags].h.p,
+		r.flags[1-r.curFlags].h.p, r.ctr.h.p, unsafe.Pointer(&ev[0])); err != nil {
+		return StepCounters{}, nil, err
+	}
+	return r.finishStep(1, true, false)
+}
+
 // Sample times the sparse advance of every stride-th vertex of the current
 // list (count of them) as a dry run, in milliseconds.
 func (r *MinRun) Sample(prog int, count, stride uint32) (float32, error) {

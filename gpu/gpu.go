@@ -599,7 +599,12 @@ func (s minSteps) dense(dry bool) (cuda.StepCounters, []float32, error) {
 func (s minSteps) sparse(count uint32) (cuda.StepCounters, []float32, error) {
 	return s.Sparse(s.prog, count)
 }
-func (s minSteps) pull() (cuda.StepCounters, []float32, error) { return s.Pull(s.prog) }
+func (s minSteps) pull() (cuda.StepCounters, []float32, error) {
+	if s.prog == cuda.ProgBFS {
+		return s.Pull(s.prog) // stops at the first active in-neighbour
+	}
+	return s.PullAll(s.prog)
+}
 func (s minSteps) sample(count, stride uint32) (float32, error) {
 	return s.Sample(s.prog, count, stride)
 }
@@ -648,8 +653,17 @@ func sumKey(id int) int { return 16 + id }
 // bookkeeping and traces are replayed from the loop's records.
 func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.RunOptions, canPull bool, count, edges uint64, isList bool, onStep func(next, edges uint64), handoff func(count uint64) (engine.Result, error)) (engine.Result, error) {
 	var res engine.Result
-	if opts.Mode == engine.Pull {
-		return res, fmt.Errorf("cuda backend: %w", engine.ErrPullMode)
+	// Mode pull: every iteration a pull step (BFS's bottom-up step, the
+	// other min programs' step over every in-arc); the sum programs have
+	// none.
+	forcePull := opts.Mode == engine.Pull
+	if forcePull {
+		if _, ok := st.(minSteps); !ok {
+			return res, fmt.Errorf("cuda backend: %w", engine.ErrPullMode)
+		}
+		if !b.dl.HasIn() {
+			return res, fmt.Errorf("cuda backend: mode pull: the layout's in-adjacency is not on the device (it did not fit)")
+		}
 	}
 	l := b.l
 	n := l.NumVertices
@@ -698,8 +712,8 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 		}
 		tr := open(i)
 		iterStart := time.Now()
-		usePull := false
-		if canPull {
+		usePull := forcePull
+		if canPull && !forcePull {
 			if prev == modePull {
 				usePull = count >= prevCount || count*sampler.Beta > n
 			} else {

@@ -471,6 +471,14 @@ int mg_bfs_parents(int dev, const mg_dlayout *l, const uint32_t *level, uint32_t
 int mg_min_pull_step(int dev, int prog, const mg_dlayout *l, uint32_t *values,
                      const uint8_t *active, uint8_t *next, mg_step_counters *ctr,
                      mg_stream s, mg_event *ev, char *err, size_t errlen);
+/* One pull iteration of any min program (--mode pull; BFS's reads every
+ * arc too) over the in-adjacency: every vertex combines the contributions
+ * of all its in-neighbours u with active[u] != 0 and applies the result
+ * (values in place); next and the counters as mg_min_pull_step. A weighted
+ * program needs an undirected layout (its in-rows are the sparse part,
+ * whose weights it reads). ev: 2 events or NULL. */
+int mg_min_pull_all_step(int dev, int prog, const mg_dlayout *l, uint32_t *values, const uint8_t *active,
+                         uint8_t *next, mg_step_counters *ctr, mg_stream s, mg_event *ev, char *err, size_t errlen);
 /* Frontier conversions. flags -> list by warp-aggregated appends (order
  * unspecified; pos: one device word, zeroed here); list -> flags by zeroing
  * flags and scattering. */

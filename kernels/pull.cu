@@ -1,4 +1,6 @@
-// pull.cu — the pull (bottom-up) step of BFS on the GPU over the layout's
+// pull.cu — the pull steps on the GPU: BFS's bottom-up step (below), and
+// the pull step of the min programs that read every arc (pull_all_kernel,
+// --mode pull). The pull (bottom-up) step of BFS on the GPU over the layout's
 // in-adjacency (mg_dlayout's in_offsets/in_src: the sparse part of an
 // undirected layout, the transpose of a directed one's): a group of
 // kPullGroup lanes per vertex (four vertices per warp: most rows of a skewed graph are short, and
@@ -116,6 +118,91 @@ __global__ void __launch_bounds__(kPullBlock)
     }
 }
 
+// pull_all_kernel is the pull step of a min program that reads every arc
+// (SSSP, label propagation; SEP-Graph's Sync + Pull): a group of kPullGroup
+// lanes per vertex combines the contributions of all its active
+// in-neighbours (weights, for a weighted program, at the in-arc's index in
+// sparse_weights: the caller has checked that the in-adjacency is the
+// sparse part itself) and applies the minimum once. Values change in place
+// (a neighbour may already see a lowered value, which only speeds the min
+// programs' convergence); next[v] is written for every vertex the kernel
+// owns (heavy rows are pull_all_heavy_kernel's).
+template <typename Op>
+__global__ void __launch_bounds__(kPullBlock)
+    pull_all_kernel(mg_dlayout L, Op op, uint32_t *values, const uint8_t *__restrict__ active,
+                    uint8_t *__restrict__ next, mg_step_counters *ctr) {
+    __shared__ uint32_t s_count;
+    __shared__ unsigned long long s_edges;
+    if (threadIdx.x == 0) {
+        s_count = 0;
+        s_edges = 0;
+    }
+    __syncthreads();
+    const uint32_t lane = threadIdx.x & 31, sub = lane % kPullGroup;
+    const uint64_t v = ((uint64_t)blockIdx.x * kPullBlock + threadIdx.x) / kPullGroup;
+    uint64_t lo = 0, hi = 0;
+    bool mine = v < L.n;
+    if (mine) {
+        lo = L.in_offsets[v];
+        hi = L.in_offsets[v + 1];
+        mine = hi - lo < MG_PULL_HEAVY_DEGREE;
+    }
+    uint32_t best = Op::identity;
+    if (mine)
+        for (uint64_t e = lo + sub; e < hi; e += kPullGroup) {
+            const uint32_t u = L.in_src[e];
+            if (active[u] != 0) best = Op::combine(best, op.edge(values[u], Op::weighted ? L.sparse_weights[e] : 0u));
+        }
+#pragma unroll
+    for (int d = kPullGroup / 2; d > 0; d >>= 1) best = Op::combine(best, __shfl_xor_sync(0xffffffffu, best, d));
+    if (sub == 0 && mine) {
+        const uint8_t act = best != Op::identity && Op::apply((uint32_t)v, best, values) ? 1 : 0;
+        next[v] = act;
+        if (act) {
+            atomicAdd(&s_count, 1u);
+            atomicAdd(&s_edges, (unsigned long long)(L.sparse_offsets[v + 1] - L.sparse_offsets[v]));
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && s_count > 0) {
+        atomicAdd(&ctr->next_count, s_count);
+        atomicAdd((unsigned long long *)&ctr->next_edges, s_edges);
+    }
+}
+
+// pull_all_heavy_kernel is pull_all_kernel for the vertices with long
+// in-rows (L.in_heavy): a block per vertex, grid-stride over the list, the
+// block's minimum by a shared atomic.
+template <typename Op>
+__global__ void __launch_bounds__(kPullBlock)
+    pull_all_heavy_kernel(mg_dlayout L, Op op, uint32_t *values, const uint8_t *__restrict__ active,
+                          uint8_t *__restrict__ next, mg_step_counters *ctr) {
+    __shared__ uint32_t s_best;
+    for (uint64_t i = blockIdx.x; i < L.num_in_heavy; i += gridDim.x) {
+        const uint32_t v = L.in_heavy[i];
+        if (threadIdx.x == 0) s_best = Op::identity;
+        __syncthreads();
+        const uint64_t lo = L.in_offsets[v], hi = L.in_offsets[v + 1];
+        uint32_t best = Op::identity;
+        for (uint64_t e = lo + threadIdx.x; e < hi; e += kPullBlock) {
+            const uint32_t u = L.in_src[e];
+            if (active[u] != 0) best = Op::combine(best, op.edge(values[u], Op::weighted ? L.sparse_weights[e] : 0u));
+        }
+        if (best != Op::identity) atomicMin(&s_best, best);
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            const uint8_t act = s_best != Op::identity && Op::apply(v, s_best, values) ? 1 : 0;
+            next[v] = act;
+            if (act) {
+                atomicAdd(&ctr->next_count, 1u);
+                atomicAdd((unsigned long long *)&ctr->next_edges,
+                          (unsigned long long)(L.sparse_offsets[v + 1] - L.sparse_offsets[v]));
+            }
+        }
+        __syncthreads();  // s_best is reset for the next vertex
+    }
+}
+
 // heavy_kernel appends the vertices with at least MG_PULL_HEAVY_DEGREE
 // in-arcs to list (when not NULL) and counts them in *count.
 __global__ void __launch_bounds__(kPullBlock)
@@ -148,6 +235,37 @@ int pull_step(int dev, const mg_dlayout *l, uint32_t *values, const uint8_t *act
             pull_heavy_kernel<Op><<<mg::grid_for(dev, l->num_in_heavy * kPullBlock, kPullBlock, kPullHeavyBlocksPerSM),
                                     kPullBlock, 0, st>>>(*l, values, active, next, ctr);
             MG_CHECK_LAUNCH("pull_heavy_kernel<<<heavy, 256, 0, s>>>");
+        }
+    }
+    if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[1], st));
+    return MG_OK;
+}
+
+template <typename Op>
+int pull_all_step(Op op, int dev, const mg_dlayout *l, uint32_t *values, const uint8_t *active, uint8_t *next,
+                  mg_step_counters *ctr, mg_stream s, mg_event *ev, char *err, size_t errlen) {
+    if (l == NULL || values == NULL || active == NULL || next == NULL || ctr == NULL)
+        return mg::invalid("mg_min_pull_all_step: NULL pointer", err, errlen);
+    if ((l->n > 0 && l->in_offsets == NULL) || (l->m > 0 && l->in_src == NULL))
+        return mg::invalid("mg_min_pull_all_step: the layout's in-adjacency is not on the device", err, errlen);
+    if (Op::weighted && l->m > 0 && (l->in_offsets != l->sparse_offsets || l->sparse_weights == NULL))
+        return mg::invalid("mg_min_pull_all_step: a weighted pull reads the weights of an undirected layout's in-rows "
+                           "(a directed layout's transpose has none)",
+                           err, errlen);
+    MG_SET_DEVICE(dev);
+    cudaStream_t st = (cudaStream_t)s;
+    MG_CHECK(cudaMemsetAsync(ctr, 0, sizeof(mg_step_counters), st));
+    if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[0], st));
+    if (l->n > 0) {
+        const uint64_t grid = (l->n + kPullVertsPerBlock - 1) / kPullVertsPerBlock;
+        if (grid > 0x7fffffffu) return mg::invalid("mg_min_pull_all_step: too many vertices", err, errlen);
+        pull_all_kernel<Op><<<(unsigned)grid, kPullBlock, 0, st>>>(*l, op, values, active, next, ctr);
+        MG_CHECK_LAUNCH("pull_all_kernel<<<n/32, 256, 0, s>>>");
+        if (l->num_in_heavy > 0) {
+            pull_all_heavy_kernel<Op>
+                <<<mg::grid_for(dev, l->num_in_heavy * kPullBlock, kPullBlock, kPullHeavyBlocksPerSM), kPullBlock, 0,
+                   st>>>(*l, op, values, active, next, ctr);
+            MG_CHECK_LAUNCH("pull_all_heavy_kernel<<<heavy, 256, 0, s>>>");
         }
     }
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[1], st));
@@ -226,6 +344,11 @@ int mg_min_pull_step(int dev, int prog, const mg_dlayout *l, uint32_t *values, c
                      mg_step_counters *ctr, mg_stream s, mg_event *ev, char *err, size_t errlen) {
     if (prog != MG_PROG_BFS) return mg::invalid("mg_min_pull_step: only BFS has a pull step", err, errlen);
     return pull_step<mg::BFSOp>(dev, l, values, active, next, ctr, s, ev, err, errlen);
+}
+
+int mg_min_pull_all_step(int dev, int prog, const mg_dlayout *l, uint32_t *values, const uint8_t *active,
+                         uint8_t *next, mg_step_counters *ctr, mg_stream s, mg_event *ev, char *err, size_t errlen) {
+    MG_DISPATCH_PROG(prog, pull_all_step, dev, l, values, active, next, ctr, s, ev, err, errlen);
 }
 
 }  // extern "C"
