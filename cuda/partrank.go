@@ -248,9 +248,16 @@ func (p *PartRank) ReduceNCCL(rank *NCCLRank) (delta, dangling float64, err erro
 // receives theirs (collective; rank is this part's). The sizes are known
 // from the tables on both sides.
 func (p *PartRank) ExchangeNCCL(rank *NCCLRank) error {
+	return p.segmentsNCCL("PartRank.ExchangeNCCL", rank, p.send.h.p, p.ownerStart, p.recv.h.p, p.recvStart)
+}
+
+// segmentsNCCL sends segment q of send (doubles [sendStart[q],
+// sendStart[q+1])) to every other rank q and receives rank q's into recv
+// from recvStart[q] (collective; rank is this part's).
+func (p *PartRank) segmentsNCCL(what string, rank *NCCLRank, send unsafe.Pointer, sendStart []uint64, recv unsafe.Pointer, recvStart []uint64) error {
 	n := rank.ranks
 	if n != p.parts || rank.rank != p.index {
-		return invalidf("PartRank.ExchangeNCCL", "rank %d of %d for part %d of %d", rank.rank, n, p.index, p.parts)
+		return invalidf(what, "rank %d of %d for part %d of %d", rank.rank, n, p.index, p.parts)
 	}
 	sendOff, sendBytes := make([]uint64, n), make([]uint64, n)
 	recvOff, recvBytes := make([]uint64, n), make([]uint64, n)
@@ -258,13 +265,13 @@ func (p *PartRank) ExchangeNCCL(rank *NCCLRank) error {
 		if q == p.index {
 			continue
 		}
-		sendOff[q], sendBytes[q] = p.ownerStart[q]*8, (p.ownerStart[q+1]-p.ownerStart[q])*8
-		recvOff[q], recvBytes[q] = p.recvStart[q]*8, (p.recvStart[q+1]-p.recvStart[q])*8
+		sendOff[q], sendBytes[q] = sendStart[q]*8, (sendStart[q+1]-sendStart[q])*8
+		recvOff[q], recvBytes[q] = recvStart[q]*8, (recvStart[q+1]-recvStart[q])*8
 	}
 	if sumOf(sendBytes) == 0 && sumOf(recvBytes) == 0 {
 		return nil
 	}
-	return rank.exchange(p.send.h.p, sendOff, sendBytes, p.recv.h.p, recvOff, recvBytes)
+	return rank.exchange(send, sendOff, sendBytes, recv, recvOff, recvBytes)
 }
 
 // CopyFromPeer copies src's segment for this part into this part's
@@ -337,23 +344,7 @@ func (p *PartRank) CollectFromPeer(src *PartRank, q int) error {
 // CollectNCCL sends every other part the gathered ranks in its range and
 // receives those in this part's (collective; rank is this part's).
 func (p *PartRank) CollectNCCL(rank *NCCLRank) error {
-	n := rank.ranks
-	if n != p.parts || rank.rank != p.index {
-		return invalidf("PartRank.CollectNCCL", "rank %d of %d for part %d of %d", rank.rank, n, p.index, p.parts)
-	}
-	sendOff, sendBytes := make([]uint64, n), make([]uint64, n)
-	recvOff, recvBytes := make([]uint64, n), make([]uint64, n)
-	for q := 0; q < n; q++ {
-		if q == p.index {
-			continue
-		}
-		sendOff[q], sendBytes[q] = p.sendSplit[q]*8, (p.sendSplit[q+1]-p.sendSplit[q])*8
-		recvOff[q], recvBytes[q] = p.collectStart[q]*8, (p.collectStart[q+1]-p.collectStart[q])*8
-	}
-	if sumOf(sendBytes) == 0 && sumOf(recvBytes) == 0 {
-		return nil
-	}
-	return rank.exchange(p.out.h.p, sendOff, sendBytes, p.vals.h.p, recvOff, recvBytes)
+	return p.segmentsNCCL("PartRank.CollectNCCL", rank, p.out.h.p, p.sendSplit, p.vals.h.p, p.collectStart)
 }
 
 // Assemble puts the collected ranks of the part's range in id order and

@@ -127,23 +127,9 @@ func (d *rankPart) Close() error {
 // when one of them is not a Backend (or there are more parts than a
 // device run counts). device, when not nil, checks part i's backend.
 func rankParts(parts []*partition.Part, backends []engine.Backend, link rankLink, device func(i int, b *Backend) error) ([]*rankPart, error) {
-	bs := make([]*Backend, len(backends))
-	for i, eb := range backends {
-		b, ok := eb.(*Backend)
-		if !ok {
-			return nil, nil
-		}
-		bs[i] = b
-	}
-	if len(parts) > cuda.PartMaxPeers {
-		return nil, nil
-	}
-	if device != nil {
-		for i, b := range bs {
-			if err := device(i, b); err != nil {
-				return nil, err
-			}
-		}
+	bs, err := partBackends(parts, backends, device)
+	if bs == nil || err != nil {
+		return nil, err
 	}
 	ds := make([]*rankPart, len(parts))
 	fail := func(err error) ([]*rankPart, error) {

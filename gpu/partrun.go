@@ -183,23 +183,9 @@ type heldPart struct {
 // the supersteps'.
 func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions,
 	link partLink, device func(i int, b *Backend) error) ([]partition.DevicePart, error) {
-	bs := make([]*Backend, len(backends))
-	for i, eb := range backends {
-		b, ok := eb.(*Backend)
-		if !ok {
-			return nil, nil
-		}
-		bs[i] = b
-	}
-	if len(parts) > cuda.PartMaxPeers {
-		return nil, nil // more parts than a device run counts: on the host
-	}
-	if device != nil {
-		for i, b := range bs {
-			if err := device(i, b); err != nil {
-				return nil, err
-			}
-		}
+	bs, err := partBackends(parts, backends, device)
+	if bs == nil || err != nil {
+		return nil, err
 	}
 	labels := false
 	if dp, ok := prog.(engine.DeviceProgram); ok && dp.DeviceKernel() == "label" {
@@ -248,6 +234,31 @@ func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine
 		out[i] = d
 	}
 	return out, nil
+}
+
+// partBackends returns the parts' backends as Backends, or nil when one
+// is not (or there are more parts than a device run counts: the run then
+// stays on the host); device, when not nil, checks part i's backend.
+func partBackends(parts []*partition.Part, backends []engine.Backend, device func(i int, b *Backend) error) ([]*Backend, error) {
+	if len(parts) > cuda.PartMaxPeers {
+		return nil, nil
+	}
+	bs := make([]*Backend, len(backends))
+	for i, eb := range backends {
+		b, ok := eb.(*Backend)
+		if !ok {
+			return nil, nil
+		}
+		bs[i] = b
+	}
+	if device != nil {
+		for i, b := range bs {
+			if err := device(i, b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return bs, nil
 }
 
 // holdPart replaces the backend's packaging state by one for part pt with
