@@ -14,9 +14,13 @@ const unvisited = -1
 
 // bcForward counts shortest paths level by level: the frontier is the
 // vertices at depth d; an arc offers its source's path count σ; an
-// unvisited vertex that is offered paths takes their sum and depth d+1.
+// unvisited vertex that is offered paths takes their sum and depth d+1 and,
+// when offer is set (the backward pass shares the numbering), its first
+// offer to the backward pass, 1/σ (a leaf of the shortest-path DAG keeps
+// it: its dependency is 0).
 type bcForward struct {
 	depth []int32
+	offer []float64
 	d     int32
 }
 
@@ -33,28 +37,59 @@ func (p *bcForward) Apply(v uint32, acc float64, sigma []float64) bool {
 	}
 	p.depth[v] = p.d + 1
 	sigma[v] = acc
+	if p.offer != nil {
+		p.offer[v] = 1 / acc
+	}
 	return true
 }
 
 // bcBackward accumulates dependencies one depth at a time, against the
 // arcs: the frontier is the vertices w at depth d+1, each offering
 // (1 + δ(w)) / σ(w) to its predecessors; a vertex v at depth d sums the
-// offers and sets δ(v) = σ(v) · sum.
+// offers, sets δ(v) = σ(v) · sum, adds δ(v) to its score (result, in the
+// original numbering through orig, unless v is the source: the only vertex
+// at depth 0) and makes its own offer for the next level up. Its
+// dependency lives only in its offer and its score, so no array of
+// dependencies is kept or cleared.
 type bcBackward struct {
-	depth []int32
-	sigma []float64
-	delta []float64
-	d     int32
+	depth  []int32
+	sigma  []float64
+	result []float64
+	orig   []uint32 // the backward numbering's InvPerm
+	d      int32
 }
 
 func (*bcBackward) Edge() engine.EdgeOp       { return engine.EdgeSource }
 func (*bcBackward) Combine() engine.CombineOp { return engine.CombineSum }
 func (*bcBackward) ApplyAll() bool            { return false }
-func (p *bcBackward) Apply(v uint32, acc float64, _ []float64) bool {
-	if p.depth[v] == p.d && acc != 0 {
-		p.delta[v] = p.sigma[v] * acc
+func (p *bcBackward) Apply(v uint32, acc float64, offer []float64) bool {
+	if p.depth[v] != p.d || acc == 0 {
+		return false
+	}
+	delta := p.sigma[v] * acc
+	offer[v] = (1 + delta) / p.sigma[v]
+	if p.d > 0 {
+		p.result[p.orig[v]] += delta
 	}
 	return false
+}
+
+// bcScratchName names BC's buffers in a backend's scratch.
+const bcScratchName = "apps.bc"
+
+// bcScratch is what BC keeps between calls on a backend that keeps scratch
+// (engine.ScratchBackend): its per-vertex arrays, which a trial would
+// otherwise allocate again (see engine.Scratch for the cost), and its
+// result.
+type bcScratch struct {
+	depth  []int32
+	sigma  []float64
+	offer  []float64 // in the backward numbering
+	depthB []int32   // the backward numbering's (a directed graph's)
+	sigmaB []float64
+	order  []uint32 // the reached vertices by depth (sortByDepth)
+	counts []int
+	result []float64
 }
 
 // BC computes betweenness centrality (Brandes) from the given sources,
@@ -64,7 +99,19 @@ func (p *bcBackward) Apply(v uint32, acc float64, _ []float64) bool {
 // runs on bwd, a backend over the transposed graph (for an undirected graph
 // pass fwd again), unless fwd runs Brandes whole on its device
 // (engine.BrandesBackend, the GPU), which needs no bwd. Results are in
-// original numbering.
+// original numbering, and may be a buffer the backend reuses: a
+// BrandesBackend's as it says, and on a backend that keeps scratch
+// (engine.ScratchBackend: the CPU's) one valid until fwd's next BC, which
+// reuses it and BC's per-vertex arrays (32 bytes a vertex, 44 on a
+// directed graph, kept with the backend) instead of allocating and
+// first-touching them again.
+//
+// Every per-vertex pass between the engines' runs is parallel: one pass
+// resets depth and σ (and, for the first source, the result); the forward
+// Apply makes the first offers; a parallel counting sort lists the levels;
+// the backward Apply makes the next level's offers and adds the
+// dependencies to the result in the original numbering, so nothing is
+// mapped at the end.
 func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var total engine.Result
 	if _, ok := fwd.(engine.BrandesBackend); !ok && opts.Mode == engine.Async {
@@ -106,88 +153,142 @@ func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts eng
 		return nil, total, err
 	}
 	workers := fwd.Workers()
-	bc := make([]float64, n) // original numbering
-	depth := make([]int32, n)
-	sigma := make([]float64, n)
-	// Backward-pass state, in bwd's numbering.
-	depthB, sigmaB := depth, sigma
-	if bwd != fwd {
-		depthB, sigmaB = make([]int32, n), make([]float64, n)
+	scratch := engine.ScratchOf(fwd)
+	bufs, _ := scratch.Take(bcScratchName).(*bcScratch)
+	if bufs == nil {
+		bufs = new(bcScratch)
 	}
-	delta := make([]float64, n)
-	offer := make([]float64, n)
-	for _, source := range sources {
+	defer scratch.Put(bcScratchName, bufs)
+	nv := int(n)
+	bufs.depth, bufs.sigma = engine.Sized(bufs.depth, nv), engine.Sized(bufs.sigma, nv)
+	bufs.offer, bufs.order = engine.Sized(bufs.offer, nv), engine.Sized(bufs.order, nv)
+	bufs.result = engine.Sized(bufs.result, nv)
+	depth, sigma, offer, result := bufs.depth, bufs.sigma, bufs.offer, bufs.result
+	// Backward-pass state, in bwd's numbering.
+	depthB, sigmaB, fwdOffer := depth, sigma, offer
+	if bwd != fwd {
+		bufs.depthB, bufs.sigmaB = engine.Sized(bufs.depthB, nv), engine.Sized(bufs.sigmaB, nv)
+		depthB, sigmaB, fwdOffer = bufs.depthB, bufs.sigmaB, nil
+	}
+	fp := &bcForward{depth: depth, offer: fwdOffer}
+	bp := &bcBackward{depth: depthB, sigma: sigmaB, result: result, orig: lb.InvPerm}
+	for i, source := range sources {
 		s, err := checkSource(lf, source)
 		if err != nil {
 			return nil, total, err
 		}
-		fill(depth, unvisited, workers)
-		fill(sigma, 0, workers)
+		resetBC(depth, sigma, result, i == 0, workers)
 		depth[s], sigma[s] = 0, 1
-		res, err := forward.Run(ctx, &bcForward{depth: depth}, sigma, engine.NewFrontierList(n, []uint32{s}))
+		res, err := forward.Run(ctx, fp, sigma, engine.NewFrontierList(n, []uint32{s}))
 		if err != nil {
 			return nil, total, err
 		}
 		total.Add(res)
 		if bwd != fwd {
-			remap(lf, lb, depth, depthB, workers)
-			remap(lf, lb, sigma, sigmaB, workers)
+			remapBC(lf, lb, depth, sigma, depthB, sigmaB, offer, workers)
 		}
-		levels := byDepth(depthB, res.Iterations+1)
-		fill(delta, 0, workers)
-		p := &bcBackward{depth: depthB, sigma: sigmaB, delta: delta}
-		for d := len(levels) - 2; d >= 0; d-- {
-			front := levels[d+1]
-			for _, w := range front {
-				offer[w] = (1 + delta[w]) / sigmaB[w]
-			}
-			p.d = int32(d)
-			res, err := backward.Run(ctx, p, offer, engine.NewFrontierList(n, front))
+		var start []int
+		start, bufs.counts = sortByDepth(depthB, res.Iterations+1, bufs.order, bufs.counts, workers)
+		for d := len(start) - 3; d >= 0; d-- {
+			front := bufs.order[start[d+1]:start[d+2]:start[d+2]]
+			bp.d = int32(d)
+			res, err := backward.Run(ctx, bp, offer, engine.NewFrontierList(n, front))
 			if err != nil {
 				return nil, total, err
 			}
 			total.Add(res)
 		}
-		sb := lb.Perm[source]
-		par.For(int(n), workers, 1<<15, func(lo, hi int) {
-			for old := lo; old < hi; old++ {
-				if v := lb.Perm[old]; v != sb {
-					bc[old] += delta[v]
-				}
-			}
-		})
 	}
-	return bc, total, nil
+	if len(sources) == 0 {
+		fill(result, 0, workers)
+	}
+	return result, total, nil
 }
 
-// remap copies a per-vertex array from from's numbering to to's.
-func remap[T any](from, to *layout.Layout, src, dst []T, workers int) {
-	par.For(len(src), workers, 1<<15, func(lo, hi int) {
-		for old := lo; old < hi; old++ {
-			dst[to.Perm[old]] = src[from.Perm[old]]
+// resetBC readies the forward pass's state for a source, in one parallel
+// pass: every vertex unvisited with no paths, and with first (the first
+// source) every score 0.
+func resetBC(depth []int32, sigma, result []float64, first bool, workers int) {
+	par.For(len(depth), workers, 1<<15, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			depth[v], sigma[v] = unvisited, 0
+		}
+		if first {
+			clear(result[lo:hi])
 		}
 	})
 }
 
-// byDepth lists the vertices of each depth 0..levels-1 (counting sort).
-func byDepth(depth []int32, levels int) [][]uint32 {
-	counts := make([]int, levels)
-	for _, d := range depth {
-		if d >= 0 && int(d) < levels {
-			counts[d]++
+// remapBC copies the forward pass's depth and σ from from's numbering to
+// to's, and makes the backward pass's first offers (1/σ of every reached
+// vertex), in one parallel pass.
+func remapBC(from, to *layout.Layout, depth []int32, sigma []float64, depthB []int32, sigmaB, offer []float64, workers int) {
+	par.For(len(depth), workers, 1<<15, func(lo, hi int) {
+		for old := lo; old < hi; old++ {
+			u, v := from.Perm[old], to.Perm[old]
+			d, s := depth[u], sigma[u]
+			depthB[v], sigmaB[v] = d, s
+			if d != unvisited {
+				offer[v] = 1 / s
+			}
+		}
+	})
+}
+
+// depthSortMinPart is the fewest vertices per part of sortByDepth's
+// parallel counting sort.
+const depthSortMinPart = 1 << 14
+
+// sortByDepth lists the vertices of each depth 0..levels-1 into order (one
+// entry per vertex at least) by a parallel counting sort: contiguous ranges
+// of ids count their vertices per depth, a scan places every (depth,
+// range) pair, and each range writes its vertices to their places, so a
+// level lists its vertices in increasing id, as a serial sort would. It
+// returns the levels' bounds, level d being order[start[d]:start[d+1]]
+// (trailing empty levels dropped), and the per-range counts' buffer (counts
+// reused when large enough). The parts are at most n/levels, so the counts
+// never outgrow the vertices (a path's thousands of levels sort serially).
+func sortByDepth(depth []int32, levels int, order []uint32, counts []int, workers int) ([]int, []int) {
+	n := len(depth)
+	levels = max(levels, 0)
+	parts := min(par.Workers(workers), n/max(levels, depthSortMinPart))
+	chunks := par.Split(n, max(parts, 1))
+	if need := len(chunks) * levels; cap(counts) < need {
+		counts = make([]int, need)
+	} else {
+		counts = counts[:need]
+	}
+	par.ForChunks(chunks, func(c par.Chunk) {
+		k := counts[c.Index*levels : (c.Index+1)*levels]
+		clear(k)
+		for _, d := range depth[c.Lo:c.Hi] {
+			if uint32(d) < uint32(levels) { // unvisited (-1) is not
+				k[d]++
+			}
+		}
+	})
+	start := make([]int, levels+1)
+	pos := 0
+	for d := range levels {
+		start[d] = pos
+		for c := range chunks {
+			k := counts[c*levels+d]
+			counts[c*levels+d] = pos
+			pos += k
 		}
 	}
-	out := make([][]uint32, levels)
-	for d := range out {
-		out[d] = make([]uint32, 0, counts[d])
-	}
-	for v, d := range depth {
-		if d >= 0 && int(d) < levels {
-			out[d] = append(out[d], uint32(v))
+	start[levels] = pos
+	par.ForChunks(chunks, func(c par.Chunk) {
+		next := counts[c.Index*levels : (c.Index+1)*levels]
+		for i, d := range depth[c.Lo:c.Hi] {
+			if uint32(d) < uint32(levels) {
+				order[next[d]] = uint32(c.Lo + i)
+				next[d]++
+			}
 		}
+	})
+	for levels > 0 && start[levels] == start[levels-1] {
+		levels--
 	}
-	for len(out) > 0 && len(out[len(out)-1]) == 0 {
-		out = out[:len(out)-1]
-	}
-	return out
+	return start[:levels+1], counts
 }

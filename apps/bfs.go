@@ -16,7 +16,10 @@ import (
 // therefore run its large iterations as pull steps.
 type bfsProgram struct{}
 
-var _ engine.EarlyExit[uint32] = bfsProgram{}
+var (
+	_ engine.EarlyExit[uint32] = bfsProgram{}
+	_ engine.PlainMin          = bfsProgram{}
+)
 
 func (bfsProgram) Edge() engine.EdgeOp       { return engine.EdgeSourcePlusOne }
 func (bfsProgram) Combine() engine.CombineOp { return engine.CombineMin }
@@ -27,6 +30,11 @@ func (bfsProgram) DeviceKernel() string { return "bfs" }
 
 // Monotone marks the program as safe to run asynchronously (engine.Monotone).
 func (bfsProgram) Monotone() {}
+
+// PlainMin marks Apply as the plain min (engine.PlainMin): the engines may
+// relax the levels in place.
+func (bfsProgram) PlainMin() {}
+
 func (bfsProgram) Apply(v uint32, acc uint32, level []uint32) bool {
 	if acc < level[v] {
 		level[v] = acc

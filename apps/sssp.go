@@ -18,6 +18,11 @@ import (
 // (data-driven Bellman–Ford, as in the papers).
 type ssspProgram struct{}
 
+var (
+	_ engine.PlainMin = ssspProgram{}
+	_ engine.PlainMin = ssspF32Program{}
+)
+
 func (ssspProgram) Edge() engine.EdgeOp       { return engine.EdgeSourcePlusWeight }
 func (ssspProgram) Combine() engine.CombineOp { return engine.CombineMin }
 func (ssspProgram) ApplyAll() bool            { return false }
@@ -27,6 +32,11 @@ func (ssspProgram) DeviceKernel() string { return "sssp" }
 
 // Monotone marks the program as safe to run asynchronously (engine.Monotone).
 func (ssspProgram) Monotone() {}
+
+// PlainMin marks Apply as the plain min (engine.PlainMin): the engines may
+// relax the distances in place.
+func (ssspProgram) PlainMin() {}
+
 func (ssspProgram) Apply(v uint32, acc uint32, dist []uint32) bool {
 	if acc < dist[v] {
 		dist[v] = acc

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/layout"
 )
@@ -232,14 +233,22 @@ func Oracle(ctx context.Context, backendName string, b engine.Backend, l *layout
 		frontier = out
 	}
 
-	// The hybrid's own run, traced, aligned by iteration.
+	// The hybrid's own run, traced, aligned by iteration (on the CPU
+	// without SSSP's near-far buckets, whose iterations are not the plain
+	// ones stepped above).
+	hb := b
+	if cb, ok := b.(*cpu.Backend); ok && app == "sssp" {
+		if hb, err = cpu.New(l, cb.Workers(), cpu.WithNearFarDelta(-1)); err != nil {
+			return nil, fmt.Errorf("oracle: %w", err)
+		}
+	}
 	opts := engine.RunOptions{Mode: engine.Hybrid, Trace: true, Seed: seed}
 	var res engine.Result
 	switch app {
 	case "bfs":
-		_, res, err = apps.BFS(ctx, b, source, opts)
+		_, res, err = apps.BFS(ctx, hb, source, opts)
 	case "sssp": // SSSPFloat32 on float32 weights
-		_, res, err = apps.Run(ctx, "sssp", b, b, []uint32{source}, apps.PageRankOptions{}, opts)
+		_, res, err = apps.Run(ctx, "sssp", hb, hb, []uint32{source}, apps.PageRankOptions{}, opts)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("oracle: hybrid run: %w", err)

@@ -28,9 +28,9 @@ const asyncCheckEvery = 4096
 // long queue gives chunks of it to idle workers through a shared pool. No
 // iteration barrier: a lowered value is read by the next relaxation that
 // loads it. A LabelJumper's label is followed to the end of its chain of
-// smaller labels before it is sent. With near-far (delta > 0) a value at or above the split waits in
-// a far pile until every worker is idle; the split then moves past the
-// smallest piled value.
+// smaller labels before it is sent. A weighted program (SSSP) with a
+// bucket width delta > 0 runs by delta-stepping instead (runBuckets,
+// buckets.go).
 type asyncRunner struct {
 	l       *layout.Layout
 	workers int
@@ -56,23 +56,34 @@ func (r *asyncRunner) Run(ctx context.Context, p engine.Program[uint32], values 
 		delta = r.delta
 	}
 	start := time.Now()
-	pool := newAsyncPool(r.workers, values, delta, f.List(r.workers))
-	pool.op = op
-	if err := pool.run(ctx, minVisit(pool, l, op, jump, values)); err != nil {
+	if delta > 0 {
+		// SSSP: delta-stepping (buckets.go).
+		tr, err := runBuckets(ctx, l, op, values, f.List(r.workers), delta, r.workers)
+		res.Seconds = time.Since(start).Seconds()
+		if err != nil {
+			return res, err
+		}
+		res.Iterations = 1
+		if r.opts.Trace {
+			res.Trace = append(res.Trace, tr.Record(res.Seconds, engine.Phase{Name: "async", Seconds: res.Seconds}))
+		}
+		return res, nil
+	}
+	pool := newAsyncPool(r.workers, f.List(r.workers))
+	if err := pool.run(ctx, minVisit(l, op, jump, values)); err != nil {
 		res.Seconds = time.Since(start).Seconds()
 		return res, err
 	}
 	res.Seconds = time.Since(start).Seconds()
 	res.Iterations = 1
 	if opts := r.opts; opts.Trace {
-		res.Trace = append(res.Trace, pool.trace(delta).Record(res.Seconds, engine.Phase{Name: "async", Seconds: res.Seconds}))
+		res.Trace = append(res.Trace, pool.trace().Record(res.Seconds, engine.Phase{Name: "async", Seconds: res.Seconds}))
 	}
 	return res, nil
 }
 
-// asyncPool is the work the workers share: chunks of vertices, the idle
-// count by which they detect the end, and near-far's piles (one per worker,
-// read by whoever changes the bucket while every worker is idle).
+// asyncPool is the work the workers share: chunks of vertices, and the
+// idle count by which they detect the end.
 type asyncPool struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -81,106 +92,49 @@ type asyncPool struct {
 	workers int
 	done    bool
 	err     error
-	split   uint32        // near-far: values below it are near
-	delta   uint32        // near-far bucket width, 0: off
-	op      engine.EdgeOp // how the split moves by delta (engine.NearFarAdd)
-	far     [][]uint32    // per worker
-	inFar   []uint32      // 1: the vertex is in a far pile
-	buckets int
 	items   atomic.Uint64
 	shared  atomic.Uint64 // vertices given to the pool by workers
 	waiting atomic.Int32  // idle, readable without the lock (a hint)
-	values  []uint32
 }
 
-func newAsyncPool(workers int, values []uint32, delta uint32, first []uint32) *asyncPool {
-	p := &asyncPool{workers: workers, delta: delta, split: math.MaxUint32, values: values}
+func newAsyncPool(workers int, first []uint32) *asyncPool {
+	p := &asyncPool{workers: workers}
 	p.cond = sync.NewCond(&p.mu)
 	// take pops the last chunk: the first vertices go in last, to be taken
 	// first (CC's smallest labels spread before the others).
 	for i := (len(first) - 1) / asyncChunk * asyncChunk; i >= 0 && len(first) > 0; i -= asyncChunk {
 		p.chunks = append(p.chunks, first[i:min(i+asyncChunk, len(first))])
 	}
-	if delta > 0 {
-		p.split = delta
-		p.far = make([][]uint32, workers)
-		p.inFar = make([]uint32, len(values))
-	}
 	return p
 }
 
-// take returns a chunk of work and the current split, or nil when the run
-// is over (every worker idle, nothing shared and nothing piled) or failed.
-// It is where a worker waits, and where the last worker to go idle changes
-// near-far's bucket.
-func (p *asyncPool) take() ([]uint32, uint32) {
+// take returns a chunk of work, or nil when the run is over (every worker
+// idle and nothing shared) or failed. It is where a worker waits.
+func (p *asyncPool) take() []uint32 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for {
 		if p.done {
-			return nil, 0
+			return nil
 		}
 		if k := len(p.chunks); k > 0 {
 			c := p.chunks[k-1]
 			p.chunks = p.chunks[:k-1]
-			return c, p.split
+			return c
 		}
 		p.idle++
 		p.waiting.Add(1)
 		if p.idle == p.workers {
-			if !p.nextBucket() {
-				p.idle--
-				p.waiting.Add(-1)
-				p.done = true
-				p.cond.Broadcast()
-				return nil, 0
-			}
 			p.idle--
 			p.waiting.Add(-1)
+			p.done = true
 			p.cond.Broadcast()
-			continue
+			return nil
 		}
 		p.cond.Wait()
 		p.idle--
 		p.waiting.Add(-1)
 	}
-}
-
-// nextBucket moves the split past the smallest piled value and the piled
-// vertices below it into the shared chunks; false when nothing is piled.
-// The caller holds the lock and every other worker waits in take.
-func (p *asyncPool) nextBucket() bool {
-	if p.delta == 0 {
-		return false
-	}
-	low := uint32(math.MaxUint32)
-	for _, pile := range p.far {
-		for _, v := range pile {
-			low = min(low, p.values[v])
-		}
-	}
-	if low == math.MaxUint32 {
-		return false
-	}
-	p.split = engine.NearFarAdd(p.op, max(p.split, low), p.delta)
-	var near []uint32
-	for w, pile := range p.far {
-		kept := pile[:0]
-		for _, v := range pile {
-			if p.values[v] < p.split {
-				p.inFar[v] = 0
-				near = append(near, v)
-			} else {
-				kept = append(kept, v)
-			}
-		}
-		p.far[w] = kept
-	}
-	for i := 0; i < len(near); i += asyncChunk {
-		p.chunks = append(p.chunks, near[i:min(i+asyncChunk, len(near))])
-	}
-	p.buckets++
-	return true
 }
 
 // give shares a chunk with the idle workers.
@@ -203,10 +157,9 @@ func (p *asyncPool) fail(err error) {
 	p.mu.Unlock()
 }
 
-// trace is what the run did, for its trace record (delta: its near-far
-// bucket width). Call it after the run.
-func (p *asyncPool) trace(delta uint32) engine.AsyncTrace {
-	return engine.AsyncTrace{Items: p.items.Load(), Shared: p.shared.Load(), Buckets: p.buckets, Delta: delta}
+// trace is what the run did, for its trace record. Call it after the run.
+func (p *asyncPool) trace() engine.AsyncTrace {
+	return engine.AsyncTrace{Items: p.items.Load(), Shared: p.shared.Load()}
 }
 
 // failure returns the error that ended the run, if any.
@@ -216,9 +169,9 @@ func (p *asyncPool) failure() error {
 	return p.err
 }
 
-// visitFunc processes vertex v for worker w (with near-far's current
-// split) and returns q with the vertices it queues appended.
-type visitFunc func(w int, v, split uint32, q []uint32) []uint32
+// visitFunc processes vertex v for worker w and returns q with the
+// vertices it queues appended.
+type visitFunc func(w int, v uint32, q []uint32) []uint32
 
 // run runs visit on every worker until the run is over, and returns the
 // first error.
@@ -246,16 +199,15 @@ func (p *asyncPool) run(ctx context.Context, visit visitFunc) error {
 func (p *asyncPool) work(ctx context.Context, w int, visit visitFunc) error {
 	var q []uint32 // q[head:] waits
 	head := 0
-	split := uint32(math.MaxUint32)
 	var processed uint64
 	defer func() { p.items.Add(processed) }()
 	for {
 		if head == len(q) {
-			c, s := p.take()
+			c := p.take()
 			if c == nil {
 				return p.failure()
 			}
-			q, head, split = append(q[:0], c...), 0, s
+			q, head = append(q[:0], c...), 0
 		}
 		v := q[head]
 		head++
@@ -266,7 +218,7 @@ func (p *asyncPool) work(ctx context.Context, w int, visit visitFunc) error {
 				return err
 			}
 		}
-		q = visit(w, v, split, q)
+		q = visit(w, v, q)
 		if len(q)-head > 2*asyncChunk && p.waiting.Load() > 0 {
 			k := len(q) - asyncChunk
 			p.give(append([]uint32(nil), q[k:]...))
@@ -279,11 +231,11 @@ func (p *asyncPool) work(ctx context.Context, w int, visit visitFunc) error {
 }
 
 // minVisit relaxes v's out-arcs with an atomic min on each destination
-// (program p's edge operation op) and queues the destinations it lowered,
-// or piles them when at or above the split.
-func minVisit(p *asyncPool, l *layout.Layout, op engine.EdgeOp, jump bool, values []uint32) visitFunc {
+// (the program's edge operation op) and queues the destinations it
+// lowered.
+func minVisit(l *layout.Layout, op engine.EdgeOp, jump bool, values []uint32) visitFunc {
 	off, dst, wts := l.SparseOffsets, l.SparseDst, l.SparseWeights
-	return func(w int, v, split uint32, q []uint32) []uint32 {
+	return func(_ int, v uint32, q []uint32) []uint32 {
 		dv := atomic.LoadUint32(&values[v])
 		if jump {
 			dv = follow(values, dv)
@@ -299,16 +251,9 @@ func minVisit(p *asyncPool, l *layout.Layout, op engine.EdgeOp, jump bool, value
 				c = engine.AddFloat32Bits(dv, wts[e])
 			}
 			u := dst[e]
-			if c == math.MaxUint32 || !lowerTo(&values[u], c) {
-				continue
+			if c != math.MaxUint32 && lowerTo(&values[u], c) {
+				q = append(q, u)
 			}
-			if c >= split { // near-far: wait in this worker's pile
-				if atomic.SwapUint32(&p.inFar[u], 1) == 0 {
-					p.far[w] = append(p.far[w], u)
-				}
-				continue
-			}
-			q = append(q, u)
 		}
 		return q
 	}

@@ -2,7 +2,9 @@
 // and sparse (MultiGraphS) engines over one layout, driven by the sampling
 // hybrid, which also has the pull engine for programs that implement
 // engine.EarlyExit (BFS; on a directed layout over its transposed sparse
-// part, built once per backend). It implements engine.Backend.
+// part, built once per backend). SSSP's iterations are near-far
+// (WithNearFarDelta), and its async runs delta-stepping (buckets.go). It
+// implements engine.Backend.
 package cpu
 
 import (
@@ -37,16 +39,55 @@ type Backend struct {
 	// memory as its sparse part), then shared.
 	inOnce sync.Once
 	in     *layout.InArcs
-	// Idle union-find arrays of Components (under mu).
-	parents [][]uint32
+	// Work buffers kept between runs (Components', the apps').
+	scratch engine.Scratch
+	// SSSP's near-far bucket widths: of the synchronous iterations
+	// (sampler.Runner.WithNearFar) and of async runs; 0: none.
+	delta, asyncDelta uint32
+}
+
+// Option configures a Backend.
+type Option func(*options)
+
+type options struct {
+	nearFar int64
+}
+
+// WithNearFarDelta sets the bucket width of SSSP's near-far iterations
+// (hybrid and sparse modes) and async runs: a width in distance units (for
+// float32 weights the float of that integer), 0 for the default
+// (engine.CPUNearFarWeights times the mean arc weight in iterations,
+// engine.CPUAsyncNearFarWeights times it in async runs), or a negative
+// number for none.
+func WithNearFarDelta(delta int64) Option {
+	return func(o *options) { o.nearFar = delta }
 }
 
 // New returns a CPU backend for l using workers goroutines (0 = all cores).
-func New(l *layout.Layout, workers int) (*Backend, error) {
+func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	if workers < 0 {
 		return nil, fmt.Errorf("cpu backend: negative worker count %d", workers)
 	}
-	return &Backend{l: l, workers: par.Workers(workers)}, nil
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return &Backend{l: l, workers: par.Workers(workers),
+		delta:      nearFarDelta(l, o.nearFar, engine.CPUNearFarWeights),
+		asyncDelta: nearFarDelta(l, o.nearFar, engine.CPUAsyncNearFarWeights)}, nil
+}
+
+// nearFarDelta returns the near-far bucket width the option opt asks for
+// over l's weights (see WithNearFarDelta), factor mean weights by default;
+// 0 for an unweighted layout.
+func nearFarDelta(l *layout.Layout, opt int64, factor uint64) uint32 {
+	switch {
+	case opt < 0 || !l.Weighted || len(l.SparseWeights) == 0:
+		return 0
+	case opt > 0:
+		return engine.NearFarDeltaOption(l.WeightKind, opt)
+	}
+	return engine.NearFarDeltaOf(l.WeightKind, l.SparseWeights, factor)
 }
 
 var (
@@ -251,7 +292,7 @@ func (b *Backend) In() *layout.InArcs {
 func (e *engines[V]) configure(b *Backend, opts engine.RunOptions) *sampler.Runner[V] {
 	auto := opts.Mode == engine.Auto
 	opts.Mode = opts.Mode.Sync()
-	e.r.Reset(opts).WithAsync(nil).WithPull(nil)
+	e.r.Reset(opts).WithAsync(nil).WithPull(nil).WithNearFar(b.delta)
 	var zero V
 	if _, ok := any(zero).(uint32); ok && auto {
 		e.r.WithAsync(any(b.asyncRunner(opts)).(engine.Runner[V]))
@@ -263,10 +304,9 @@ func (e *engines[V]) configure(b *Backend, opts engine.RunOptions) *sampler.Runn
 }
 
 // asyncRunner returns the runner of engine.Async mode (and of Auto's
-// hand-over), with SSSP's async near-far bucket width.
+// hand-over), with SSSP's delta-stepping bucket width.
 func (b *Backend) asyncRunner(opts engine.RunOptions) *asyncRunner {
-	return &asyncRunner{l: b.l, workers: b.workers, opts: opts,
-		delta: engine.NearFarDeltaOf(b.l.WeightKind, b.l.SparseWeights, engine.AsyncNearFarWeights)}
+	return &asyncRunner{l: b.l, workers: b.workers, opts: opts, delta: b.asyncDelta}
 }
 
 // takeMinRunner returns idle min-program engines, or new ones, with their

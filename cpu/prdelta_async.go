@@ -42,9 +42,9 @@ func (b *Backend) PageRankDeltaAsync(ctx context.Context, p engine.PageRankParam
 		}
 	})
 	start := time.Now()
-	pool := newAsyncPool(b.workers, nil, 0, all)
+	pool := newAsyncPool(b.workers, all)
 	off, dst := l.SparseOffsets, l.SparseDst
-	visit := func(_ int, v, _ uint32, q []uint32) []uint32 {
+	visit := func(_ int, v uint32, q []uint32) []uint32 {
 		r := math.Float64frombits(atomic.SwapUint64(&residual[v], 0))
 		if r <= 0 {
 			return q
@@ -69,7 +69,7 @@ func (b *Backend) PageRankDeltaAsync(ctx context.Context, p engine.PageRankParam
 	res.Seconds = time.Since(start).Seconds()
 	res.Iterations = 1
 	if opts.Trace {
-		res.Trace = append(res.Trace, pool.trace(0).Record(res.Seconds, engine.Phase{Name: "async", Seconds: res.Seconds}))
+		res.Trace = append(res.Trace, pool.trace().Record(res.Seconds, engine.Phase{Name: "async", Seconds: res.Seconds}))
 	}
 	copyStart := time.Now()
 	ranks := make([]float64, n)

@@ -10,13 +10,17 @@ import (
 	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
+// smallestScratchName names RunMin's work array of components' smallest
+// original ids (engine.ComponentsToOriginalInto) in the backend's scratch.
+const smallestScratchName = "cpu.runmin.smallest"
+
 // RunMin runs p from init and returns its result in the original numbering
 // (engine.Backend): the initial values, the run and the mapping all in
 // parallel. The run's engines come from the backend's idle runners (their
-// buffers and dense estimates reused). A synchronous run's values
-// (engine.OutputValues) are mapped into a buffer kept with those engines:
-// the result stays valid until the next run that takes them, as
-// engine.Backend allows; components and async runs get a new slice.
+// buffers and dense estimates reused). A synchronous run's result (values
+// or components) is mapped into a buffer kept with those engines: it stays
+// valid until the next run that takes them, as engine.Backend allows; an
+// async run's is a new slice.
 func (b *Backend) RunMin(ctx context.Context, p engine.Program[uint32], init engine.Init, out engine.Output, opts engine.RunOptions) ([]uint32, engine.Result, error) {
 	values, res, e, done, err := b.runMin(ctx, p, init, opts)
 	defer done()
@@ -26,15 +30,19 @@ func (b *Backend) RunMin(ctx context.Context, p engine.Program[uint32], init eng
 	start := time.Now()
 	var result []uint32
 	switch {
-	case out == engine.OutputComponents:
-		result = engine.ComponentsToOriginal(b.l, values, b.workers)
-	case e != nil:
-		if len(e.out) != len(values) {
-			e.out = make([]uint32, len(values))
-		}
-		result = engine.ToOriginalInto(b.l, values, e.out, b.workers)
+	case e == nil:
+		result = make([]uint32, len(values))
 	default:
-		result = engine.ToOriginal(b.l, values, b.workers)
+		e.out = engine.Sized(e.out, len(values))
+		result = e.out
+	}
+	if out == engine.OutputComponents {
+		smallest, _ := b.scratch.Take(smallestScratchName).([]uint32)
+		smallest = engine.Sized(smallest, len(values))
+		result = engine.ComponentsToOriginalInto(b.l, values, smallest, result, b.workers)
+		b.scratch.Put(smallestScratchName, smallest)
+	} else {
+		result = engine.ToOriginalInto(b.l, values, result, b.workers)
 	}
 	res.CopySeconds = time.Since(start).Seconds()
 	return result, res, nil
@@ -110,3 +118,7 @@ func (b *Backend) BFSParents(ctx context.Context, p engine.Program[uint32], init
 	res.CopySeconds = time.Since(start).Seconds()
 	return parents, res, nil
 }
+
+// Scratch returns the work buffers the backend keeps between runs for the
+// apps (engine.ScratchBackend).
+func (b *Backend) Scratch() *engine.Scratch { return &b.scratch }

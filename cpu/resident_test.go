@@ -39,3 +39,56 @@ func TestRunMinReusesResult(t *testing.T) {
 	require.Equal(t, firstCopy, async)
 	require.NotSame(t, &second[0], &async[0])
 }
+
+// TestComponentsReusesResult: Components (cc) and RunMin's components
+// (cc-lp) map into buffers the backend keeps, so a second run's result is
+// the first one's slice, and every result is right when made.
+func TestComponentsReusesResult(t *testing.T) {
+	ctx := context.Background()
+	el := testgraphs.Generated(t, "rmat:12:4", 3)
+	el.Symmetrize(2)
+	l, err := preprocess.Build(ctx, el, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
+	require.NoError(t, err)
+	b, err := cpu.New(l, 3)
+	require.NoError(t, err)
+	g := apps.OriginalCSR(l, 2)
+	first, _, err := apps.CC(ctx, b, engine.RunOptions{})
+	require.NoError(t, err)
+	require.NoError(t, apps.ValidateCC(g, first))
+	firstCopy := slices.Clone(first)
+	second, _, err := apps.CC(ctx, b, engine.RunOptions{})
+	require.NoError(t, err)
+	require.Same(t, &first[0], &second[0], "the result buffer is reused")
+	require.Equal(t, firstCopy, second)
+	for range 2 {
+		lp, _, err := apps.CCLabels(ctx, b, engine.RunOptions{})
+		require.NoError(t, err)
+		require.Equal(t, firstCopy, lp, "label propagation's components")
+		require.NotSame(t, &second[0], &lp[0], "cc-lp keeps its own buffer")
+	}
+	require.Equal(t, firstCopy, second, "cc-lp left cc's result alone")
+}
+
+// TestBCReusesBuffers: BC on the CPU backend keeps its arrays and result
+// between calls: a second call (other sources) returns the same slice, and
+// each result matches the serial reference, one source or several.
+func TestBCReusesBuffers(t *testing.T) {
+	ctx := context.Background()
+	el := testgraphs.Generated(t, "rmat:11:6", 5)
+	el.Symmetrize(2)
+	l, err := preprocess.Build(ctx, el, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
+	require.NoError(t, err)
+	b, err := cpu.New(l, 3)
+	require.NoError(t, err)
+	g := apps.OriginalCSR(l, 2)
+	var prev []float64
+	for _, sources := range [][]uint32{{0}, {5, 9, 5}, {17}} {
+		got, _, err := apps.BC(ctx, b, b, sources, engine.RunOptions{})
+		require.NoError(t, err)
+		require.NoError(t, apps.ValidateBC(g, sources, got), "sources %v", sources)
+		if prev != nil {
+			require.Same(t, &prev[0], &got[0], "the result buffer is reused")
+		}
+		prev = got
+	}
+}

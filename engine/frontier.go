@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 
 	"github.com/mgraph-dev/mgraph/internal/par"
 )
@@ -101,6 +102,24 @@ func (f *Frontier) Size(off []uint64, workers int) (count, edges uint64) {
 		count, edges = count+counts[i], edges+sums[i]
 	}
 	return count, edges
+}
+
+// MaxOutDegree returns the largest out-degree, off[v+1] - off[v], over the
+// offsets off of an adjacency (0 when it has no vertices), in parallel.
+func MaxOutDegree(off []uint64, workers int) uint64 {
+	if len(off) < 2 {
+		return 0
+	}
+	chunks := par.Split(len(off)-1, par.Workers(workers))
+	maxes := make([]uint64, len(chunks))
+	par.ForChunks(chunks, func(c par.Chunk) {
+		var m uint64
+		for v := c.Lo; v < c.Hi; v++ {
+			m = max(m, off[v+1]-off[v])
+		}
+		maxes[c.Index] = m
+	})
+	return slices.Max(maxes)
 }
 
 // List returns the active vertices in increasing id order when converted

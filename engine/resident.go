@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 	"sync/atomic"
 
 	"github.com/mgraph-dev/mgraph/internal/par"
@@ -75,6 +76,71 @@ type ComponentsBackend interface {
 	Components(ctx context.Context, opts RunOptions) ([]uint32, Result, error)
 }
 
+// Scratch keeps work buffers between a backend's runs, by name, so that an
+// app or a backend method that runs again (the next trial) reuses them
+// instead of allocating new ones: a fresh n-sized buffer costs a serial
+// pass (Go zeroes recycled heap memory on the allocating goroutine) or page
+// faults at its first touch, neither of which shrinks with the cores, and
+// on many cores costs more than the parallel passes over it. The zero
+// value is ready, and a nil
+// *Scratch keeps nothing (Take returns nil, Put drops). It is safe for
+// concurrent use: Take removes what it returns, so a buffer is held by one
+// run at a time, and a concurrent run that finds none makes its own.
+type Scratch struct {
+	mu   sync.Mutex
+	kept map[string]any
+}
+
+// Take removes the buffer kept under name and returns it (nil if none).
+func (s *Scratch) Take(name string) any {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	x := s.kept[name]
+	delete(s.kept, name)
+	return x
+}
+
+// Put keeps x under name for a later Take, replacing what was kept there.
+func (s *Scratch) Put(name string, x any) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.kept == nil {
+		s.kept = make(map[string]any)
+	}
+	s.kept[name] = x
+}
+
+// ScratchBackend is a backend that keeps work buffers between runs for the
+// apps (the CPU's): an app takes its buffers from Scratch and puts them
+// back when done.
+type ScratchBackend interface {
+	Backend
+	Scratch() *Scratch
+}
+
+// ScratchOf returns b's Scratch, or nil when b keeps none.
+func ScratchOf(b Backend) *Scratch {
+	if sb, ok := b.(ScratchBackend); ok {
+		return sb.Scratch()
+	}
+	return nil
+}
+
+// Sized returns s when it has n elements, otherwise a new slice of n: a
+// kept buffer resized for the graph at hand (its contents are arbitrary).
+func Sized[T any](s []T, n int) []T {
+	if len(s) == n {
+		return s
+	}
+	return make([]T, n)
+}
+
 // TreeBackend is a backend that gives BFS's tree: BFSParents runs BFS
 // program p from init (one source) as RunMin does and returns every
 // vertex's parent in the original numbering (the source's is itself, an
@@ -130,10 +196,18 @@ func ToOriginalInto[V any](l *layout.Layout, values, out []V, workers int) []V {
 // ComponentsToOriginal returns, for labels that name components (layout
 // numbering; every label a vertex id < n), each vertex's component named
 // by its smallest original id, in the original numbering (OutputComponents),
-// computed in parallel.
+// computed in parallel into new slices.
 func ComponentsToOriginal(l *layout.Layout, label []uint32, workers int) []uint32 {
+	return ComponentsToOriginalInto(l, label, make([]uint32, len(label)), make([]uint32, len(label)), workers)
+}
+
+// ComponentsToOriginalInto is ComponentsToOriginal with its work array
+// smallest and its result out given (one entry per vertex each, any
+// contents before; out is returned): a caller that maps components on
+// every run reuses both instead of allocating and first-touching them.
+func ComponentsToOriginalInto(l *layout.Layout, label, smallest, out []uint32, workers int) []uint32 {
 	n := len(label)
-	smallest := make([]uint32, n)
+	smallest, out = smallest[:n], out[:n]
 	par.For(n, workers, 1<<15, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			smallest[i] = math.MaxUint32
@@ -142,10 +216,9 @@ func ComponentsToOriginal(l *layout.Layout, label []uint32, workers int) []uint3
 	par.For(n, workers, 1<<15, func(lo, hi int) {
 		componentMinima(smallest, label[lo:hi], l.InvPerm[lo:hi])
 	})
-	out := make([]uint32, n)
 	par.For(n, workers, 1<<15, func(lo, hi int) {
-		for old := lo; old < hi; old++ {
-			out[old] = smallest[label[l.Perm[old]]]
+		for old, v := range l.Perm[lo:hi] {
+			out[lo+old] = smallest[label[v]]
 		}
 	})
 	return out

@@ -36,12 +36,13 @@ const (
 	// every vertex gathers the contributions of its active in-neighbours —
 	// an EarlyExit program (BFS) stops a row at the first, the other min
 	// programs (SSSP, CC by label propagation) read the whole row. For the
-	// min programs on the CPU backend; others refuse it (ErrPullMode).
+	// min programs on both backends (on the GPU a weighted pull needs an
+	// undirected layout); the sum programs refuse it (ErrPullMode).
 	Pull
 )
 
 // ErrPullMode is returned (wrapped) for a run mode Pull cannot make.
-var ErrPullMode = errors.New("mode pull runs the min programs (bfs, bfs-tree, sssp, cc-lp) on the cpu backend, not this app or backend")
+var ErrPullMode = errors.New("mode pull runs the min programs (bfs, bfs-tree, sssp, cc-lp), not the sum programs (pr, pr-delta, bc)")
 
 // AutoAsyncIterations is how many iterations Auto runs synchronously
 // before it may hand the run over to Async. Low-diameter graphs (R-MAT,
@@ -163,6 +164,36 @@ type EarlyExit[V Value] interface {
 	// len(out). It answers for a range of vertices at once so that a pull
 	// step makes one call per range, not one per vertex.
 	Unsettled(lo uint32, values []V, out []bool)
+}
+
+// PlainMin is implemented by min programs over uint32 values whose Apply is
+// exactly the min: Apply(v, acc, values) sets values[v] to acc and returns
+// true when acc < values[v], and changes nothing and returns false
+// otherwise, with no other state (BFS, SSSP; not CC, whose Apply follows
+// labels). An engine may then fold a step's contributions straight into
+// the values with an atomic min instead of combining them into an
+// accumulator and calling Apply: with every contribution computed from the
+// source values from before the step, the values and the set of vertices
+// made active are those of a step that calls Apply.
+type PlainMin interface {
+	Program[uint32]
+	PlainMin()
+}
+
+// NearFarStepper is implemented by sparse steppers that split a step's
+// next frontier for near-far iterations (SSSP: sampler.Runner.WithNearFar)
+// themselves, as they make it, rather than in a pass of their own.
+type NearFarStepper interface {
+	// StepNearFar is SparseStepper.Step of a min program over uint32
+	// values, which then returns only the vertices of the next frontier
+	// whose new value is below split; every other vertex of it whose bit
+	// in the bitset piled is clear has its bit set and is appended to far,
+	// which it returns. A vertex it returns has its bit cleared (an entry
+	// of it in far, from this step or an earlier one, is then stale: far
+	// may gain such entries, of vertices lowered below split after being
+	// piled in the same step). This is SplitNearFar applied to Step's
+	// result, stale entries aside.
+	StepNearFar(ctx context.Context, p Program[uint32], values []uint32, frontier []uint32, split uint32, piled, far []uint32) (next, farOut []uint32, phases []Phase, err error)
 }
 
 // PullStepper runs pull (bottom-up) iterations of EarlyExit programs over an

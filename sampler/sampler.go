@@ -7,7 +7,13 @@
 // list by compaction, list → flags by scatter).
 //
 // Sampling never changes results: the samples run as dry runs that write
-// only scratch memory and never call the program's Apply.
+// only scratch memory and never call the program's Apply. A frontier of
+// few arcs (fewer than the graph's / SparseSure) runs sparse without
+// sampling.
+//
+// With WithNearFar, SSSP's iterations are near-far (nearfar.go): each
+// iteration's frontier is a band of the wavefront, the rest piled until
+// its bucket comes.
 //
 // Programs that implement engine.EarlyExit (BFS) may also run iterations as
 // pull steps when the runner has a pull engine (WithPull; on a directed
@@ -25,6 +31,7 @@ package sampler
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"time"
 
@@ -64,6 +71,17 @@ const (
 	// push step relaxes (an atomic at a scattered address): PullPays
 	// weighs the arcs a pull step is expected to scan by it.
 	PullArcRatio = 0.5
+
+	// SparseSure: the hybrid runs an iteration whose frontier (a list)
+	// has fewer out-arcs than the graph's arcs / SparseSure sparse without
+	// sampling. A dense step reads every vertex and arc, a sparse one only
+	// the frontier's arcs, each at a scattered address; on the CPU an arc
+	// of a sparse step costs a few times one of a dense step, never
+	// SparseSure times. The sampling itself (a dry run of a sample of the
+	// frontier, and before the first one the dense estimate, a dry run of
+	// a part of a dense step) costs about as much as such a small
+	// iteration: on a grid or road network, thousands of them.
+	SparseSure = 16
 )
 
 // PullPays is the rule by which an EarlyExit program's iteration turns
@@ -115,6 +133,14 @@ type Runner[V engine.Value] struct {
 	// for the frontiers of their dense and pull steps (the input and the
 	// output of a step), instead of two fresh ones per run.
 	flags [2][]uint8
+	// delta is the near-far bucket width of SSSP's iterations (WithNearFar;
+	// 0: none); inFar the near-far pile's flags (a bitset of the vertices, all clear
+	// between runs) and nf the state, both reused by the next run.
+	delta     uint32
+	inFar     []uint32
+	nf        *nearFar
+	sampleMem []uint32 // the ESP sample's buffer, reused
+	maxDeg    uint64   // the layout's largest out-degree; 0: not yet known
 }
 
 // programKind is what EDP depends on: the edge and combine operations.
@@ -166,6 +192,38 @@ func (r *Runner[V]) WithAsync(async engine.Runner[V]) *Runner[V] {
 	return r
 }
 
+// WithNearFar makes the runner's SSSP iterations near-far with bucket
+// width delta (0: none): those of an engine.Monotone min program whose
+// edges add weights (SSSP, over uint32 or float32 weights), in the hybrid
+// and in mode Sparse, without an iteration cap (a capped run keeps the
+// plain iterations, whose result after k of them is the distances over
+// paths of at most k arcs). Each iteration's frontier is then a band of
+// the wavefront; the values at the end are the same. It returns r.
+func (r *Runner[V]) WithNearFar(delta uint32) *Runner[V] {
+	r.delta = delta
+	return r
+}
+
+// nearFarFor returns the near-far state of a run of p over values, or nil
+// when the run has no near-far iterations (see WithNearFar).
+func (r *Runner[V]) nearFarFor(p engine.Program[V], values []V) *nearFar {
+	vals, ok := any(values).([]uint32)
+	_, mono := p.(engine.Monotone)
+	if !ok || !mono || r.delta == 0 || !p.Edge().Weighted() || p.Combine() != engine.CombineMin || p.ApplyAll() ||
+		r.opts.MaxIterations > 0 || (r.opts.Mode != engine.Hybrid && r.opts.Mode != engine.Sparse) {
+		return nil
+	}
+	if words := (r.l.NumVertices + 31) / 32; uint64(len(r.inFar)) != words {
+		r.inFar = make([]uint32, words)
+	}
+	if r.nf == nil {
+		r.nf = &nearFar{}
+	}
+	nf := r.nf
+	*nf = nearFar{delta: r.delta, op: p.Edge(), values: vals, inFar: r.inFar, pile: nf.pile[:0]}
+	return nf
+}
+
 // Run iterates p from f; see engine.Runner.
 func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f *engine.Frontier) (engine.Result, error) {
 	var res engine.Result
@@ -184,6 +242,10 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 	forcePull := r.opts.Mode == engine.Pull
 	if forcePull && (r.pull == nil || p.Combine() != engine.CombineMin || p.ApplyAll()) {
 		return res, fmt.Errorf("%T: %w", p, engine.ErrPullMode)
+	}
+	nf := r.nearFarFor(p, values)
+	if nf != nil {
+		defer nf.drain(nil) // a run that stops early leaves its pile's flags clear
 	}
 	var (
 		unsettled uint64 // arcs of the unsettled vertices (an estimate)
@@ -240,13 +302,17 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 		mode := modePull
 		if !usePull {
 			var err error
-			if mode, err = r.decide(ctx, p, values, f, count, &tr); err != nil {
+			if mode, err = r.decide(ctx, p, values, f, count, arcs, canPull, &tr); err != nil {
 				return res, err
 			}
 		}
 		if _, ok := p.(engine.Monotone); ok && r.async != nil && mode == engine.Sparse &&
 			i >= engine.AutoAsyncIterations && r.opts.MaxIterations == 0 {
-			// Auto: a long run with a small frontier goes on asynchronously.
+			// Auto: a long run with a small frontier goes on asynchronously
+			// (from the frontier and near-far's pile).
+			if nf != nil {
+				f = engine.NewFrontierList(r.l.NumVertices, nf.drain(f.List(r.workers)))
+			}
 			ar, err := r.async.Run(ctx, p, values, f)
 			if err != nil {
 				return res, err
@@ -261,6 +327,7 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 		}
 		prev = mode
 		convStart := time.Now()
+		split := false // near-far: the step split the next frontier
 		if mode == modePull {
 			active := r.activeFlags(f, spare)
 			tr.Phases = append(tr.Phases, engine.Phase{Name: "to-flags", Seconds: time.Since(convStart).Seconds()})
@@ -300,12 +367,36 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 		} else {
 			list := f.List(r.workers)
 			tr.Phases = append(tr.Phases, engine.Phase{Name: "to-list", Seconds: time.Since(convStart).Seconds()})
-			out, phases, err := r.sparse.Step(ctx, p, values, list)
+			var out []uint32
+			var phases []engine.Phase
+			var err error
+			if nfs, ok := r.sparse.(engine.NearFarStepper); ok && nf != nil {
+				// The stepper splits the next frontier as it makes it.
+				out, nf.pile, phases, err = nfs.StepNearFar(ctx, any(p).(engine.Program[uint32]), nf.values, list, nf.split, nf.inFar, nf.pile)
+				if err == nil && len(out) == 0 {
+					nfStart := time.Now()
+					out = nf.refill(out)
+					phases = append(phases, engine.Phase{Name: PhaseNearFar, Seconds: time.Since(nfStart).Seconds()})
+				}
+				split = true
+			} else {
+				out, phases, err = r.sparse.Step(ctx, p, values, list)
+			}
 			if err != nil {
 				return res, err
 			}
 			tr.Phases = append(tr.Phases, phases...)
 			f, count = engine.NewFrontierList(r.l.NumVertices, out), uint64(len(out))
+		}
+		if nf != nil && !split && (mode == engine.Sparse || count == 0) {
+			// Near-far splits the frontiers of sparse steps: a dense or
+			// pull step's is large, no band of a wavefront, and runs whole
+			// (its far vertices early), unless it is empty and the pile
+			// refills it.
+			nfStart := time.Now()
+			next := nf.splitNext(f.List(r.workers))
+			f, count = engine.NewFrontierList(r.l.NumVertices, next), uint64(len(next))
+			tr.Phases = append(tr.Phases, engine.Phase{Name: PhaseNearFar, Seconds: time.Since(nfStart).Seconds()})
 		}
 		tr.Mode = modeName(mode)
 		tr.Seconds = time.Since(iterStart).Seconds()
@@ -319,8 +410,10 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 }
 
 // decide picks the mode of one iteration: the forced mode, or the hybrid's
-// choice between EDP and ESP.
-func (r *Runner[V]) decide(ctx context.Context, p engine.Program[V], values []V, f *engine.Frontier, count uint64, tr *engine.IterationTrace) (engine.Mode, error) {
+// choice: sparse without sampling for a frontier of few arcs (SparseSure;
+// arcs are the frontier's out-arcs when known), else the cheaper of EDP
+// and ESP.
+func (r *Runner[V]) decide(ctx context.Context, p engine.Program[V], values []V, f *engine.Frontier, count, arcs uint64, arcsKnown bool, tr *engine.IterationTrace) (engine.Mode, error) {
 	switch {
 	case r.opts.Mode != engine.Hybrid:
 		return r.opts.Mode, nil
@@ -328,6 +421,8 @@ func (r *Runner[V]) decide(ctx context.Context, p engine.Program[V], values []V,
 		// Every vertex is applied (or active) anyway: the sparse path can
 		// only do the dense path's work with atomics.
 		return engine.Dense, nil
+	case r.fewArcs(f, arcs, arcsKnown):
+		return engine.Sparse, nil
 	}
 	sampleStart := time.Now()
 	kind := programKind{p.Edge(), p.Combine()}
@@ -356,6 +451,35 @@ func (r *Runner[V]) decide(ctx context.Context, p engine.Program[V], values []V,
 	return engine.Dense, nil
 }
 
+// fewArcs reports whether the frontier f, a list, has fewer out-arcs than
+// the graph's arcs / SparseSure: arcs when known; else surely when its
+// vertices times the largest out-degree are fewer (a graph of bounded
+// degree: no pass over the frontier), else as summed over the list until
+// they reach that.
+func (r *Runner[V]) fewArcs(f *engine.Frontier, arcs uint64, known bool) bool {
+	limit := r.l.NumArcs / SparseSure
+	if known {
+		return arcs < limit
+	}
+	if !f.IsList() {
+		return false
+	}
+	list := f.List(r.workers)
+	if r.maxDeg == 0 {
+		r.maxDeg = max(engine.MaxOutDegree(r.l.SparseOffsets, r.workers), 1)
+	}
+	if hi, lo := bits.Mul64(uint64(len(list)), r.maxDeg); hi == 0 && lo < limit {
+		return true
+	}
+	off := r.l.SparseOffsets
+	for _, v := range list {
+		if arcs += off[v+1] - off[v]; arcs >= limit {
+			return false
+		}
+	}
+	return true
+}
+
 // sample draws the ESP sample: the whole frontier when it is small, else
 // SampleRate of it (at least MinSample, at most MaxSample) at random. A
 // frontier held as flags is sampled from random windows of the flag array,
@@ -369,7 +493,7 @@ func (r *Runner[V]) sample(f *engine.Frontier, count uint64) []uint32 {
 		if want == count {
 			return list
 		}
-		out := make([]uint32, want)
+		out := r.sampleBuf(want)
 		for i := range out {
 			out[i] = list[r.rng.Uint64N(count)]
 		}
@@ -380,7 +504,7 @@ func (r *Runner[V]) sample(f *engine.Frontier, count uint64) []uint32 {
 	// Scan windows at random offsets until enough active vertices are found;
 	// the expected scan length is want·n/count.
 	const window = 4096
-	out := make([]uint32, 0, want)
+	out := r.sampleBuf(want)[:0]
 	for scanned := uint64(0); uint64(len(out)) < want && scanned < n; scanned += window {
 		lo := r.rng.Uint64N(n)
 		hi := min(lo+window, n)
@@ -391,6 +515,14 @@ func (r *Runner[V]) sample(f *engine.Frontier, count uint64) []uint32 {
 		}
 	}
 	return out
+}
+
+// sampleBuf returns the runner's sample buffer with k entries.
+func (r *Runner[V]) sampleBuf(k uint64) []uint32 {
+	if uint64(cap(r.sampleMem)) < k {
+		r.sampleMem = make([]uint32, k)
+	}
+	return r.sampleMem[:k]
 }
 
 // activeFlags returns f's vertices as flags: f's own when it has them,

@@ -113,7 +113,12 @@ func TestSamplingDoesNotChangeResults(t *testing.T) {
 		}
 		require.Zero(t, p.repeats.Load(), "%s: a vertex was applied twice in one iteration", mode)
 		if mode == engine.Hybrid {
-			for _, it := range res.Trace {
+			for i, it := range res.Trace {
+				if sparseSure(l, res.Trace, i) {
+					require.Zero(t, it.EDPSeconds+it.ESPSeconds, "iteration %d of few arcs was sampled", it.Iteration)
+					require.Equal(t, "sparse", it.Mode, "iteration %d", it.Iteration)
+					continue
+				}
 				require.Positive(t, it.EDPSeconds+it.ESPSeconds, "iteration %d was not sampled", it.Iteration)
 			}
 		}
@@ -133,6 +138,14 @@ func TestSamplingDoesNotChangeResults(t *testing.T) {
 	wantLv := levels(engine.Dense)
 	require.Equal(t, wantLv, levels(engine.Hybrid))
 	require.Equal(t, wantLv, levels(engine.Sparse))
+}
+
+// sparseSure reports whether the hybrid ran iteration i of trace sparse
+// without sampling: its frontier, a list (the first one, or one a sparse
+// iteration made), has fewer arcs than the graph's / sampler.SparseSure.
+func sparseSure(l *layout.Layout, trace []engine.IterationTrace, i int) bool {
+	list := i == 0 || trace[i-1].Mode == "sparse"
+	return list && trace[i].FrontierEdges*sampler.SparseSure < l.NumArcs
 }
 
 // fixedDense is a dense stepper whose EDP is a fixed cost, so that a test
@@ -158,10 +171,10 @@ func (s perVertexSparse[V]) Estimate(_ context.Context, _ engine.Program[V], _ [
 }
 
 // TestHybridSwitchesOnRMAT checks the hybrid's choices on a BFS, with
-// estimates of fixed cost (EDP is a tenth of the vertices' ESP): sparse for
-// the first, one-vertex frontier and every frontier below n/10 until the
-// first dense step, dense for the first frontier above it, and levels equal
-// to forced sparse's. Real estimates are timings, which a loaded machine can
+// estimates of fixed cost (EDP is a tenth of the vertices' ESP): sparse
+// without sampling for a frontier of few arcs (SparseSure), sparse for
+// every other frontier below n/10 until the first dense step, dense for
+// the first frontier above it, and levels equal to forced sparse's. Real estimates are timings, which a loaded machine can
 // tip either way for a single iteration, so they are not asserted on here.
 func TestHybridSwitchesOnRMAT(t *testing.T) {
 	l := testLayout(t)
@@ -188,6 +201,11 @@ func TestHybridSwitchesOnRMAT(t *testing.T) {
 	for i, it := range res.Trace {
 		if firstDense >= 0 {
 			break // a dense step's measured time has replaced the fixed EDP
+		}
+		if sparseSure(l, res.Trace, i) {
+			require.Equal(t, "sparse", it.Mode, "iteration %d: frontier of %d arcs", i, it.FrontierEdges)
+			require.Zero(t, it.ESPSeconds+it.EDPSeconds, "iteration %d: frontier of %d arcs", i, it.FrontierEdges)
+			continue
 		}
 		esp := time.Duration(it.FrontierVertices) * perVertex
 		want := "sparse"

@@ -33,7 +33,7 @@ func (e *Engine[V]) apply(p engine.Program[V], values []V, t *target[V]) []uint3
 	case p.ApplyAll():
 		// Every vertex, in id order; the bitset is cleared word by word.
 		chunks := par.Split(len(bits), e.applyWorkers(int(n)))
-		par.ForChunks(chunks, func(c par.Chunk) {
+		e.forChunks(chunks, func(c par.Chunk) {
 			out := e.ws[c.Index].out[:0]
 			for wi := c.Lo; wi < c.Hi; wi++ {
 				bits[wi] = 0
@@ -54,7 +54,7 @@ func (e *Engine[V]) apply(p engine.Program[V], values []V, t *target[V]) []uint3
 		// the accumulator itself for min (touched ⇔ not the identity).
 		chunks := par.Split(len(bits), e.applyWorkers(total))
 		isMin := t.op == engine.CombineMin
-		par.ForChunks(chunks, func(c par.Chunk) {
+		e.forChunks(chunks, func(c par.Chunk) {
 			out := e.ws[c.Index].out[:0]
 			for wi := c.Lo; wi < c.Hi; wi++ {
 				if isMin {
@@ -108,7 +108,7 @@ func (e *Engine[V]) apply(p engine.Program[V], values []V, t *target[V]) []uint3
 		}
 		chunks := par.Split(total, nw)
 		isSum := t.op == engine.CombineSum
-		par.ForChunks(chunks, func(c par.Chunk) {
+		e.forChunks(chunks, func(c par.Chunk) {
 			out := e.ws[c.Index].out[:0]
 			pos := 0 // position of list i's first vertex in the concatenation
 			for i := range e.ws {

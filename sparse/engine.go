@@ -38,6 +38,18 @@
 // the touched vertices are a sizeable fraction of them: a Step over a tiny
 // frontier costs microseconds.
 //
+// An engine.PlainMin program (BFS, SSSP) takes the in-place path instead
+// (inplace.go): one pass over the frontier's arcs that lowers the values
+// themselves, with a min inline and an atomic min in parallel, and lists
+// each vertex it lowers once: no accumulator, merge or apply phase. The
+// frontier's values are copied first, so the step is the synchronous one.
+// StepNearFar (engine.NearFarStepper) splits the next frontier of such a
+// step for SSSP's near-far iterations as the values are lowered.
+//
+// The parallel phases run on the engine's team (team.go): helpers that
+// spin between steps for the next phase, rather than goroutines started
+// per phase, whose wake-up cost more than a grid's small steps.
+//
 // The package also offers the general Advance and Filter primitives (a
 // callback per arc and per vertex) for writing new traversals; programs
 // that fit engine.Program run several times faster through an Engine,
@@ -50,6 +62,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/engine"
@@ -74,6 +87,15 @@ const (
 	// minApplyPerWorker: the list-driven apply phase gives each worker at
 	// least this many vertices.
 	minApplyPerWorker = 1024
+	// inPlaceMaxArcs: a step of an engine.PlainMin program over a frontier
+	// of fewer arcs takes the in-place path (stepInPlace): every one.
+	inPlaceMaxArcs = 1 << 62
+	// inPlacePieceArcs, inPlacePiecesPerWorker: a parallel in-place step
+	// cuts its arcs into pieces of inPlacePieceArcs, or more so that there
+	// are about inPlacePiecesPerWorker per worker, which the workers take
+	// from a counter.
+	inPlacePieceArcs       = 512
+	inPlacePiecesPerWorker = 16
 	// flatMinFrontier: a monotone min program's frontier of at least this
 	// many vertices is traversed by the flat path (traverseFlat), in runs
 	// of flatChunk vertices; its vertices of more than flatMaxDegree arcs
@@ -102,6 +124,9 @@ const (
 	PhaseMerge = "sparse-merge"
 	// PhaseApply: Apply on the touched vertices and the next frontier.
 	PhaseApply = "sparse-apply"
+	// PhaseNearFar: a near-far step's split of the next frontier, when
+	// made after the step (StepNearFar).
+	PhaseNearFar = "sparse-near-far"
 )
 
 // ErrUnweighted is returned by Step and Estimate for a program whose edges
@@ -140,6 +165,8 @@ type Engine[V engine.Value] struct {
 	chunkSum []uint64
 	chunkBad []int64
 	bigs     []uint32 // the flat path's set-aside vertices, all workers'
+	srcVals  []V      // the in-place path's copy of the frontier's values
+	team     *team    // the goroutines of the parallel phases
 
 	// knobs (tests lower them to force the parallel paths)
 	inlineArcs       uint64
@@ -151,6 +178,8 @@ type Engine[V engine.Value] struct {
 	flatChunk        int
 	flatMaxDeg       uint64
 	estimateWindow   uint64
+	inPlaceMax       uint64
+	inPlacePiece     uint64
 }
 
 // target is an accumulator with its touched bitset.
@@ -180,12 +209,17 @@ type workerState struct {
 	touched []uint32 // vertices this worker claimed in the touched bitset
 	out     []uint32 // next-frontier vertices found by this worker
 	big     []uint32 // the flat path's vertices set aside for the arc-balanced one
-	_       [64]byte
+	far     []uint32 // the in-place path's near-far piled vertices
+	// next is the in-place path's next piece to take of this worker's
+	// range (any worker may take one).
+	next atomic.Uint64
+	_    [64]byte
 }
 
 var (
 	_ engine.SparseStepper[uint32]  = (*Engine[uint32])(nil)
 	_ engine.SparseStepper[float64] = (*Engine[float64])(nil)
+	_ engine.NearFarStepper         = (*Engine[uint32])(nil)
 )
 
 // New returns an engine over l that uses workers goroutines (0 means
@@ -214,8 +248,10 @@ func New[V engine.Value](l *layout.Layout, workers int) (*Engine[V], error) {
 		inlineArcs: inlineArcs, minArcsPerWorker: minArcsPerWorker,
 		scanDiv: scanDiv, minApplyWorker: minApplyPerWorker, parallelPrefix: parallelPrefix,
 		flatMin: flatMinFrontier, flatChunk: flatChunk, flatMaxDeg: flatMaxDegree,
-		estimateWindow: estimateWindow,
+		estimateWindow: estimateWindow, inPlaceMax: inPlaceMaxArcs, inPlacePiece: inPlacePieceArcs,
+		team: newTeam(w),
 	}
+
 	e.segSize = l.Params.SegmentSize
 	if e.nhs > 0 {
 		e.high = l.SegmentBounds[e.nhs]
@@ -336,6 +372,12 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.Program[V], values []V, f
 	phases := make([]engine.Phase, 0, 3)
 	start := time.Now()
 	k := newKernel(p, values, e.l)
+	if total, ok, err := e.planInPlace(p, k, values, frontier); err != nil {
+		return nil, nil, err
+	} else if ok {
+		next, _, phases, err := e.stepInPlace(ctx, k, frontier, total, 0, nil, nil, start, phases)
+		return next, phases, err
+	}
 	if e.claimOK(k, frontier) {
 		total, err := e.plan(frontier)
 		if err != nil {
@@ -364,6 +406,69 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.Program[V], values []V, f
 	next := e.apply(p, values, t)
 	phases = append(phases, engine.Phase{Name: PhaseApply, Seconds: time.Since(start).Seconds()})
 	return next, phases, nil
+}
+
+// planInPlace plans a step of p over frontier (e.plan) and reports
+// whether it takes the in-place path (inPlaceOK), with the frontier's arcs;
+// it does nothing for a program that is not engine.PlainMin. The in-place
+// path reads the frontier's values from before the step, copied here in
+// the same pass as the prefix sums (not needed when every contribution is
+// equal).
+func (e *Engine[V]) planInPlace(p engine.Program[V], k *kernel[V], values []V, frontier []uint32) (uint64, bool, error) {
+	if _, ok := p.(engine.PlainMin); !ok || e.inPlaceMax == 0 || len(frontier) == 0 {
+		return 0, false, nil
+	}
+	var src []V
+	if !k.same || k.kind != minConst {
+		if cap(e.srcVals) < len(frontier) {
+			e.srcVals = make([]V, len(frontier), max(len(frontier), 2*cap(e.srcVals)))
+		}
+		src = e.srcVals[:len(frontier)]
+	}
+	total, err := e.planCopy(frontier, values, src)
+	if err != nil {
+		return 0, false, err
+	}
+	return total, e.inPlaceOK(p, total), nil
+}
+
+// StepNearFar implements engine.NearFarStepper: Step, with the next
+// frontier split at split. On the in-place path the split is made as the
+// vertices are lowered (a vertex lowered to at least split is piled, unless
+// its bit in piled is set already; one lowered below it is listed), with
+// no pass of its own; a step by another path is split afterwards
+// (engine.SplitNearFar).
+func (e *Engine[V]) StepNearFar(ctx context.Context, p engine.Program[uint32], values []uint32, frontier []uint32, split uint32, piled, far []uint32) ([]uint32, []uint32, []engine.Phase, error) {
+	pv, ok := any(p).(engine.Program[V])
+	if !ok {
+		return nil, far, nil, fmt.Errorf("sparse: a near-far step of %T on an engine of %T values", p, *new(V))
+	}
+	vv := any(values).([]V)
+	if err := e.check(pv, vv); err != nil {
+		return nil, far, nil, err
+	}
+	if uint64(len(piled))*32 < e.n {
+		return nil, far, nil, fmt.Errorf("sparse: a near-far bitset of %d words for %d vertices", len(piled), e.n)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, far, nil, err
+	}
+	e.prepareTarget(&e.main, pv.Combine())
+	start := time.Now()
+	phases := make([]engine.Phase, 0, 4)
+	k := newKernel(pv, vv, e.l)
+	if total, ok, err := e.planInPlace(pv, k, vv, frontier); err != nil {
+		return nil, far, nil, err
+	} else if ok {
+		return e.stepInPlace(ctx, k, frontier, total, split, piled, far, start, phases)
+	}
+	next, phases, err := e.Step(ctx, pv, vv, frontier)
+	if err != nil {
+		return nil, far, nil, err
+	}
+	now := time.Now()
+	next, far = engine.SplitNearFar(values, next, split, piled, far)
+	return next, far, append(phases, engine.Phase{Name: PhaseNearFar, Seconds: time.Since(now).Seconds()}), nil
 }
 
 // stepClaim is Step by the claim path (claimOK; total arcs planned, at
@@ -502,6 +607,15 @@ func (e *Engine[V]) resetTouched(t *target[V]) {
 	}
 }
 
+// forChunks runs fn on each chunk concurrently on the engine's team, and
+// waits for all of them.
+func (e *Engine[V]) forChunks(chunks []par.Chunk, fn func(c par.Chunk)) {
+	if len(chunks) == 0 {
+		return
+	}
+	e.team.run(len(chunks), func(w int) { fn(chunks[w]) })
+}
+
 // run calls fn(0..k-1) on k goroutines (fn(0) on the caller's) and waits.
 func run(k int, fn func(w int)) {
 	if k <= 1 {
@@ -532,6 +646,12 @@ func (e *Engine[V]) workersFor(arcs uint64) int {
 // plan checks the frontier and fills e.pre with the exclusive prefix sums
 // of its out-degrees; it returns their total.
 func (e *Engine[V]) plan(frontier []uint32) (uint64, error) {
+	return e.planCopy(frontier, nil, nil)
+}
+
+// planCopy is plan that also copies the frontier's values into src
+// (src[i] = values[frontier[i]]) when src is not nil, in the same pass.
+func (e *Engine[V]) planCopy(frontier []uint32, values, src []V) (uint64, error) {
 	f := len(frontier)
 	if cap(e.pre) < f+1 {
 		e.pre = make([]uint64, f+1, max(f+1, 2*cap(e.pre)))
@@ -539,8 +659,9 @@ func (e *Engine[V]) plan(frontier []uint32) (uint64, error) {
 	e.pre = e.pre[:f+1]
 	off := e.l.SparseOffsets
 	n := e.n
-	// prefix writes the local prefix sums of frontier[lo:hi] and returns
-	// their total, or bad ≥ 0: the index of a vertex out of range.
+	// prefix writes the local prefix sums of frontier[lo:hi] (and copies
+	// their values) and returns their total, or bad ≥ 0: the index of a
+	// vertex out of range.
 	prefix := func(lo, hi int) (sum uint64, bad int) {
 		pre := e.pre
 		for i := lo; i < hi; i++ {
@@ -550,6 +671,9 @@ func (e *Engine[V]) plan(frontier []uint32) (uint64, error) {
 			}
 			pre[i] = sum
 			sum += off[u+1] - off[u]
+			if src != nil {
+				src[i] = values[u]
+			}
 		}
 		return sum, -1
 	}
@@ -562,7 +686,7 @@ func (e *Engine[V]) plan(frontier []uint32) (uint64, error) {
 		return sum, nil
 	}
 	chunks := par.Split(f, e.workers)
-	par.ForChunks(chunks, func(c par.Chunk) {
+	e.forChunks(chunks, func(c par.Chunk) {
 		sum, bad := prefix(c.Lo, c.Hi)
 		e.chunkSum[c.Index], e.chunkBad[c.Index] = sum, int64(bad)
 	})
@@ -573,7 +697,7 @@ func (e *Engine[V]) plan(frontier []uint32) (uint64, error) {
 	}
 	sums := e.chunkSum[:len(chunks)]
 	total := par.ExclusiveScan(sums)
-	par.ForChunks(chunks[1:], func(c par.Chunk) {
+	e.forChunks(chunks[1:], func(c par.Chunk) {
 		base := sums[c.Index]
 		pre := e.pre[c.Lo:c.Hi]
 		for i := range pre {

@@ -228,6 +228,7 @@ func newEngine[V engine.Value](t *testing.T, l *layout.Layout, c config) *Engine
 	require.NoError(t, err)
 	if c.force {
 		e.inlineArcs, e.minArcsPerWorker, e.minApplyWorker, e.parallelPrefix = 0, 1, 1, 1
+		e.inPlacePiece = 1
 	}
 	e.scanDiv = c.scanDiv
 	return e

@@ -1,0 +1,160 @@
+package sparse
+
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+	_ "unsafe" // go:linkname
+)
+
+// teamSpin is how long a helper of a team waits for its next task by
+// spinning before it exits. A run of small steps (a BFS or SSSP on a grid
+// or road network: thousands of steps of tens of microseconds) hands its
+// helpers a task every few microseconds; a goroutine started for each task
+// would wake a parked thread each time (a futex wake and a reschedule, tens
+// of microseconds on a loaded machine: more than the task itself), while a
+// helper spinning between tasks takes the next one at once, as an OpenMP
+// thread does. A helper idle for longer exits, so an idle engine holds no
+// goroutines.
+const teamSpin = 200 * time.Microsecond
+
+// teamPollEvery is how many spins of a waiting helper or caller pass
+// between looks at the clock and calls to runtime.Gosched (which lets other
+// goroutines of the same P run, such as a helper that has just been
+// started, and takes the scheduler's lock: not at every spin).
+const teamPollEvery = 1024
+
+// spinPause is how many PAUSE instructions a spinning helper or caller
+// runs between two looks at what it waits for: a spinning thread then
+// leaves its core's execution units and memory bandwidth to the other
+// thread of the core (SMT), which may be the one doing the step's work.
+const spinPause = 20
+
+// procyield runs cycles PAUSE instructions (the runtime's, as sync.Mutex
+// spins; see go.dev/issue/67401).
+//
+//go:linkname procyield runtime.procyield
+func procyield(cycles uint32)
+
+// Slot states of a team helper.
+const (
+	slotDead    uint32 = iota // no goroutine: the next task starts one
+	slotIdle                  // a goroutine spinning for its next task
+	slotPosted                // a task handed over, not taken yet
+	slotRunning               // the helper runs the task
+)
+
+// team runs the parallel phases of an Engine's steps: fn(0) on the caller's
+// goroutine and fn(1..k-1) on helpers that outlive the call by up to
+// teamSpin, spinning for the next one. A team is used by one goroutine at a
+// time (its Engine's Step or Estimate).
+type team struct {
+	slots   []teamSlot // helper w runs in slots[w-1]
+	pending atomic.Int32
+	// spin is how long an idle helper spins (teamSpin), and yieldEvery how
+	// many spins of a waiting caller or helper pass between yields
+	// (teamPollEvery); a team of more goroutines than GOMAXPROCS does not
+	// spin (0, 1): its spinning helpers would take the Ps the others need.
+	spin       time.Duration
+	yieldEvery int
+}
+
+// teamSlot is one helper's hand-over point, padded so that helpers do not
+// share cache lines.
+type teamSlot struct {
+	state atomic.Uint32
+	fn    func(w int) // the task, written before state turns posted
+	w     int
+	_     [40]byte
+}
+
+// newTeam returns a team of up to workers goroutines, the caller's
+// included; none is started until the first run.
+func newTeam(workers int) *team {
+	t := &team{slots: make([]teamSlot, max(workers-1, 0)), spin: teamSpin, yieldEvery: teamPollEvery}
+	if workers > runtime.GOMAXPROCS(0) {
+		t.spin, t.yieldEvery = 0, 1
+	}
+	return t
+}
+
+// run calls fn(0..k-1) concurrently, fn(0) on the calling goroutine, and
+// returns when every call has returned. More calls than the team has
+// workers run on goroutines of their own.
+func (t *team) run(k int, fn func(w int)) { t.start(k, fn, false) }
+
+// runShared is run for tasks that share their work through a counter (each
+// call takes pieces until none is left): once fn(0) returns, every piece
+// has been taken, so the calls a helper has not begun yet (one whose
+// thread is slow to be scheduled, or preempted by another process) are
+// dropped instead of waited for. A call that has begun is waited for.
+func (t *team) runShared(k int, fn func(w int)) { t.start(k, fn, true) }
+
+// start is run and runShared.
+func (t *team) start(k int, fn func(w int), shared bool) {
+	if k <= 1 {
+		fn(0)
+		return
+	}
+	if k > len(t.slots)+1 {
+		run(k, fn)
+		return
+	}
+	t.pending.Store(int32(k - 1))
+	for w := 1; w < k; w++ {
+		s := &t.slots[w-1]
+		s.fn, s.w = fn, w
+		if s.state.CompareAndSwap(slotIdle, slotPosted) {
+			continue // a spinning helper takes it
+		}
+		s.state.Store(slotPosted)
+		go t.help(s)
+	}
+	fn(0)
+	if shared {
+		for w := 1; w < k; w++ {
+			if t.slots[w-1].state.CompareAndSwap(slotPosted, slotIdle) {
+				t.pending.Add(-1) // not begun: dropped
+			}
+		}
+	}
+	for spins := 1; t.pending.Load() != 0; spins++ {
+		procyield(spinPause)
+		if spins%t.yieldEvery == 0 {
+			runtime.Gosched()
+		}
+	}
+	for w := 1; w < k; w++ {
+		t.slots[w-1].fn = nil
+	}
+}
+
+// help is a helper's goroutine: it runs the tasks handed to slot s, and
+// exits once teamSpin passes without one.
+func (t *team) help(s *teamSlot) {
+	for t.await(s) {
+		s.fn(s.w)
+		s.state.Store(slotIdle)
+		t.pending.Add(-1)
+	}
+}
+
+// await spins until slot s is handed a task, takes it and returns true, or
+// until teamSpin passes without one, when it marks the slot dead and
+// returns false. The hand-over, the exit and a runShared caller dropping
+// the task race on the slot's state; whichever swaps it first wins.
+func (t *team) await(s *teamSlot) bool {
+	deadline := time.Now().Add(t.spin)
+	for spins := 1; ; spins++ {
+		if s.state.Load() == slotPosted && s.state.CompareAndSwap(slotPosted, slotRunning) {
+			return true
+		}
+		procyield(spinPause)
+		if spins%t.yieldEvery == 0 {
+			if time.Now().After(deadline) && s.state.CompareAndSwap(slotIdle, slotDead) {
+				return false
+			}
+			runtime.Gosched()
+		}
+	}
+}
