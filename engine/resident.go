@@ -135,7 +135,7 @@ func ScratchOf(b Backend) *Scratch {
 // Sized returns s when it has n elements, otherwise a new slice of n: a
 // kept buffer resized for the graph at hand (its contents are arbitrary).
 func Sized[T any](s []T, n int) []T {
-	if len(s) == n {
+	if len(s) == n && s != nil { // never nil: an empty graph's result is an empty slice, as the other backends give
 		return s
 	}
 	return make([]T, n)

@@ -131,5 +131,7 @@ func TestScratch(t *testing.T) {
 	require.Nil(t, ScratchOf(nil))
 	require.Same(t, &buf[0], &Sized(buf, 3)[0])
 	require.Len(t, Sized(buf, 4), 4)
+	require.NotNil(t, Sized[uint32](nil, 0)) // an empty graph's result is empty, not nil
+	require.Empty(t, Sized[uint32](nil, 0))
 	require.Len(t, Sized[int](nil, 0), 0)
 }
