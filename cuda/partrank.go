@@ -278,18 +278,24 @@ func (p *PartRank) segmentsNCCL(what string, rank *NCCLRank, send unsafe.Pointer
 // receive buffer, where src's sums belong (src is part q; it may be on
 // another device: a peer copy).
 func (p *PartRank) CopyFromPeer(src *PartRank, q int) error {
-	if q < 0 || q >= p.parts || q+1 >= len(src.ownerStart) || p.index+1 >= len(src.ownerStart) {
-		return invalidf("PartRank.CopyFromPeer", "part %d of %d", q, p.parts)
+	return p.segmentFromPeer("PartRank.CopyFromPeer", q, src.ownerStart, src.dev, src.send.h.p, p.recvStart, p.recv.h.p)
+}
+
+// segmentFromPeer copies part q's segment for this part, doubles
+// [srcStarts[p], srcStarts[p+1]) of srcBuf on srcDev, to dstBuf from
+// dstStarts[q] (a peer copy when the devices differ).
+func (p *PartRank) segmentFromPeer(what string, q int, srcStarts []uint64, srcDev Device, srcBuf unsafe.Pointer, dstStarts []uint64, dstBuf unsafe.Pointer) error {
+	if q < 0 || q >= p.parts || len(srcStarts) != p.parts+1 {
+		return invalidf(what, "part %d of %d", q, p.parts)
 	}
-	first, count := src.ownerStart[p.index], src.ownerStart[p.index+1]-src.ownerStart[p.index]
-	if count != p.recvStart[q+1]-p.recvStart[q] {
-		return invalidf("PartRank.CopyFromPeer", "part %d sends %d sums; %d expected", q, count, p.recvStart[q+1]-p.recvStart[q])
+	first, count := srcStarts[p.index], srcStarts[p.index+1]-srcStarts[p.index]
+	if count != dstStarts[q+1]-dstStarts[q] {
+		return invalidf(what, "part %d has %d values for this part; %d expected", q, count, dstStarts[q+1]-dstStarts[q])
 	}
 	if count == 0 {
 		return nil
 	}
-	return backendCopyPeer(p.dev.ordinal, unsafe.Add(p.recv.h.p, p.recvStart[q]*8), src.dev.ordinal,
-		unsafe.Add(src.send.h.p, first*8), count*8)
+	return backendCopyPeer(p.dev.ordinal, unsafe.Add(dstBuf, dstStarts[q]*8), srcDev.ordinal, unsafe.Add(srcBuf, first*8), count*8)
 }
 
 // MakeResult allocates (once) pinned host memory for the whole result, n
@@ -327,18 +333,7 @@ func (p *PartRank) CollectOwn() error {
 // range to their place among the collected ones (src may be this part, or
 // on another device: a peer copy).
 func (p *PartRank) CollectFromPeer(src *PartRank, q int) error {
-	if q < 0 || q >= p.parts || len(src.sendSplit) != p.parts+1 {
-		return invalidf("PartRank.CollectFromPeer", "part %d of %d", q, p.parts)
-	}
-	first, count := src.sendSplit[p.index], src.sendSplit[p.index+1]-src.sendSplit[p.index]
-	if count != p.collectStart[q+1]-p.collectStart[q] {
-		return invalidf("PartRank.CollectFromPeer", "part %d has %d ranks in the range; %d expected", q, count, p.collectStart[q+1]-p.collectStart[q])
-	}
-	if count == 0 {
-		return nil
-	}
-	return backendCopyPeer(p.dev.ordinal, unsafe.Add(p.vals.h.p, p.collectStart[q]*8), src.dev.ordinal,
-		unsafe.Add(src.out.h.p, first*8), count*8)
+	return p.segmentFromPeer("PartRank.CollectFromPeer", q, src.sendSplit, src.dev, src.out.h.p, p.collectStart, p.vals.h.p)
 }
 
 // CollectNCCL sends every other part the gathered ranks in its range and
