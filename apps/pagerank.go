@@ -122,6 +122,12 @@ func PageRank(ctx context.Context, b engine.Backend, pr PageRankOptions, opts en
 	if pb, ok := b.(engine.PageRankBackend); ok {
 		return pb.PageRank(ctx, pr.params(), opts)
 	}
+	if pp, ok := b.(engine.PageRankPuller); ok {
+		ranks, res, pulled, err := pp.PullPageRank(ctx, pr.params(), opts)
+		if pulled || err != nil {
+			return ranks, res, err
+		}
+	}
 	run, err := engine.NewRunner[float64](b, opts)
 	if err != nil {
 		return nil, engine.Result{}, err

@@ -174,6 +174,16 @@ type PageRankBackend interface {
 	PageRankDelta(ctx context.Context, p PageRankParams, opts RunOptions) ([]float64, Result, error)
 }
 
+// PageRankPuller is implemented by backends that can run topology-driven
+// PageRank (apps.PageRank's definition) as one pull over their in-arcs per
+// iteration, where that pays: PullPageRank returns ok false, and nothing
+// else, when it does not run this graph or mode that way (the engines
+// then run the program).
+type PageRankPuller interface {
+	Backend
+	PullPageRank(ctx context.Context, p PageRankParams, opts RunOptions) (ranks []float64, res Result, ok bool, err error)
+}
+
 // ToOriginal returns values (layout numbering) in the original numbering,
 // mapped in parallel (workers goroutines) into a new slice.
 func ToOriginal[V any](l *layout.Layout, values []V, workers int) []V {
