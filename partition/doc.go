@@ -19,8 +19,12 @@
 //     program on its backend, in parallel; the ghosts whose value went down
 //     are packaged to their owners, exchanged, and min-combined there; the
 //     run stops when an all-reduce of the next frontiers' sizes is zero.
+//   - RunPageRank runs PageRank over the same parts: every iteration each
+//     part sums its vertices' local in-neighbours' shares, sends every
+//     ghost's sum to its owner, applies its owned ranks, and an all-reduce
+//     adds Σ|Δr| and the dangling rank (RankPart, RankExchanger).
 //
-// Everything here runs on the CPU backend today; the Exchanger interface is
-// where a GPU implementation (NCCL all-to-all and all-reduce, one worker per
-// GPU) plugs in later.
+// Everything here runs on CPU backends, in memory; package gpu implements
+// DeviceExchanger and RankExchanger, which keep a run on the GPUs (NCCL or
+// peer copies between them).
 package partition
