@@ -170,6 +170,15 @@ func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts eng
 		bufs.depthB, bufs.sigmaB = engine.Sized(bufs.depthB, nv), engine.Sized(bufs.sigmaB, nv)
 		depthB, sigmaB, fwdOffer = bufs.depthB, bufs.sigmaB, nil
 	}
+	if bcLevelsApply(fwd, bwd, opts) {
+		if err := bcByLevels(lf, sources, bufs, workers, &total); err != nil {
+			return nil, total, err
+		}
+		if len(sources) == 0 {
+			fill(result, 0, workers)
+		}
+		return result, total, nil
+	}
 	fp := &bcForward{depth: depth, offer: fwdOffer}
 	bp := &bcBackward{depth: depthB, sigma: sigmaB, result: result, orig: lb.InvPerm}
 	for i, source := range sources {

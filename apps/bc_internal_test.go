@@ -1,11 +1,16 @@
 package apps
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/internal/testgraphs"
+	"github.com/mgraph-dev/mgraph/preprocess"
 	"github.com/stretchr/testify/require"
 )
 
@@ -91,4 +96,46 @@ func BenchmarkSortByDepth(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestBCByLevels: on a low-degree undirected graph BC in hybrid and auto
+// runs level by level, and gives the reference's scores, the engines'
+// (mode dense) within rounding, from one and from several sources; a
+// directed graph, mode dense and a denser graph keep the engines.
+func TestBCByLevels(t *testing.T) {
+	ctx := context.Background()
+	grid := testgraphs.Generated(t, "grid:40:0.1", 2)
+	grid.Symmetrize(2)
+	l, err := preprocess.Build(ctx, grid, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
+	require.NoError(t, err)
+	b, err := cpu.New(l, 2)
+	require.NoError(t, err)
+	require.True(t, bcLevelsApply(b, b, engine.RunOptions{Mode: engine.Hybrid}))
+	require.True(t, bcLevelsApply(b, b, engine.RunOptions{Mode: engine.Auto}))
+	require.False(t, bcLevelsApply(b, b, engine.RunOptions{Mode: engine.Dense}))
+	g := OriginalCSR(l, 2)
+	for _, sources := range [][]uint32{{0}, {5, 800, 1599}} {
+		got, res, err := BC(ctx, b, b, sources, engine.RunOptions{Mode: engine.Hybrid})
+		require.NoError(t, err)
+		require.Positive(t, res.Iterations)
+		require.NoError(t, ValidateBC(g, sources, got))
+		got = slices.Clone(got)
+		want, _, err := BC(ctx, b, b, sources, engine.RunOptions{Mode: engine.Dense})
+		require.NoError(t, err)
+		require.InDeltaSlice(t, want, got, 1e-6)
+	}
+	rmat := testgraphs.Generated(t, "rmat:10:16", 2)
+	rmat.Symmetrize(2)
+	lr, err := preprocess.Build(ctx, rmat, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
+	require.NoError(t, err)
+	br, err := cpu.New(lr, 2)
+	require.NoError(t, err)
+	require.False(t, bcLevelsApply(br, br, engine.RunOptions{Mode: engine.Hybrid}), "%d arcs, %d vertices", lr.NumArcs, lr.NumVertices)
+	directed := testgraphs.Generated(t, "grid:20:0.1", 2)
+	directed.Directed = true
+	ld, err := preprocess.Build(ctx, directed, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
+	require.NoError(t, err)
+	bd, err := cpu.New(ld, 2)
+	require.NoError(t, err)
+	require.False(t, bcLevelsApply(bd, bd, engine.RunOptions{Mode: engine.Hybrid}))
 }
