@@ -88,12 +88,13 @@ type Options struct {
 	WeightType WeightType
 	// Seed is a generator spec's seed (0 is taken as 1, the CLI's default).
 	Seed uint64
-	// Mode is how the engines run iterations: "hybrid" (default: chosen per
-	// iteration by sampling), "dense", "sparse", "async" (BFS, SSSP,
-	// label-propagation CC, data-driven PageRank and, on the GPU, BC without
-	// iterations, over a shared worklist), "auto" (hybrid, handing a long run with a small
-	// frontier over to async) or "pull" (every iteration a pull step: BFS,
-	// SSSP and label-propagation CC on the CPU backend).
+	// Mode is how the engines run iterations: "auto" (default: the hybrid,
+	// handing a long run with a small frontier over to async), "hybrid"
+	// (dense or sparse chosen per iteration by sampling, MultiGraph's),
+	// "dense", "sparse", "async" (BFS, SSSP, label-propagation CC,
+	// data-driven PageRank and, on the GPU, BC without iterations, over a
+	// shared worklist) or "pull" (every iteration a pull step: BFS, SSSP and
+	// label-propagation CC).
 	Mode string
 	// Params are the layout's parameters (nil: the paper's defaults).
 	Params *layout.Params
@@ -296,7 +297,7 @@ func prepare(ctx context.Context, el *graph.EdgeList, opts Options) (*Graph, err
 // settings returns opts' engine mode, layout parameters and whether the
 // graph runs on the GPU, checked.
 func (opts Options) settings() (engine.Mode, layout.Params, bool, error) {
-	mode := engine.Hybrid
+	mode := engine.Auto
 	if opts.Mode != "" {
 		m, err := engine.ParseMode(opts.Mode)
 		if err != nil {

@@ -241,7 +241,7 @@ func (f *profileFlags) run(ctx context.Context, e *env, fs *pflag.FlagSet, args 
 			fmt.Fprintf(e.stderr, "warning: %s: ncu gave no %s for %d of %d launches; the sums leave them out\n", k.Display, m, n, k.Launches)
 		}
 	}
-	mode := "hybrid"
+	mode := "auto"
 	if fl := fs.Lookup("mode"); fl != nil {
 		mode = fl.Value.String()
 	}
