@@ -36,7 +36,7 @@ type rankPart struct {
 	rank   int
 	pt     *partition.Part
 	pr     *cuda.PartRank
-	sent   uint64 // sums sent per iteration
+	sent   uint64 // sums sent per iteration: one per ghost (every ghost is owned elsewhere)
 	link   rankLink
 	result []float64 // the whole result, pinned (part 0's PartRank's), which every part fills its range of
 }
@@ -142,13 +142,7 @@ func rankParts(parts []*partition.Part, backends []engine.Backend, link rankLink
 	}
 	for i, b := range bs {
 		b.mu.Lock()
-		d := &rankPart{b: b, rank: i, pt: parts[i], link: link}
-		for q := range parts {
-			if q != i {
-				lo, hi := ghostRange(parts[i], q)
-				d.sent += hi - lo
-			}
-		}
+		d := &rankPart{b: b, rank: i, pt: parts[i], sent: parts[i].NumGhosts, link: link}
 		if h := b.rankHeld; h == nil || h.pt != parts[i] {
 			if err := b.holdRank(parts, i); err != nil {
 				b.mu.Unlock()
@@ -204,12 +198,12 @@ func rankTables(parts []*partition.Part, i int, perm []uint32) cuda.PartRankTabl
 	t := cuda.PartRankTables{Index: i, Parts: np, OwnedLid: perm[:pt.NumLocal], GhostLid: perm[pt.NumLocal:],
 		OwnerStart: make([]uint64, np+1), RecvStart: make([]uint64, np+1), CollectStart: make([]uint64, np+1)}
 	for q := range np {
-		_, hi := ghostRange(pt, q)
+		_, hi := pt.GhostRange(q)
 		t.OwnerStart[q+1] = hi
 	}
 	for q, o := range parts {
 		if q != i {
-			lo, hi := ghostRange(o, i)
+			lo, hi := o.GhostRange(i)
 			for _, v := range o.GhostRemote[lo:hi] {
 				t.RecvLid = append(t.RecvLid, perm[v])
 			}
@@ -237,25 +231,6 @@ func rankTables(parts []*partition.Part, i int, perm []uint32) cuda.PartRankTabl
 		t.CollectStart[q+1] = uint64(len(t.CollectIds))
 	}
 	return t
-}
-
-// ghostRange returns pt's ghosts that part q owns, [lo, hi) (ghosts are
-// ordered by owner).
-func ghostRange(pt *partition.Part, q int) (lo, hi uint64) {
-	own := pt.GhostOwner
-	find := func(v uint32) uint64 {
-		l, h := 0, len(own)
-		for l < h {
-			m := int(uint(l+h) >> 1)
-			if own[m] < v {
-				l = m + 1
-			} else {
-				h = m
-			}
-		}
-		return uint64(l)
-	}
-	return find(uint32(q)), find(uint32(q) + 1)
 }
 
 func asRankParts(ds []*rankPart, err error) ([]partition.RankPart, error) {

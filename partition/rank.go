@@ -210,13 +210,13 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 // sums of its vertices, and the parts it exchanges with in memory.
 type hostRank struct {
 	pt      *Part
+	b       engine.Backend
 	l       *layout.Layout
 	all     []*hostRank
 	bar     *Barrier
 	workers int
 	owned   []uint32 // the owned vertices' layout ids (the part's numbering)
-	inOff   []uint64
-	inSrc   []uint32
+	in      *layout.InArcs
 	rank    []float64
 	share   []float64
 	acc     []float64
@@ -230,7 +230,7 @@ func hostRankParts(parts []*Part, backends []engine.Backend, workers int) []Rank
 	bar := NewBarrier(len(parts))
 	result := make([]float64, parts[0].NumVertices)
 	for i, pt := range parts {
-		hs[i] = &hostRank{pt: pt, l: backends[i].Layout(), all: hs, bar: bar, workers: workers, result: result}
+		hs[i] = &hostRank{pt: pt, b: backends[i], l: backends[i].Layout(), all: hs, bar: bar, workers: workers, result: result}
 	}
 	out := make([]RankPart, len(hs))
 	for i, h := range hs {
@@ -247,21 +247,7 @@ func (h *hostRank) Init(r0 float64) (uint64, error) {
 		return 0, fmt.Errorf("part %d: a layout of %d vertices for %d owned and %d ghosts", pt.Index, nv, pt.NumLocal, pt.NumGhosts)
 	}
 	h.owned = l.Perm[:pt.NumLocal]
-	h.inOff = make([]uint64, nv+1)
-	for _, d := range l.SparseDst {
-		h.inOff[d+1]++
-	}
-	for v := uint64(0); v < nv; v++ {
-		h.inOff[v+1] += h.inOff[v]
-	}
-	h.inSrc = make([]uint32, len(l.SparseDst))
-	next := append([]uint64(nil), h.inOff[:nv]...)
-	for u := uint64(0); u < nv; u++ {
-		for _, d := range l.SparseDst[l.SparseOffsets[u]:l.SparseOffsets[u+1]] {
-			h.inSrc[next[d]] = uint32(u)
-			next[d]++
-		}
-	}
+	h.in = inArcsOf(h.b, h.workers)
 	h.rank, h.share, h.acc = make([]float64, nv), make([]float64, nv), make([]float64, nv)
 	var dangling uint64
 	for _, v := range h.owned {
@@ -286,19 +272,14 @@ func (h *hostRank) Iterate(ctx context.Context, base, damping float64) (RankStep
 	par.ForChunks(par.Split(len(h.acc), 4*par.Workers(h.workers)), func(c par.Chunk) {
 		for v := c.Lo; v < c.Hi; v++ {
 			var s float64
-			for _, u := range h.inSrc[h.inOff[v]:h.inOff[v+1]] {
+			for _, u := range h.in.Src[h.in.Offsets[v]:h.in.Offsets[v+1]] {
 				s += h.share[u]
 			}
 			h.acc[v] = s
 		}
 	})
 	rs.Compute = time.Since(start)
-	for q := range pt.NumParts {
-		if q != pt.Index {
-			lo, hi := ownerRange(pt, q)
-			rs.Sent += hi - lo
-		}
-	}
+	rs.Sent = pt.NumGhosts // every ghost's sum, each owned by another part
 	if err := h.bar.Wait(ctx); err != nil {
 		return rs, err
 	}
@@ -306,7 +287,7 @@ func (h *hostRank) Iterate(ctx context.Context, base, damping float64) (RankStep
 		if o == h {
 			continue
 		}
-		lo, hi := ownerRange(o.pt, pt.Index)
+		lo, hi := o.pt.GhostRange(pt.Index)
 		for g := lo; g < hi; g++ {
 			h.acc[h.l.Perm[o.pt.GhostRemote[g]]] += o.acc[o.l.Perm[o.pt.NumLocal+g]]
 		}
@@ -335,27 +316,13 @@ func (h *hostRank) Iterate(ctx context.Context, base, damping float64) (RankStep
 	return rs, nil
 }
 
-// ownerRange returns the ghosts of pt that part q owns: [lo, hi) (ghosts
-// are ordered by owner).
-func ownerRange(pt *Part, q int) (lo, hi uint64) {
-	own := pt.GhostOwner
-	lo = uint64(lowerBound(own, uint32(q)))
-	hi = uint64(lowerBound(own, uint32(q)+1))
-	return lo, hi
-}
-
-// lowerBound is the first index of sorted x whose value is at least v.
-func lowerBound(x []uint32, v uint32) int {
-	lo, hi := 0, len(x)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if x[m] < v {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+// inArcsOf returns b's in-adjacency: the one the backend keeps (the CPU's,
+// built once for its pull steps), else its layout's, built now.
+func inArcsOf(b engine.Backend, workers int) *layout.InArcs {
+	if ib, ok := b.(interface{ In() *layout.InArcs }); ok {
+		return ib.In()
 	}
-	return lo
+	return b.Layout().In(workers)
 }
 
 // Collect implements RankPart: the part writes its owned ranks at their

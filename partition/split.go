@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
 
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/par"
@@ -63,6 +64,15 @@ func (p *Part) Local(orig uint32) (uint32, bool) {
 // NumPartVertices is the number of vertices of the part's graph (owned and
 // ghosts): the vertex count of its layout.
 func (p *Part) NumPartVertices() uint64 { return p.NumLocal + p.NumGhosts }
+
+// GhostRange returns the part's ghosts that part q owns, [lo, hi) of the
+// ghost tables (ghosts are ordered by owner).
+func (p *Part) GhostRange(q int) (lo, hi uint64) {
+	first := func(owner uint64) uint64 {
+		return uint64(sort.Search(len(p.GhostOwner), func(g int) bool { return uint64(p.GhostOwner[g]) >= owner }))
+	}
+	return first(uint64(q)), first(uint64(q) + 1)
+}
 
 // Split cuts el into parts parts by owner (one entry per vertex, each in
 // [0, parts), as Assign returns): part p holds the arcs whose source p

@@ -74,6 +74,15 @@ func checkSplit(t *testing.T, tag string, el *graph.EdgeList, owner []uint32, pa
 		require.True(t, slices.IsSortedFunc(p.Global[p.NumLocal:], func(a, b uint32) int {
 			return cmp.Or(cmp.Compare(owner[a], owner[b]), cmp.Compare(a, b))
 		}), "%s: ghosts not ordered by owner and id", tag)
+		var covered uint64
+		for q := range parts {
+			lo, hi := p.GhostRange(q)
+			for g := lo; g < hi; g++ {
+				require.Equal(t, uint32(q), p.GhostOwner[g], "%s: ghost %d in part %d's range", tag, g, q)
+			}
+			covered += hi - lo
+		}
+		require.Equal(t, p.NumGhosts, covered, "%s: the owners' ranges cover every ghost", tag)
 		for k := range p.EL.Src {
 			src, dst := p.EL.Src[k], p.EL.Dst[k]
 			require.Less(t, uint64(src), p.NumLocal, "%s: an arc leaves a ghost", tag)
