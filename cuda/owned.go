@@ -1,5 +1,7 @@
 package cuda
 
+import "fmt"
+
 // owned holds what a device-side object allocated (buffers, events) so it
 // can all be released together, in allocation order, reporting the first
 // error. DeviceLayout, MinRun and PRRun embed one.
@@ -15,6 +17,26 @@ func allocOwned[T any](o *owned, dev Device, n int) (*Buffer[T], error) {
 	}
 	o.frees = append(o.frees, b.Free)
 	return b, nil
+}
+
+// allocNamed is allocOwned naming the buffer, with its size, in the error
+// (a part's buffers: which one did not fit).
+func allocNamed[T any](o *owned, dev Device, name string, n int) (*Buffer[T], error) {
+	b, err := allocOwned[T](o, dev, n)
+	if err != nil {
+		size, _ := elemSize[T]("allocNamed")
+		return nil, fmt.Errorf("%s (%s): %w", name, FormatBytes(uint64(n)*size), err)
+	}
+	return b, nil
+}
+
+// uploadNamed is allocNamed of len(src) elements filled with src.
+func uploadNamed[T any](o *owned, dev Device, name string, src []T) (*Buffer[T], error) {
+	b, err := allocNamed[T](o, dev, name, len(src))
+	if err == nil && len(src) > 0 {
+		err = b.CopyFromHost(src)
+	}
+	return b, err
 }
 
 // newEvents creates one event on dev for every entry of evs (as uintptr

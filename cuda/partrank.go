@@ -118,13 +118,8 @@ func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
 		{"received sums' layout ids", &p.recvLid, t.RecvLid},
 		{"collected ranks' original ids", &p.collectIds, t.CollectIds},
 	} {
-		if *u.dst, err = allocRank[uint32](p, u.name, len(u.src)); err != nil {
+		if *u.dst, err = uploadNamed(&p.owned, p.dev, u.name, u.src); err != nil {
 			return fail(err)
-		}
-		if len(u.src) > 0 {
-			if err := (*u.dst).CopyFromHost(u.src); err != nil {
-				return fail(err)
-			}
 		}
 	}
 	if p.send, err = allocRank[float64](p, "send buffer", int(ng)); err != nil {
@@ -153,12 +148,7 @@ func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
 
 // allocRank allocates a buffer of p's, naming it in the error.
 func allocRank[T any](p *PartRank, name string, n int) (*Buffer[T], error) {
-	b, err := allocOwned[T](&p.owned, p.dev, n)
-	if err != nil {
-		size, _ := elemSize[T]("allocRank")
-		return nil, fmt.Errorf("%s (%s): %w", name, FormatBytes(uint64(n)*size), err)
-	}
-	return b, nil
+	return allocNamed[T](&p.owned, p.dev, name, n)
 }
 
 // Close frees the state (not the PRRun).

@@ -116,15 +116,8 @@ func NewPartRun(run *MinRun, t PartTables) (*PartRun, error) {
 	d := run.dl.dev
 	p := &PartRun{run: run, dev: d, ownerStart: append([]uint64(nil), t.OwnerStart...), recvCap: t.RecvCap}
 	fail := func(err error) (*PartRun, error) { p.Close(); return nil, err }
-	up := func(name string, dst **Buffer[uint32], src []uint32) error {
-		b, err := allocPart[uint32](p, name, len(src))
-		if err == nil && len(src) > 0 {
-			err = b.CopyFromHost(src)
-		}
-		*dst = b
-		return err
-	}
 	var localLid, ghostLid, ghostOwner, ghostRemote *Buffer[uint32]
+	var err error
 	for _, u := range []struct {
 		name string
 		dst  **Buffer[uint32]
@@ -135,20 +128,17 @@ func NewPartRun(run *MinRun, t PartTables) (*PartRun, error) {
 		{"ghosts' owners", &ghostOwner, t.GhostOwner},
 		{"ghosts' ids in their owners", &ghostRemote, t.GhostRemote},
 	} {
-		if err := up(u.name, u.dst, u.src); err != nil {
+		if *u.dst, err = uploadNamed(&p.owned, d, u.name, u.src); err != nil {
 			return fail(err)
 		}
 	}
 	if t.Global != nil {
-		if err := up("original ids", &p.global, t.Global); err != nil {
+		if p.global, err = uploadNamed(&p.owned, d, "original ids", t.Global); err != nil {
 			return fail(err)
 		}
 	}
-	starts, err := allocPart[uint64](p, "owner starts", len(t.OwnerStart))
+	starts, err := uploadNamed(&p.owned, d, "owner starts", t.OwnerStart)
 	if err != nil {
-		return fail(err)
-	}
-	if err := starts.CopyFromHost(t.OwnerStart); err != nil {
 		return fail(err)
 	}
 	if p.prev, err = allocPart[uint32](p, "values after the last exchange", int(n)); err != nil {
@@ -178,12 +168,7 @@ func NewPartRun(run *MinRun, t PartTables) (*PartRun, error) {
 
 // allocPart allocates a buffer of p's, naming it in the error.
 func allocPart[T any](p *PartRun, name string, n int) (*Buffer[T], error) {
-	b, err := allocOwned[T](&p.owned, p.dev, n)
-	if err != nil {
-		size, _ := elemSize[T]("allocPart")
-		return nil, fmt.Errorf("%s (%s): %w", name, FormatBytes(uint64(n)*size), err)
-	}
-	return b, nil
+	return allocNamed[T](&p.owned, p.dev, name, n)
 }
 
 // ptrOf returns b's device address as the descriptor holds it (0 for an
