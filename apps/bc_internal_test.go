@@ -9,7 +9,9 @@ import (
 
 	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
+	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/preprocess"
 	"github.com/stretchr/testify/require"
 )
@@ -106,10 +108,7 @@ func TestBCByLevels(t *testing.T) {
 	ctx := context.Background()
 	grid := testgraphs.Generated(t, "grid:40:0.1", 2)
 	grid.Symmetrize(2)
-	l, err := preprocess.Build(ctx, grid, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
-	require.NoError(t, err)
-	b, err := cpu.New(l, 2)
-	require.NoError(t, err)
+	l, b := cpuBackend(t, grid)
 	require.True(t, bcLevelsApply(b, b, engine.RunOptions{Mode: engine.Hybrid}))
 	require.True(t, bcLevelsApply(b, b, engine.RunOptions{Mode: engine.Auto}))
 	require.False(t, bcLevelsApply(b, b, engine.RunOptions{Mode: engine.Dense}))
@@ -126,16 +125,20 @@ func TestBCByLevels(t *testing.T) {
 	}
 	rmat := testgraphs.Generated(t, "rmat:10:16", 2)
 	rmat.Symmetrize(2)
-	lr, err := preprocess.Build(ctx, rmat, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
-	require.NoError(t, err)
-	br, err := cpu.New(lr, 2)
-	require.NoError(t, err)
+	lr, br := cpuBackend(t, rmat)
 	require.False(t, bcLevelsApply(br, br, engine.RunOptions{Mode: engine.Hybrid}), "%d arcs, %d vertices", lr.NumArcs, lr.NumVertices)
 	directed := testgraphs.Generated(t, "grid:20:0.1", 2)
 	directed.Directed = true
-	ld, err := preprocess.Build(ctx, directed, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
-	require.NoError(t, err)
-	bd, err := cpu.New(ld, 2)
-	require.NoError(t, err)
+	_, bd := cpuBackend(t, directed)
 	require.False(t, bcLevelsApply(bd, bd, engine.RunOptions{Mode: engine.Hybrid}))
+}
+
+// cpuBackend returns el's layout (test parameters) and a CPU backend over it.
+func cpuBackend(t *testing.T, el *graph.EdgeList) (*layout.Layout, *cpu.Backend) {
+	t.Helper()
+	l, err := preprocess.Build(context.Background(), el, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
+	require.NoError(t, err)
+	b, err := cpu.New(l, 2)
+	require.NoError(t, err)
+	return l, b
 }

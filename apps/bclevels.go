@@ -56,6 +56,7 @@ func bcLevels(l *layout.Layout, s uint32, depth []int32, sigma, delta, result []
 		k := start[d+1]
 		if len(front) < bcLevelSerialVertices || workers == 1 {
 			for _, u := range front {
+				arcs += off[u+1] - off[u]
 				for _, v := range dst[off[u]:off[u+1]] {
 					if depth[v] == unvisited {
 						depth[v] = d + 1
@@ -67,9 +68,11 @@ func bcLevels(l *layout.Layout, s uint32, depth []int32, sigma, delta, result []
 		} else {
 			chunks := par.Split(len(front), 4*par.Workers(workers))
 			found := make([][]uint32, len(chunks))
+			read := make([]uint64, len(chunks))
 			par.ForChunks(chunks, func(c par.Chunk) {
 				var out []uint32
 				for _, u := range front[c.Lo:c.Hi] {
+					read[c.Index] += off[u+1] - off[u]
 					for _, v := range dst[off[u]:off[u+1]] {
 						if atomic.LoadInt32(&depth[v]) == unvisited && atomic.CompareAndSwapInt32(&depth[v], unvisited, d+1) {
 							out = append(out, v)
@@ -78,12 +81,10 @@ func bcLevels(l *layout.Layout, s uint32, depth []int32, sigma, delta, result []
 				}
 				found[c.Index] = out
 			})
-			for _, out := range found {
+			for i, out := range found {
 				k += copy(order[k:], out)
+				arcs += read[i]
 			}
-		}
-		for _, u := range front {
-			arcs += off[u+1] - off[u]
 		}
 		if k == start[d+1] {
 			break
