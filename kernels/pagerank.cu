@@ -317,6 +317,22 @@ extern "C" int mg_pr_pull_build(int dev, const mg_dlayout *l, uint64_t num_light
     return MG_OK;
 }
 
+// launch_gather launches the pull scheme's gather (pull_gather_kernel) over
+// the heavy and light chunks on st: mg_pr_pull_step's first kernel, and
+// mg_pr_pull_gather's only one.
+static int launch_gather(const mg_dlayout &L, const mg_pr_pull &p, const double *share, double *acc,
+                         const mg_pr_sums *sums, cudaStream_t st, char *err, size_t errlen) {
+    const uint32_t gather = L.num_heavy_chunks + p.num_chunks;
+    if (gather == 0) return MG_OK;
+    // Heavy chunks stage P shares and P partials, light chunks P sums.
+    const size_t smem = (L.num_heavy_chunks > 0 ? 2 : 1) * (size_t)L.panel_size * sizeof(double);
+    const int rc = mg::set_smem(pull_gather_kernel, smem, err, errlen);
+    if (rc != MG_OK) return rc;
+    pull_gather_kernel<<<gather, kGatherBlock, smem, st>>>(L, p, share, acc, sums);
+    MG_CHECK_LAUNCH("pull_gather_kernel<<<heavy + light chunks, 1024, (1 or 2)·P·8, s>>>");
+    return MG_OK;
+}
+
 extern "C" int mg_pr_pull_step(int dev, const mg_dlayout *l, const mg_pr_pull *p, double damping, double tolerance,
                                double *rank, double *share, double *acc, double *partials, uint32_t *ticket,
                                mg_pr_sums *sums, mg_stream s, mg_event *ev, char *err, size_t errlen) {
@@ -327,15 +343,8 @@ extern "C" int mg_pr_pull_step(int dev, const mg_dlayout *l, const mg_pr_pull *p
     cudaStream_t st = (cudaStream_t)s;
     const mg_dlayout L = *l;
     MG_RECORD(0);
-    const uint32_t gather = L.num_heavy_chunks + p->num_chunks;
-    if (gather > 0) {
-        // Heavy chunks stage P shares and P partials, light chunks P sums.
-        const size_t smem = (L.num_heavy_chunks > 0 ? 2 : 1) * (size_t)L.panel_size * sizeof(double);
-        int rc = mg::set_smem(pull_gather_kernel, smem, err, errlen);
-        if (rc != MG_OK) return rc;
-        pull_gather_kernel<<<gather, kGatherBlock, smem, st>>>(L, *p, share, acc, sums);
-        MG_CHECK_LAUNCH("pull_gather_kernel<<<heavy + light chunks, 1024, (1 or 2)·P·8, s>>>");
-    }
+    const int rc = launch_gather(L, *p, share, acc, sums, st, err, errlen);
+    if (rc != MG_OK) return rc;
     MG_RECORD(1);
     // At least one block, which on an empty graph folds zeros and counts the step.
     const uint32_t blocks = (uint32_t)max((L.n + kApplyVertices - 1) / kApplyVertices, (uint64_t)1);
@@ -352,24 +361,8 @@ extern "C" int mg_pr_pull_gather(int dev, const mg_dlayout *l, const mg_pr_pull 
         return mg::invalid("mg_pr_pull_gather: NULL pointer", err, errlen);
     MG_SET_DEVICE(dev);
     const mg_dlayout L = *l;
-    const uint32_t gather = L.num_heavy_chunks + p->num_chunks;
-    if (gather > 0) {
-        const size_t smem = (L.num_heavy_chunks > 0 ? 2 : 1) * (size_t)L.panel_size * sizeof(double);
-        int rc = mg::set_smem(pull_gather_kernel, smem, err, errlen);
-        if (rc != MG_OK) return rc;
-        const cudaError_t before = cudaGetLastError();  // an earlier call's, not this launch's
-        pull_gather_kernel<<<gather, kGatherBlock, smem>>>(L, *p, share, acc, sums);
-        const cudaError_t e = cudaGetLastError();
-        if (before != cudaSuccess || e != cudaSuccess) {
-            if (err != NULL && errlen > 0)
-                snprintf(err, errlen,
-                         "pull_gather_kernel<<<%u, %d, %zu>>> (%u heavy and %u light chunks, n %llu, panel %u): %s (before "
-                         "the launch: %s)",
-                         gather, kGatherBlock, smem, L.num_heavy_chunks, p->num_chunks, (unsigned long long)L.n,
-                         L.panel_size, cudaGetErrorString(e), cudaGetErrorString(before));
-            return MG_ERR_CUDA;
-        }
-    }
+    const int rc = launch_gather(L, *p, share, acc, sums, 0, err, errlen);
+    if (rc != MG_OK) return rc;
     MG_SYNC("mg_pr_pull_gather (pull_gather_kernel)");
     return MG_OK;
 }

@@ -24,16 +24,43 @@ constexpr int kPullVertsPerBlock = kPullBlock / kPullGroup;
 constexpr int kParentsBlocksPerSM = 8;    // the parents kernel's grid-stride cap
 constexpr int kPullHeavyBlocksPerSM = 8;  // the heavy rows' grid-stride cap
 
+// BlockCounters are a pull block's activated vertices and their out-arcs,
+// gathered in shared memory and added to the step's counters with one
+// atomic each per block (flush).
+struct BlockCounters {
+    uint32_t count;
+    unsigned long long edges;
+};
+
+// count_activated adds activated vertex v and its out-arcs to count and
+// edges (a block's shared counters or the step's own).
+__device__ __forceinline__ void count_activated(const mg_dlayout &L, uint64_t v, uint32_t *count,
+                                                unsigned long long *edges) {
+    atomicAdd(count, 1u);
+    atomicAdd(edges, (unsigned long long)(L.sparse_offsets[v + 1] - L.sparse_offsets[v]));
+}
+
+// reset zeroes the block's counters; the caller syncs the block after it.
+__device__ __forceinline__ void reset(BlockCounters &b) {
+    if (threadIdx.x == 0) b = BlockCounters{0, 0};
+}
+
+// flush adds the block's counters to the step's once every thread of the
+// block has counted (it syncs the block first).
+__device__ __forceinline__ void flush(const BlockCounters &b, mg_step_counters *ctr) {
+    __syncthreads();
+    if (threadIdx.x == 0 && b.count > 0) {
+        atomicAdd(&ctr->next_count, b.count);
+        atomicAdd((unsigned long long *)&ctr->next_edges, b.edges);
+    }
+}
+
 template <typename Op>
 __global__ void __launch_bounds__(kPullBlock)
     pull_kernel(mg_dlayout L, uint32_t *values, const uint8_t *__restrict__ active, uint8_t *__restrict__ next,
                 mg_step_counters *ctr) {
-    __shared__ uint32_t s_count;
-    __shared__ unsigned long long s_edges;
-    if (threadIdx.x == 0) {
-        s_count = 0;
-        s_edges = 0;
-    }
+    __shared__ BlockCounters s_ctr;
+    reset(s_ctr);
     __syncthreads();
     const uint32_t lane = threadIdx.x & 31, sub = lane % kPullGroup, first_lane = lane - sub;
     const uint32_t group_mask = ((1u << kPullGroup) - 1u) << first_lane;
@@ -59,10 +86,7 @@ __global__ void __launch_bounds__(kPullBlock)
         if (search && m != 0) {
             if (sub == 0) {
                 act = Op::apply((uint32_t)v, Op::edge(values[u], 0u), values) ? 1 : 0;
-                if (act) {
-                    atomicAdd(&s_count, 1u);
-                    atomicAdd(&s_edges, (unsigned long long)(L.sparse_offsets[v + 1] - L.sparse_offsets[v]));
-                }
+                if (act) count_activated(L, v, &s_ctr.count, &s_ctr.edges);
             }
             search = false;
         } else if (b + kPullGroup >= hi) {
@@ -70,11 +94,7 @@ __global__ void __launch_bounds__(kPullBlock)
         }
     }
     if (sub == 0 && mine) next[v] = act;
-    __syncthreads();
-    if (threadIdx.x == 0 && s_count > 0) {
-        atomicAdd(&ctr->next_count, s_count);
-        atomicAdd((unsigned long long *)&ctr->next_edges, s_edges);
-    }
+    flush(s_ctr, ctr);
 }
 
 // pull_heavy_kernel is the pull step of the vertices with long in-rows
@@ -108,11 +128,7 @@ __global__ void __launch_bounds__(kPullBlock)
         }
         if (threadIdx.x == 0) {
             next[v] = act;
-            if (act) {
-                atomicAdd(&ctr->next_count, 1u);
-                atomicAdd((unsigned long long *)&ctr->next_edges,
-                          (unsigned long long)(L.sparse_offsets[v + 1] - L.sparse_offsets[v]));
-            }
+            if (act) count_activated(L, v, &ctr->next_count, (unsigned long long *)&ctr->next_edges);
         }
         __syncthreads();  // s_pos is reset for the next vertex
     }
@@ -131,12 +147,8 @@ template <typename Op>
 __global__ void __launch_bounds__(kPullBlock)
     pull_all_kernel(mg_dlayout L, Op op, uint32_t *values, const uint8_t *__restrict__ active,
                     uint8_t *__restrict__ next, mg_step_counters *ctr) {
-    __shared__ uint32_t s_count;
-    __shared__ unsigned long long s_edges;
-    if (threadIdx.x == 0) {
-        s_count = 0;
-        s_edges = 0;
-    }
+    __shared__ BlockCounters s_ctr;
+    reset(s_ctr);
     __syncthreads();
     const uint32_t lane = threadIdx.x & 31, sub = lane % kPullGroup;
     const uint64_t v = ((uint64_t)blockIdx.x * kPullBlock + threadIdx.x) / kPullGroup;
@@ -158,16 +170,9 @@ __global__ void __launch_bounds__(kPullBlock)
     if (sub == 0 && mine) {
         const uint8_t act = best != Op::identity && Op::apply((uint32_t)v, best, values) ? 1 : 0;
         next[v] = act;
-        if (act) {
-            atomicAdd(&s_count, 1u);
-            atomicAdd(&s_edges, (unsigned long long)(L.sparse_offsets[v + 1] - L.sparse_offsets[v]));
-        }
+        if (act) count_activated(L, v, &s_ctr.count, &s_ctr.edges);
     }
-    __syncthreads();
-    if (threadIdx.x == 0 && s_count > 0) {
-        atomicAdd(&ctr->next_count, s_count);
-        atomicAdd((unsigned long long *)&ctr->next_edges, s_edges);
-    }
+    flush(s_ctr, ctr);
 }
 
 // pull_all_heavy_kernel is pull_all_kernel for the vertices with long
@@ -193,11 +198,7 @@ __global__ void __launch_bounds__(kPullBlock)
         if (threadIdx.x == 0) {
             const uint8_t act = s_best != Op::identity && Op::apply(v, s_best, values) ? 1 : 0;
             next[v] = act;
-            if (act) {
-                atomicAdd(&ctr->next_count, 1u);
-                atomicAdd((unsigned long long *)&ctr->next_edges,
-                          (unsigned long long)(L.sparse_offsets[v + 1] - L.sparse_offsets[v]));
-            }
+            if (act) count_activated(L, v, &ctr->next_count, (unsigned long long *)&ctr->next_edges);
         }
         __syncthreads();  // s_best is reset for the next vertex
     }
