@@ -40,6 +40,8 @@ var (
 	_ [unsafe.Sizeof(asyncState{}) - C.sizeof_mg_async_state]struct{}
 	_ [C.sizeof_mg_async_state - unsafe.Sizeof(asyncState{})]struct{}
 	_ [C.MG_LOOP_RECORDS - LoopRecords]struct{}
+	_ [unsafe.Sizeof(blockStats{}) - C.sizeof_mg_block_stats]struct{}
+	_ [C.sizeof_mg_block_stats - unsafe.Sizeof(blockStats{})]struct{}
 )
 
 func cbool(b bool) C.int {
@@ -171,5 +173,21 @@ func backendMinAsync(dev, prog int, desc, values, frontier unsafe.Pointer, count
 			(*C.uint32_t)(frontier), C.uint32_t(count), (*C.uint64_t)(ring), C.uint32_t(ringLog2), (*C.uint32_t)(queued), C.uint32_t(delta),
 			(*C.uint32_t)(far0), (*C.uint32_t)(far1), (*C.uint32_t)(inFar), (*C.mg_async_state)(state),
 			C.uint32_t(blocksPerSM), nil, (*C.mg_event)(ev), e, n)
+	})
+}
+
+func backendBlockMaxVertices(dev int) (uint64, error) {
+	var out C.uint64_t
+	err := call("block max vertices", func(e *C.char, n C.size_t) C.int {
+		return C.mg_block_max_vertices(C.int(dev), &out, e, n)
+	})
+	return uint64(out), err
+}
+
+func backendBlockBFS(dev int, desc, levels, frontier unsafe.Pointer, count uint32, order unsafe.Pointer, bailout uint32, stats, ev unsafe.Pointer) error {
+	return call("block bfs", func(e *C.char, n C.size_t) C.int {
+		return C.mg_block_bfs(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(levels), (*C.uint32_t)(frontier),
+			C.uint32_t(count), (*C.uint32_t)(order), C.uint32_t(bailout), (*C.mg_block_stats)(stats), nil,
+			(*C.mg_event)(ev), e, n)
 	})
 }

@@ -23,7 +23,8 @@ type MinRun struct {
 	// on the first loop that uses them.
 	far             [2]*Buffer[uint32]
 	inFar, farState *Buffer[uint32]
-	async           asyncBufs // Async's worklist
+	async           asyncBufs           // Async's worklist
+	blockStats      *Buffer[blockStats] // BlockBFS's, allocated on its first run
 }
 
 // NewMinRun allocates the run state over dl.

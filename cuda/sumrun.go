@@ -43,6 +43,11 @@ type SumRun struct {
 	predLeft, succLeft *Buffer[uint32]
 	dag                *Buffer[uint8] // an arc's place in the shortest-path DAG
 	async              asyncBufs
+	// BCBlock's levels, queue, level ends, the queued vertices' arc ranges
+	// and its statistics, allocated on its first use.
+	blockLevels, blockOrder, levelEnd, arcCount *Buffer[uint32]
+	arcBegin                                    *Buffer[uint64]
+	blockStats                                  *Buffer[blockStats]
 }
 
 // NewSumRun allocates the run state over dl (the programs' arrays come

@@ -29,7 +29,13 @@ var _ engine.BrandesBackend = (*Backend)(nil)
 // Result.Edges counts the forward pass's frontier arcs plus the arcs the
 // backward pass scans. With opts.Trace, each source's backward pass is one
 // trace entry of mode "backward". In engine.Async mode (undirected graphs
-// only) each source runs without levels instead: see brandesAsync.
+// only) each source runs without levels instead: see brandesAsync. In
+// engine.Auto mode on an undirected layout a source starts level by level
+// and, when its forward pass hands over as a min program's run would (after
+// engine.AutoAsyncIterations levels, with a small frontier: a graph of high
+// diameter), drops the levels it has and runs again in one thread block
+// (blockSource) when the layout fits one, else without levels
+// (asyncSource).
 func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var total engine.Result
 	if opts.Mode == engine.Async && b.l.Directed {
@@ -44,6 +50,10 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 	if len(sources) == 0 {
 		return make([]float64, n), total, nil
 	}
+	// Auto on an undirected layout: a source whose forward pass is still
+	// going after engine.AutoAsyncIterations levels with a small frontier
+	// (a graph of high diameter) drops it and runs without levels.
+	handOver := opts.Mode == engine.Auto && !b.l.Directed
 	opts = withSampleRate(opts)
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -67,6 +77,14 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 		sizes := []uint32{1}
 		var deepest uint64 // out-arcs of the deepest level, which the backward pass does not scan
 		lastEdges := b.l.OutDegree(s)
+		var handoff func(uint64) (engine.Result, error)
+		handedOver := false
+		if handOver {
+			handoff = func(uint64) (engine.Result, error) {
+				handedOver = true
+				return engine.Result{}, nil
+			}
+		}
 		res, err := b.iterate(ctx, st, sumKey(prog.ID), opts, false, 1, b.l.OutDegree(s),
 			true, func(next, edges uint64) {
 				if next == 0 {
@@ -74,9 +92,23 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 				}
 				sizes = append(sizes, uint32(next))
 				lastEdges = edges
-			}, nil)
+			}, handoff)
 		if err != nil {
 			return nil, total, err
+		}
+		if handedOver {
+			source := b.asyncSource
+			if b.blockFits(1) {
+				source = b.blockSource
+			}
+			ar, err := source(run, s, opts)
+			if err != nil {
+				return nil, total, err
+			}
+			res.Add(ar)
+			res.Seconds = time.Since(start).Seconds()
+			total.Add(res)
+			continue
 		}
 		for len(sizes) > 1 && sizes[len(sizes)-1] == 0 {
 			sizes = sizes[:len(sizes)-1]
@@ -104,44 +136,54 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 	return collect(b, &total, run.CollectBC)
 }
 
-// brandesAsync is Brandes in engine.Async mode (undirected layouts): per
-// source an async BFS gives the depths, then both passes run as dataflow
-// over the device worklist (cuda.SumRun.BCAsync), with no barrier per
-// level. Each source is one iteration; with opts.Trace, one entry of mode
-// "async" (the BFS and both passes). The caller holds b.mu and has reset
-// the sums.
+// brandesAsync is Brandes in engine.Async mode (undirected layouts): every
+// source runs as asyncSource says. The caller holds b.mu and has reset the
+// sums.
 func (b *Backend) brandesAsync(ctx context.Context, run *cuda.SumRun, sources []uint32, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var total engine.Result
-	bfs, err := b.minRun()
-	if err != nil {
-		return nil, total, err
-	}
 	for _, s := range sources {
 		if err := ctx.Err(); err != nil {
 			return nil, total, err
 		}
-		start := time.Now()
-		if err := bfs.Init(math.MaxUint32, false, true, s, 0); err != nil {
-			return nil, total, fmt.Errorf("cuda backend: %w", err)
-		}
-		st, err := bfs.Async(cuda.ProgBFS, 1, false, 0, b.asyncBlocks)
+		res, err := b.asyncSource(run, s, opts)
 		if err != nil {
-			return nil, total, fmt.Errorf("cuda backend: bc: %w", err)
-		}
-		ms, err := run.BCAsync(s, bfs, b.asyncBlocks)
-		if err == nil {
-			err = run.BCAccumulate(s)
-		}
-		if err != nil {
-			return nil, total, fmt.Errorf("cuda backend: bc: %w", err)
-		}
-		res := engine.Result{Iterations: 1, Seconds: time.Since(start).Seconds()}
-		if opts.Trace {
-			res.Trace = append(res.Trace, engine.AsyncTrace{Items: st.Items, Shared: st.Shared}.Record(res.Seconds,
-				engine.Phase{Name: "bfs", Seconds: float64(st.Millis) / 1e3},
-				engine.Phase{Name: "bc-passes", Seconds: float64(ms) / 1e3}))
+			return nil, total, err
 		}
 		total.Add(res)
 	}
 	return collect(b, &total, run.CollectBC)
+}
+
+// asyncSource adds source s's dependencies to the sums without levels: an
+// async BFS gives the depths, then both passes run as dataflow over the
+// device worklist (cuda.SumRun.BCAsync), with no barrier per level. It is
+// one iteration; with opts.Trace, one entry of mode "async" (the BFS and
+// both passes). The caller holds b.mu.
+func (b *Backend) asyncSource(run *cuda.SumRun, s uint32, opts engine.RunOptions) (engine.Result, error) {
+	start := time.Now()
+	bfs, err := b.minRun()
+	if err != nil {
+		return engine.Result{}, err
+	}
+	if err := bfs.Init(math.MaxUint32, false, true, s, 0); err != nil {
+		return engine.Result{}, fmt.Errorf("cuda backend: %w", err)
+	}
+	st, err := bfs.Async(cuda.ProgBFS, 1, false, 0, b.asyncBlocks)
+	if err != nil {
+		return engine.Result{}, fmt.Errorf("cuda backend: bc: %w", err)
+	}
+	ms, err := run.BCAsync(s, bfs, b.asyncBlocks)
+	if err == nil {
+		err = run.BCAccumulate(s)
+	}
+	if err != nil {
+		return engine.Result{}, fmt.Errorf("cuda backend: bc: %w", err)
+	}
+	res := engine.Result{Iterations: 1, Seconds: time.Since(start).Seconds()}
+	if opts.Trace {
+		res.Trace = append(res.Trace, engine.AsyncTrace{Items: st.Items, Shared: st.Shared}.Record(res.Seconds,
+			engine.Phase{Name: "bfs", Seconds: float64(st.Millis) / 1e3},
+			engine.Phase{Name: "bc-passes", Seconds: float64(ms) / 1e3}))
+	}
+	return res, nil
 }

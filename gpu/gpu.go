@@ -57,6 +57,7 @@ type Backend struct {
 	noLoop         bool            // WithoutDeviceLoop
 	loopBlocks     uint32          // WithLoopBlocksPerSM
 	asyncBlocks    uint32          // WithAsyncBlocksPerSM
+	blockMax       uint64          // the most vertices a one-block run takes (0: none, or WithoutBlockRuns)
 	asyncDelta     uint32          // SSSP's near-far bucket width in async runs
 	delta          uint32          // SSSP's near-far bucket width in device loops (0: off; WithNearFarDelta)
 	prScheme       cuda.PRScheme   // WithPRScheme
@@ -89,6 +90,7 @@ type options struct {
 	noLoop      bool
 	loopBlocks  uint32
 	asyncBlocks uint32
+	noBlock     bool
 	nearFar     int64
 	prScheme    cuda.PRScheme
 	memLimit    uint64 // bytes of the device the layout may take (0: all)
@@ -135,6 +137,13 @@ func WithLoopBlocksPerSM(n uint32) Option {
 // (at most what fits); 0, the default, takes MG_ASYNC_BLOCKS_PER_SM.
 func WithAsyncBlocksPerSM(n uint32) Option {
 	return func(o *options) { o.asyncBlocks = n }
+}
+
+// WithoutBlockRuns keeps mode auto's hand-over of a long run with small
+// frontiers on the grid-wide async engine, never in one thread block (for
+// comparing the two; the results are the same).
+func WithoutBlockRuns() Option {
+	return func(o *options) { o.noBlock = true }
 }
 
 // WithNearFarDelta sets the bucket width of SSSP's near-far iterations in
@@ -227,6 +236,12 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 		loopFixed: map[int]float64{}, fixedSamples: map[int]int{},
 		noLoop: o.noLoop, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(l.WeightKind, weights, o.nearFar),
 		asyncDelta: nearFarDeltaTimes(l.WeightKind, weights, o.nearFar, engine.AsyncNearFarWeights), prScheme: o.prScheme}
+	if !o.noBlock {
+		if b.blockMax, err = cuda.BlockMaxVertices(dl.Device()); err != nil {
+			b.Close()
+			return nil, fmt.Errorf("cuda backend: %w", err)
+		}
+	}
 	// A directed layout's in-adjacency, for BFS's pull steps, is built
 	// with the layout (milliseconds on the device), not by the first run.
 	if err := b.buildIn(); err != nil {
@@ -545,6 +560,9 @@ func (b *Backend) iterateMin(ctx context.Context, run *cuda.MinRun, p engine.Pro
 	var handoff func(count uint64) (engine.Result, error)
 	if _, ok := p.(engine.Monotone); ok && opts.Mode == engine.Auto {
 		handoff = func(count uint64) (engine.Result, error) {
+			if prog == cuda.ProgBFS && b.blockFits(count) {
+				return b.iterateBlock(run, p, prog, opts, count)
+			}
 			return b.iterateAsync(run, p, prog, opts, count, true)
 		}
 	}

@@ -104,3 +104,39 @@ func TestBCDirectedNeedsNoTranspose(t *testing.T) {
 	// From 0: σ = 1, 1, 1, 2, 2; δ(3) = 1, δ(1) = δ(2) = ½·(1 + 1).
 	require.InDeltaSlice(t, []float64{0, 1, 1, 1, 0}, bc, 1e-12)
 }
+
+// TestBCAutoHandsOver: in auto mode, a source whose forward pass is long
+// (a path of 300 vertices: 300 levels of one vertex) drops its levels after
+// engine.AutoAsyncIterations and runs again without them (async, with
+// gpu.WithoutBlockRuns; TestBlockRuns has the one-block runs); a short one
+// (a star) stays level-synchronous. Both against the reference.
+func TestBCAutoHandsOver(t *testing.T) {
+	needGPU(t)
+	const n = 300
+	var path, star [][2]uint32
+	for v := uint32(0); v+1 < n; v++ {
+		path = append(path, [2]uint32{v, v + 1})
+		star = append(star, [2]uint32{0, v + 1})
+	}
+	ro := engine.RunOptions{Mode: engine.Auto, Trace: true}
+	for _, c := range []struct {
+		name  string
+		el    *graph.EdgeList
+		async bool
+	}{{"path", testgraphs.Undirected(n, path...), true}, {"star", testgraphs.Undirected(n, star...), false}} {
+		l := build(t, c.el, testgraphs.SmallParams())
+		gb, err := gpu.New(l, 2, gpu.WithoutBlockRuns())
+		require.NoError(t, err, c.name)
+		srcs := []uint32{0, 7}
+		bc, res, err := apps.BC(context.Background(), gb, gb, srcs, ro)
+		require.NoError(t, err, c.name)
+		require.NoError(t, apps.ValidateBC(graph.ToCSR(c.el, 4), srcs, bc), c.name)
+		modes := traceModes(res)
+		if c.async {
+			require.Equal(t, len(srcs), modes["async"], "%s: %v", c.name, modes)
+		} else {
+			require.Zero(t, modes["async"], "%s: %v", c.name, modes)
+		}
+		require.NoError(t, gb.Close())
+	}
+}

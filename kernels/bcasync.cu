@@ -10,9 +10,11 @@
 // its out-arcs): a vertex's dependency δ is final once every successor (an
 // arc to depth d + 1) has added σ[v] / σ[w] · (1 + δ[w]); the leaves of the
 // DAG start. Each vertex is processed once per pass, so every addition is an
-// atomic add whose fence orders it before the count that releases the
-// vertex. The sums are those of the level-synchronous passes (bc.cu), up to
+// atomic add, ordered before the count that releases the vertex by the
+// count's release order. The sums are those of the level-synchronous passes (bc.cu), up to
 // the order of the floating-point additions.
+#include <cuda/atomic>
+
 #include "minprog.cuh"
 #include "worklist.cuh"
 
@@ -30,6 +32,16 @@ constexpr int kPrepBlocksPerSM = 8;
 // destination): down to depth d + 1, up to depth d − 1, or neither (0).
 constexpr uint8_t kDagDown = 1;
 constexpr uint8_t kDagUp = 2;
+
+// release_one takes one from the count *left with release order (the
+// thread's additions before it are performed first, without the full fence
+// and L1 invalidation of __threadfence) and says whether it was the last.
+// The released vertex's value is then read with volatile loads, from L2,
+// where the additions were performed.
+__device__ __forceinline__ bool release_one(uint32_t *left) {
+    cuda::atomic_ref<uint32_t, cuda::thread_scope_device> r(*left);
+    return r.fetch_sub(1u, cuda::memory_order_release) == 1u;
+}
 
 // Forward: x = σ[v]; σ[u] += σ[v] along the arcs down the DAG.
 struct ForwardPolicy {
@@ -49,9 +61,8 @@ struct ForwardPolicy {
                                           uint32_t &ival) const {
         if (dag[arc] != kDagDown) return false;
         atomicAdd(&sigma[u], x);
-        __threadfence();  // the addition before the count that releases u
         ival = 0;
-        return atomicSub(&pred_left[u], 1u) == 1u;
+        return release_one(&pred_left[u]);  // the addition before the count that releases u
     }
 };
 
@@ -75,9 +86,8 @@ struct BackwardPolicy {
                                           uint32_t &ival) const {
         if (dag[arc] != kDagUp) return false;
         atomicAdd(&delta[v], sigma[v] * x);
-        __threadfence();  // the addition before the count that releases v
         ival = 0;
-        return atomicSub(&succ_left[v], 1u) == 1u;
+        return release_one(&succ_left[v]);  // the addition before the count that releases v
     }
 };
 

@@ -405,6 +405,18 @@ typedef struct {
     uint32_t buckets;      /* near-far bucket changes */
     uint32_t reserved;
 } mg_async_state;
+/* One-block traversals (block.cu, the small-frontier choice of mode auto):
+ * the block's threads, and the vertices of a level whose arc ranges it
+ * keeps in shared memory (the rest are read again). */
+#define MG_BLOCK_THREADS 1024
+#define MG_BLOCK_CACHE 1024
+/* What a one-block run did (device memory, written at its end). */
+typedef struct {
+    uint32_t levels;         /* levels run */
+    uint32_t reached;        /* vertices it discovered */
+    uint32_t frontier_begin; /* mg_block_bfs stopped early: where its last level was in order, */
+    uint32_t frontier_count; /* and its vertices, now in frontier (0: it ran to the end) */
+} mg_block_stats;
 /* MultiGraphS iterations from list0[0..count) without returning to the
  * host: one cooperative kernel runs the advance, hubs (when there are any)
  * and apply of an iteration with grid-wide barriers between them, and goes
@@ -624,6 +636,33 @@ int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t s
                 double *sigma, double *delta, uint32_t *pred_left, uint32_t *succ_left, uint8_t *dag, uint64_t *ring,
                 uint32_t ring_log2, uint32_t *queued, mg_async_state *state, uint32_t blocks_per_sm,
                 mg_stream s, mg_event *ev, char *err, size_t errlen);
+/* The most vertices a one-block run takes on dev: its visited bitmap
+ * and two levels' arc ranges must fit one block's shared memory. */
+int mg_block_max_vertices(int dev, uint64_t *out, char *err, size_t errlen);
+/* Continues a BFS in one thread block (block.cu): levels holds every
+ * reached vertex's level (others 0xffffffff) and frontier[0..count) the
+ * vertices of the last level (count > 0); the block copies them to the
+ * front of order (n entries, the queue in BFS order) and runs level by
+ * level until a level is empty or has more than bailout vertices (0:
+ * never stop), which it then copies to frontier for the grid-wide
+ * engines to go on from (stats->frontier_count vertices). n at most
+ * mg_block_max_vertices. ev: 2 events or NULL. Asynchronous on stream s. */
+int mg_block_bfs(int dev, const mg_dlayout *l, uint32_t *levels, uint32_t *frontier, uint32_t count,
+                 uint32_t *order, uint32_t bailout, mg_block_stats *stats, mg_stream s, mg_event *ev, char *err,
+                 size_t errlen);
+/* Brandes from source in one thread block, on an undirected layout
+ * (block.cu): resets levels, sigma and delta, runs the BFS (levels,
+ * order, arc_begin, arc_count: n entries each, the queue in BFS order and
+ * its vertices' arc ranges; level_end: n + 1, each level's end in order),
+ * then sigma level by level down and delta level by level up, each
+ * pulled over the vertex's arcs, leaving delta for mg_bc_accumulate. A
+ * BFS level of more than bailout vertices (0: none) stops it there, with
+ * stats->frontier_count > 0 and delta void: the caller then runs the
+ * source otherwise. n at most mg_block_max_vertices. ev: 2 events or
+ * NULL. Asynchronous on stream s. */
+int mg_bc_block(int dev, const mg_dlayout *l, uint32_t source, uint32_t *levels, uint32_t *order,
+                uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t bailout, double *sigma,
+                double *delta, mg_block_stats *stats, mg_stream s, mg_event *ev, char *err, size_t errlen);
 /* Data-driven PageRank in async mode (prasync.cu): x = 0 and residual = 1
  * everywhere, then every vertex on the async worklist absorbs its residual
  * into x and pushes damping·r/outdeg along its out-arcs; a push that lifts a
