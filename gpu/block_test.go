@@ -6,8 +6,8 @@ import (
 
 	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/engine"
-	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"github.com/stretchr/testify/require"
 )
