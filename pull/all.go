@@ -46,10 +46,11 @@ func (e *Engine[V]) StepAll(ctx context.Context, p engine.Program[V], values []V
 	}
 	e.pack(active)
 	id := engine.Identity[V](engine.CombineMin)
-	off, src, acc, bits, linked := e.in.Offsets, e.in.Src, e.acc, e.bits, e.linked
+	off, src, acc, bits, linked := e.in.Offsets, e.in.Src, e.acc, e.bits, e.rows.linked
 	chunks := (e.n + e.chunk - 1) / e.chunk
 	e.run(chunks, func(_, c int) {
 		lo, hi := c*e.chunk, min(e.n, (c+1)*e.chunk)
+		e.rows.derive(lo, hi)
 		for v := lo; v < hi; v++ {
 			a := id
 			if linked[v>>6]&(1<<(v&63)) != 0 {

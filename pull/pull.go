@@ -13,14 +13,19 @@
 // transposed, which the caller builds once (Layout.In) and shares between
 // engines. Rows are sorted by neighbour and the layout numbers vertices by
 // descending in-degree group, so each scan meets the hubs, the
-// in-neighbours most likely to be active, first.
+// in-neighbours most likely to be active, first. The first entry of every
+// row is copied into a dense array (with the vertex's out-degree; see
+// rows), tested before the row is read: most vertices that find an active
+// in-neighbour find it there, and a step then streams through n entries
+// instead of touching a cache line of the m-entry rows per vertex.
 //
 // A Step first packs the active flags into a bitmap (n/8 bytes, which stays
 // in a core's L2 cache where the flags would not), then cuts the vertices
 // into fixed ranges handed to the workers dynamically. Per range it calls
 // the program's Unsettled once, and per vertex Apply only when the vertex
-// finds an active in-neighbour: the inner loop calls no function per arc or
-// per settled vertex.
+// finds an active in-neighbour (not even then for an engine.PlainMin
+// program, whose Apply is the min the step does itself): the inner loop
+// calls no function per arc or per settled vertex.
 package pull
 
 import (
@@ -28,6 +33,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	mbits "math/bits"
 	"time"
 	"unsafe"
@@ -64,7 +70,7 @@ type Engine[V engine.Value] struct {
 	chunk    int
 	ws       []worker
 	bits     []uint64 // the active flags packed, bit v of word v/64
-	linked   []uint64 // bit v set ⇔ v has at least one arc
+	rows     rows     // the in-adjacency and what prepare derives from it
 	nextArcs uint64
 	sink     uint64 // Estimate's result, kept so the dry run is not optimised away
 	acc      []V    // StepAll's accumulators, allocated by its first call
@@ -87,8 +93,9 @@ var (
 // New returns a pull engine over l's in-adjacency in using workers
 // goroutines (0 means GOMAXPROCS). in may be nil for an undirected layout
 // (its sparse part is its in-adjacency); a directed layout without in fails
-// with ErrDirected. Its scratch memory (about n/4 bytes) is allocated by
-// the first Step or Estimate.
+// with ErrDirected. Its scratch memory and the indexes it derives from the
+// rows (about 8.4 bytes per vertex in all) are allocated by the first Step
+// or Estimate.
 func New[V engine.Value](l *layout.Layout, in *layout.InArcs, workers int) (*Engine[V], error) {
 	if l == nil {
 		return nil, errors.New("pull: nil layout")
@@ -119,11 +126,53 @@ func New[V engine.Value](l *layout.Layout, in *layout.InArcs, workers int) (*Eng
 	return &Engine[V]{l: l, in: in, n: int(n), workers: w, chunk: chunkVertices, ws: make([]worker, w)}, nil
 }
 
-// prepare allocates the scratch memory and the linked bitmap on first use,
+// rows is what a step reads of the in-adjacency, with the indexes derived
+// from it (8n + n/4 bytes) so that a step reads a vertex's offsets and row
+// only when it must scan the row:
+//
+//   - Vertices without in-arcs can never find an active in-neighbour
+//     (R-MAT has many, spread over the numbering): a bit per vertex in
+//     linked lets a step skip them.
+//   - Each vertex's first in-neighbour is copied into head, a dense array
+//     of n entries that stays in the last level cache where the rows (m
+//     entries) do not: a step tests it before anything else. Rows are
+//     sorted by neighbour and the layout numbers the hubs first, so the
+//     first in-neighbour is the vertex's largest hub, the one most likely
+//     active: in the first large pull step of a BFS on R-MAT (the
+//     frontier: the source's neighbours, most hubs among them) most
+//     vertices find it there, and their rows are never read. The same
+//     entry holds the vertex's out-degree, which a step adds up for the
+//     vertices it activates (NextArcs) without reading the out-offsets.
+//   - A bit in single marks a row of one arc (on R-MAT about a third of
+//     the vertices with arcs): when its first in-neighbour is not active
+//     the row has nothing more to scan.
+//
+// The indexes of a word of 64 vertices are derived by the first step that
+// covers it (derive), in the same pass as that step's work on them: the
+// first entry of every row is read once there, as the step would read it,
+// and not in a pass of its own over the rows ahead of the first step.
+type rows struct {
+	off    []uint64 // the in-adjacency
+	src    []uint32
+	wts    []uint32 // its weights (nil when the step adds none)
+	head   []uint64 // v's first in-neighbour (0 without in-arcs) | min(out-degree, headSaturated) << 32
+	linked []uint64 // bit v set ⇔ v has at least one in-arc
+	single []uint64 // bit v set ⇔ v has exactly one in-arc
+	outOff []uint64 // the out-adjacency's offsets (the layout's sparse part)
+	// derived[k]: the indexes of vertices [64k, 64k+64) are derived. A
+	// word belongs to one range of a step, so one worker derives it.
+	derived []bool
+}
+
+// headSaturated is the out-degree a head entry holds for an out-degree it
+// cannot (read from the out-offsets instead).
+const headSaturated = math.MaxUint32
+
+// prepare allocates the scratch memory and the rows' indexes on first use,
 // so that making an engine that never steps (every program but the
 // EarlyExit ones) costs nothing.
 func (e *Engine[V]) prepare() {
-	if e.linked != nil {
+	if e.rows.derived != nil {
 		return
 	}
 	n := e.n
@@ -131,23 +180,36 @@ func (e *Engine[V]) prepare() {
 	for i := range e.ws {
 		e.ws[i].uns = make([]bool, chunkVertices)
 	}
-	// Vertices without in-arcs can never find an active in-neighbour
-	// (R-MAT has many, spread over the numbering): a bit per vertex lets
-	// the step skip them without reading their offsets.
-	linked := make([]uint64, (n+63)/64)
-	off := e.in.Offsets
-	par.For(len(linked), e.workers, 1<<10, func(lo, hi int) {
-		for k := lo; k < hi; k++ {
-			var m uint64
-			for j := 0; j < 64 && k*64+j < e.n; j++ {
-				if v := k*64 + j; off[v+1] != off[v] {
-					m |= 1 << j
-				}
-			}
-			linked[k] = m
+	words := (n + 63) / 64
+	e.rows = rows{off: e.in.Offsets, src: e.in.Src, head: make([]uint64, n),
+		linked: make([]uint64, words), single: make([]uint64, words), outOff: e.l.SparseOffsets,
+		derived: make([]bool, words)}
+}
+
+// derive derives the indexes of the vertices [lo, hi) (lo a multiple of
+// 64; see rows) that are not derived yet.
+func (r *rows) derive(lo, hi int) {
+	n := len(r.head)
+	for k := lo >> 6; k < (hi+63)>>6; k++ {
+		if r.derived[k] {
+			continue
 		}
-	})
-	e.linked = linked
+		var linked, single uint64
+		for j := 0; j < 64 && k*64+j < n; j++ {
+			v := k*64 + j
+			a, b := r.off[v], r.off[v+1]
+			var first uint32
+			if a != b {
+				linked |= 1 << j
+				first = r.src[a]
+			}
+			if b-a == 1 {
+				single |= 1 << j
+			}
+			r.head[v] = uint64(first) | min(r.outOff[v+1]-r.outOff[v], headSaturated)<<32
+		}
+		r.linked[k], r.single[k], r.derived[k] = linked, single, true
+	}
 }
 
 // Layout returns the engine's layout.
@@ -215,11 +277,10 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.EarlyExit[V], values []V,
 	for i := range e.ws {
 		e.ws[i].count, e.ws[i].arcs = 0, 0
 	}
-	l := e.l
 	op := p.Edge()
-	var wts []uint32
+	r := e.rows // a copy, with the step's weights
 	if op.Weighted() {
-		wts = e.in.Weights
+		r.wts = e.in.Weights
 	}
 	e.pack(active)
 	// Every contribution of an iteration is equal (engine.EarlyExit): without
@@ -232,11 +293,13 @@ func (e *Engine[V]) Step(ctx context.Context, p engine.EarlyExit[V], values []V,
 			c0 = &c
 		}
 	}
+	_, plain := p.(engine.PlainMin)
 	chunks := (e.n + e.chunk - 1) / e.chunk
 	e.run(chunks, func(w, c int) {
 		lo, hi := c*e.chunk, min(e.n, (c+1)*e.chunk)
 		ws := &e.ws[w]
-		cnt, arcs := pullRange(p, op, c0, e.in.Offsets, e.in.Src, wts, l.SparseOffsets, values, e.bits, e.linked, next, ws.uns, lo, hi)
+		r.derive(lo, hi)
+		cnt, arcs := pullRange(p, plain, op, c0, &r, values, e.bits, next, ws.uns, lo, hi)
 		ws.count += cnt
 		ws.arcs += arcs
 	})
@@ -314,64 +377,96 @@ func packBools(x uint64) uint64 {
 }
 
 // pullRange runs the pull step over vertices [lo, hi) (lo a multiple of
-// 64) of the in-adjacency off/src/wts and returns how many it made active
-// and their out-arcs (rows of outOff); uns is scratch of at least hi-lo.
-// c0, when not nil, is every arc's contribution (see Step).
-func pullRange[V engine.Value](p engine.EarlyExit[V], op engine.EdgeOp, c0 *V, off []uint64, src, wts []uint32, outOff []uint64,
-	values []V, bits, linked []uint64, next []uint8, uns []bool, lo, hi int) (cnt, arcs uint64) {
+// 64) of the rows r and returns how many it made active and their
+// out-arcs; uns is scratch of at least hi-lo. c0, when not nil, is every
+// arc's contribution (see Step); plain says p is an engine.PlainMin.
+func pullRange[V engine.Value](p engine.EarlyExit[V], plain bool, op engine.EdgeOp, c0 *V, r *rows,
+	values []V, bits []uint64, next []uint8, uns []bool, lo, hi int) (cnt, arcs uint64) {
 	nx := next[lo:hi]
 	clear(nx)
 	uns = uns[:len(nx)]
 	p.Unsettled(uint32(lo), values, uns)
 	for k := 0; k < len(uns); k += 64 {
-		m := candidates(uns[k:min(k+64, len(uns))], linked[(lo+k)>>6])
+		m := candidates(uns[k:min(k+64, len(uns))], r.linked[(lo+k)>>6])
 		for m != 0 {
 			i := k + mbits.TrailingZeros64(m)
 			m &= m - 1
 			v := lo + i
-			a, b := off[v], off[v+1]
-			for j, u := range src[a:b] {
-				if bits[u>>6]&(1<<(u&63)) == 0 {
+			u, j, deg, ok := r.findActive(v, bits)
+			if !ok {
+				continue
+			}
+			var c V
+			if c0 != nil {
+				c = *c0
+			} else {
+				var w uint32
+				if r.wts != nil {
+					w = r.wts[r.off[v]+j]
+				}
+				c = engine.Contribute(op, values[u], w)
+			}
+			if plain {
+				// engine.PlainMin: Apply is the min, done here without the
+				// call.
+				if c >= values[v] {
 					continue
 				}
-				var c V
-				if c0 != nil {
-					c = *c0
-				} else {
-					var w uint32
-					if wts != nil {
-						w = wts[a+uint64(j)]
-					}
-					c = engine.Contribute(op, values[u], w)
-				}
-				if p.Apply(uint32(v), c, values) {
-					nx[i] = 1
-					cnt++
-					arcs += outOff[v+1] - outOff[v]
-				}
-				break
+				values[v] = c
+			} else if !p.Apply(uint32(v), c, values) {
+				continue
 			}
+			nx[i] = 1
+			cnt++
+			arcs += deg
 		}
 	}
 	return cnt, arcs
 }
 
+// findActive returns the first in-neighbour u of v (a vertex with in-arcs)
+// that is active, its bit set in bits, the index of its arc in v's row and
+// v's out-degree, or ok false when none is. The row's first entry and the
+// out-degree are read from head, the row itself (offsets and entries) only
+// when that entry is not active and the row has more.
+func (r *rows) findActive(v int, bits []uint64) (u uint32, j, deg uint64, ok bool) {
+	h := r.head[v]
+	if u = uint32(h); bits[u>>6]&(1<<(u&63)) != 0 {
+		return u, 0, r.outDegree(v, h), true
+	}
+	if r.single[v>>6]&(1<<(v&63)) != 0 {
+		return 0, 0, 0, false
+	}
+	a, b := r.off[v]+1, r.off[v+1]
+	for j, u := range r.src[a:b] {
+		if bits[u>>6]&(1<<(u&63)) != 0 {
+			return u, uint64(j) + 1, r.outDegree(v, h), true
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// outDegree returns v's out-degree, given its head entry h.
+func (r *rows) outDegree(v int, h uint64) uint64 {
+	if d := h >> 32; d != headSaturated {
+		return d
+	}
+	return r.outOff[v+1] - r.outOff[v]
+}
+
 // scanRange is pullRange's dry run: it counts the unsettled vertices of
 // [lo, hi) that have an active in-neighbour, calling neither Apply nor
 // writing anything but uns.
-func scanRange[V engine.Value](p engine.EarlyExit[V], off []uint64, src []uint32, values []V, bits, linked []uint64, uns []bool, lo, hi int) (found uint64) {
+func scanRange[V engine.Value](p engine.EarlyExit[V], r *rows, values []V, bits []uint64, uns []bool, lo, hi int) (found uint64) {
 	uns = uns[:hi-lo]
 	p.Unsettled(uint32(lo), values, uns)
 	for k := 0; k < len(uns); k += 64 {
-		m := candidates(uns[k:min(k+64, len(uns))], linked[(lo+k)>>6])
+		m := candidates(uns[k:min(k+64, len(uns))], r.linked[(lo+k)>>6])
 		for m != 0 {
 			v := lo + k + mbits.TrailingZeros64(m)
 			m &= m - 1
-			for _, u := range src[off[v]:off[v+1]] {
-				if bits[u>>6]&(1<<(u&63)) != 0 {
-					found++
-					break
-				}
+			if _, _, _, ok := r.findActive(v, bits); ok {
+				found++
 			}
 		}
 	}
@@ -398,14 +493,15 @@ func (e *Engine[V]) Estimate(ctx context.Context, p engine.EarlyExit[V], values 
 		return 0, nil
 	}
 	e.prepare()
-	off, src := e.in.Offsets, e.in.Src
 	start := time.Now()
 	e.pack(active)
 	packed := time.Now()
 	var found uint64
 	sampled := 0
 	for c := sampleStride / 2 % chunks; c < chunks; c += sampleStride {
-		found += scanRange(p, off, src, values, e.bits, e.linked, e.ws[0].uns, c*e.chunk, min(e.n, (c+1)*e.chunk))
+		lo, hi := c*e.chunk, min(e.n, (c+1)*e.chunk)
+		e.rows.derive(lo, hi)
+		found += scanRange(p, &e.rows, values, e.bits, e.ws[0].uns, lo, hi)
 		sampled++
 	}
 	d := time.Since(packed)

@@ -37,6 +37,12 @@ func (bfs) Unsettled(lo uint32, lv []uint32, out []bool) {
 	}
 }
 
+// plainBFS is bfs marked engine.PlainMin (as apps' BFS is): a step folds
+// its contributions with the min in place of calling Apply.
+type plainBFS struct{ bfs }
+
+func (plainBFS) PlainMin() {}
+
 // weightedBFS is BFS written with EdgeSourcePlusWeight on a layout whose
 // weights are all 1: it exercises the weighted path of the step.
 type weightedBFS struct{ bfs }
@@ -162,6 +168,8 @@ func TestPullBFSMatchesReference(t *testing.T) {
 				want, _ := ref.BFS(g, s)
 				got := inOriginal(l, pullBFS(t, e, bfs{}, l.Perm[s]))
 				require.Equal(t, want, got, "%s, %d workers, source %d", name, w, s)
+				got = inOriginal(l, pullBFS(t, e, plainBFS{}, l.Perm[s]))
+				require.Equal(t, want, got, "%s, %d workers, source %d, plain min", name, w, s)
 			}
 		}
 		if l.NumVertices == 0 {
@@ -296,7 +304,7 @@ func BenchmarkPullRMAT20(b *testing.B) {
 					}
 				}
 				b.StartTimer()
-				if _, _, err := e.Step(context.Background(), bfs{}, lv, active, next); err != nil {
+				if _, _, err := e.Step(context.Background(), plainBFS{}, lv, active, next); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -327,4 +335,12 @@ func TestCandidates(t *testing.T) {
 			require.Equal(t, want&linked, candidates(uns[:k], linked), "seed %d, %d flags", seed, k)
 		}
 	}
+}
+
+// TestOutDegreeSaturated: a head entry holds an out-degree below
+// headSaturated itself; a saturated one is read from the out-offsets.
+func TestOutDegreeSaturated(t *testing.T) {
+	r := rows{outOff: []uint64{0, 7, 7 + headSaturated + 3}}
+	require.Equal(t, uint64(7), r.outDegree(0, 5|7<<32))
+	require.Equal(t, uint64(headSaturated+3), r.outDegree(1, 5|headSaturated<<32))
 }

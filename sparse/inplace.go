@@ -56,6 +56,10 @@ type inPlace struct {
 	same   bool     // every contribution is c0
 	c0     uint32
 	claims bool // listing needs a claim
+	// oneRow: the frontier is one vertex and every contribution is c0 (the
+	// first step of a BFS), so the workers lower disjoint destinations
+	// with plain reads and writes (lowerRow).
+	oneRow bool
 	// Near-far (piled != nil, StepNearFar): a vertex lowered to a value at
 	// or above split goes to the far list, once (its bit in piled), not
 	// to the next frontier.
@@ -82,6 +86,7 @@ func (e *Engine[V]) stepInPlace(ctx context.Context, k *kernel[V], frontier []ui
 		ip.src = any(e.srcVals).([]uint32)[:len(frontier)]
 	}
 	ip.claims = !ip.same || piled != nil
+	ip.oneRow = !ip.claims && len(frontier) == 1
 	parts := 1
 	if e.workers > 1 && total >= e.inlineArcs {
 		// The arcs are cut into pieces; worker w takes the pieces of the
@@ -248,7 +253,9 @@ func (ip *inPlace) parallel(frontier []uint32, pre []uint64, a, b uint64, out, f
 	}
 	off, dst := ip.off, ip.dst
 	f := len(frontier)
-	for i := par.FindStart(pre, a); i < f; i++ {
+	start := par.FindStart(pre, a)
+	ip.touch(frontier, pre, start, b)
+	for i := start; i < f; i++ {
 		vlo := pre[i]
 		if vlo >= b {
 			break
@@ -261,7 +268,9 @@ func (ip *inPlace) parallel(frontier []uint32, pre []uint64, a, b uint64, out, f
 		lo, hi := off[u]+max(a, vlo)-vlo, off[u]+min(b, vhi)-vlo
 		switch ip.kind {
 		case minConst:
-			if c, ok := ip.contribution(i); ok {
+			if c, ok := ip.contribution(i); ok && ip.oneRow {
+				out = ip.lowerRow(lo, hi, off[u], c, out)
+			} else if ok {
 				out, far = ip.lowerConst(dst[lo:hi], c, out, far)
 			}
 		case minWeight:
@@ -275,6 +284,29 @@ func (ip *inPlace) parallel(frontier []uint32, pre []uint64, a, b uint64, out, f
 		}
 	}
 	return out, far
+}
+
+// touch loads the first arc of each frontier vertex whose arcs begin
+// before b, from index i on, and returns their sum (nothing else): the
+// loads do not depend on each other nor on any branch, so the core issues
+// many at once, and the relaxation that follows finds the offsets and rows
+// (scattered cache misses on a frontier of low-degree vertices) in the
+// cache instead of waiting for each in turn behind the previous vertex's
+// compare-and-swap and mispredicted branches. It is not inlined, so that
+// the loads, whose sum the caller drops, are not optimised away.
+//
+//go:noinline
+func (ip *inPlace) touch(frontier []uint32, pre []uint64, i int, b uint64) uint32 {
+	off, dst := ip.off, ip.dst
+	if len(dst) == 0 {
+		return 0
+	}
+	last := uint64(len(dst) - 1)
+	var s uint32
+	for ; i < len(frontier) && pre[i] < b; i++ {
+		s += dst[min(off[frontier[i]], last)]
+	}
+	return s
 }
 
 // lower lowers vals[v] to c with an atomic min and reports whether it did.
@@ -303,6 +335,31 @@ func (ip *inPlace) listLowered(v, c uint32, out, far []uint32) ([]uint32, []uint
 		out = append(out, v)
 	}
 	return out, far
+}
+
+// lowerRow is lowerConst for a step of one frontier vertex whose
+// contributions are all c (oneRow), over the arcs [lo, hi) of its row,
+// which starts at arc row. The row is sorted by destination, so the
+// workers' pieces of it hold disjoint destinations once a piece skips its
+// leading arcs to the destination the previous piece ends with (a
+// multigraph's parallel arcs): each destination is lowered and listed by
+// one worker, with plain reads and writes. A compare-and-swap per arc
+// would cost several times as much (on a BFS's first step from a hub,
+// every arc lowers its destination), and its stalls would keep the
+// destinations' cache misses from overlapping.
+func (ip *inPlace) lowerRow(lo, hi, row uint64, c uint32, out []uint32) []uint32 {
+	dst, vals := ip.dst, ip.vals
+	if lo > row {
+		for prev := dst[lo-1]; lo < hi && dst[lo] == prev; lo++ {
+		}
+	}
+	for _, v := range dst[lo:hi] {
+		if c < vals[v] {
+			vals[v] = c
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func (ip *inPlace) lowerConst(dst []uint32, c uint32, out, far []uint32) ([]uint32, []uint32) {

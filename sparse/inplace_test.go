@@ -105,6 +105,68 @@ func TestInPlacePath(t *testing.T) {
 	}
 }
 
+// TestInPlaceOneRow runs BFS-like steps (every contribution equal) from a
+// frontier of one vertex, which the parallel in-place path lowers with
+// plain writes (lowerRow), inline and in parallel with pieces down to one
+// arc (so that pieces start inside runs of parallel arcs), from the
+// vertex of most out-arcs and from others: the next frontier lists each
+// lowered destination once, and the values are the reference step's.
+func TestInPlaceOneRow(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(61, 62))
+	p := eePlainProg{eeProg[uint32]{monoProg[uint32]{minProg[uint32]{engine.EdgeSourcePlusOne}}}}
+	for _, g := range testGraphs() {
+		l, err := preprocess.Build(ctx, g.el, smallParams, preprocess.Options{Workers: 1})
+		require.NoError(t, err)
+		n := l.NumVertices
+		if n == 0 {
+			continue
+		}
+		off := l.SparseOffsets
+		hub := uint32(0)
+		for v := range uint32(n) {
+			if off[v+1]-off[v] > off[hub+1]-off[hub] {
+				hub = v
+			}
+		}
+		sources := []uint32{hub, uint32(r.Uint64N(n)), uint32(n - 1)}
+		for _, c := range configs {
+			e := newEngine[uint32](t, l, c)
+			for _, u := range sources {
+				what := fmt.Sprintf("%s/%s/from %d", g.name, c.name, u)
+				values := inPlaceValues(r, n, false)
+				values[u] = 3
+				wantNext, wantVals := reference(g.el, l, p, values, []uint32{u})
+				vals := slices.Clone(values)
+				next, _, err := e.Step(ctx, p, vals, []uint32{u})
+				require.NoError(t, err, what)
+				assert.ElementsMatch(t, wantNext, next, what)
+				equalValues(t, wantVals, vals, what)
+				checkReset(t, e)
+			}
+		}
+	}
+}
+
+// TestLowerRowPiecesDisjoint cuts a sorted row with runs of parallel arcs
+// into pieces of every size and lowers each piece from the values before
+// the step, as concurrent workers may all see them: every destination the
+// step lowers is listed by exactly one piece.
+func TestLowerRowPiecesDisjoint(t *testing.T) {
+	row := []uint32{0, 1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 7}
+	dst := append([]uint32{9, 9}, row...) // the row starts at arc 2
+	const start = 2
+	for piece := 1; piece <= len(row); piece++ {
+		var listed []uint32
+		for lo := start; lo < len(dst); lo += piece {
+			vals := []uint32{math.MaxUint32, 0, math.MaxUint32, math.MaxUint32, 0, math.MaxUint32, math.MaxUint32, math.MaxUint32, 0, 0}
+			ip := inPlace{dst: dst, vals: vals}
+			listed = ip.lowerRow(uint64(lo), uint64(min(lo+piece, len(dst))), start, 1, listed)
+		}
+		require.ElementsMatch(t, []uint32{0, 2, 3, 5, 6, 7}, listed, "pieces of %d arcs", piece)
+	}
+}
+
 // inPlaceValues returns random values for a min step: a tenth unreached,
 // the others small (so that many arcs lower their destination), as
 // float32 bits when float.

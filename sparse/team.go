@@ -19,10 +19,19 @@ import (
 const teamSpin = 200 * time.Microsecond
 
 // teamPollEvery is how many spins of a waiting helper or caller pass
-// between looks at the clock and calls to runtime.Gosched (which lets other
-// goroutines of the same P run, such as a helper that has just been
-// started, and takes the scheduler's lock: not at every spin).
-const teamPollEvery = 1024
+// between looks at the clock (a vDSO call, not at every spin).
+const teamPollEvery = 16
+
+// teamYield is how long a waiting helper or caller spins between calls to
+// runtime.Gosched, which let other goroutines of the same P run (such as
+// a helper that has just been started, or the workers of the pull step or
+// of the result's copy that follows a sparse step while a helper still
+// spins) and take the scheduler's lock: not at every spin. It is a time,
+// not a number of spins, because a PAUSE instruction lasts from a few
+// cycles to over 60 (AMD Zen 5: 1024 spins of spinPause took 0.47 ms,
+// during which a goroutine queued behind a spinning helper waited, and the
+// helper outlived teamSpin by as much).
+const teamYield = 50 * time.Microsecond
 
 // spinPause is how many PAUSE instructions a spinning helper or caller
 // runs between two looks at what it waits for: a spinning thread then
@@ -51,12 +60,12 @@ const (
 type team struct {
 	slots   []teamSlot // helper w runs in slots[w-1]
 	pending atomic.Int32
-	// spin is how long an idle helper spins (teamSpin), and yieldEvery how
-	// many spins of a waiting caller or helper pass between yields
-	// (teamPollEvery); a team of more goroutines than GOMAXPROCS does not
-	// spin (0, 1): its spinning helpers would take the Ps the others need.
-	spin       time.Duration
-	yieldEvery int
+	// spin is how long an idle helper spins (teamSpin), and yield how long
+	// a waiting caller or helper spins between yields (teamYield); a team
+	// of more goroutines than GOMAXPROCS does not spin (both 0: it yields
+	// at every look at the clock): its spinning helpers would take the Ps
+	// the others need.
+	spin, yield time.Duration
 }
 
 // teamSlot is one helper's hand-over point, padded so that helpers do not
@@ -71,9 +80,9 @@ type teamSlot struct {
 // newTeam returns a team of up to workers goroutines, the caller's
 // included; none is started until the first run.
 func newTeam(workers int) *team {
-	t := &team{slots: make([]teamSlot, max(workers-1, 0)), spin: teamSpin, yieldEvery: teamPollEvery}
+	t := &team{slots: make([]teamSlot, max(workers-1, 0)), spin: teamSpin, yield: teamYield}
 	if workers > runtime.GOMAXPROCS(0) {
-		t.spin, t.yieldEvery = 0, 1
+		t.spin, t.yield = 0, 0
 	}
 	return t
 }
@@ -118,11 +127,9 @@ func (t *team) start(k int, fn func(w int), shared bool) {
 			}
 		}
 	}
-	for spins := 1; t.pending.Load() != 0; spins++ {
-		procyield(spinPause)
-		if spins%t.yieldEvery == 0 {
-			runtime.Gosched()
-		}
+	var w waiter
+	for t.pending.Load() != 0 {
+		w.spin(t.yield)
 	}
 	for w := 1; w < k; w++ {
 		t.slots[w-1].fn = nil
@@ -144,17 +151,42 @@ func (t *team) help(s *teamSlot) {
 // returns false. The hand-over, the exit and a runShared caller dropping
 // the task race on the slot's state; whichever swaps it first wins.
 func (t *team) await(s *teamSlot) bool {
-	deadline := time.Now().Add(t.spin)
-	for spins := 1; ; spins++ {
+	var w waiter
+	for {
 		if s.state.Load() == slotPosted && s.state.CompareAndSwap(slotPosted, slotRunning) {
 			return true
 		}
-		procyield(spinPause)
-		if spins%t.yieldEvery == 0 {
-			if time.Now().After(deadline) && s.state.CompareAndSwap(slotIdle, slotDead) {
-				return false
-			}
-			runtime.Gosched()
+		if w.spin(t.yield) && w.since >= t.spin && s.state.CompareAndSwap(slotIdle, slotDead) {
+			return false
 		}
 	}
+}
+
+// waiter is the state of a spin wait: its spins, its first look at the
+// clock (the wait's start, teamPollEvery spins late) and when it last
+// yielded.
+type waiter struct {
+	spins       int
+	start, last time.Time
+	since       time.Duration // from start to the last look at the clock
+}
+
+// spin runs one spin of a wait (spinPause PAUSE instructions); every
+// teamPollEvery spins it looks at the clock, yields (runtime.Gosched) when
+// yield has passed since the last yield, and reports true (since updated).
+func (w *waiter) spin(yield time.Duration) bool {
+	procyield(spinPause)
+	if w.spins++; w.spins%teamPollEvery != 0 {
+		return false
+	}
+	now := time.Now()
+	if w.start.IsZero() {
+		w.start, w.last = now, now
+	}
+	w.since = now.Sub(w.start)
+	if now.Sub(w.last) >= yield {
+		runtime.Gosched()
+		w.last = now
+	}
+	return true
 }
