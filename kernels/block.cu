@@ -142,6 +142,11 @@ __device__ __forceinline__ void level(const mg_dlayout &L, const Shared &s, cons
                                       uint32_t *heavy, uint32_t *nheavy) {
     const uint32_t tid = threadIdx.x, lane = tid % kBlockGroup, parity = lv.d & 1;
     for (uint32_t base = lv.qb; base < lv.qe; base += kRound) {
+        // A warp with no vertex in this round has none in later ones: it
+        // goes to the barrier (most of the block, on a narrow level). The
+        // passes the round needs are the same in every thread.
+        if (base + (tid & ~31u) / kBlockGroup >= lv.qe) break;
+        const uint32_t passes = min((uint32_t)kBlockPasses, (lv.qe - base + kGroups - 1) / kGroups);
         uint32_t u[kBlockPasses], deg[kBlockPasses];
         uint64_t b[kBlockPasses];
 #pragma unroll
@@ -150,7 +155,7 @@ __device__ __forceinline__ void level(const mg_dlayout &L, const Shared &s, cons
             u[p] = kNone;
             deg[p] = 0;
             b[p] = 0;
-            if (i >= lv.qe) continue;
+            if (p >= passes || i >= lv.qe) continue;
             const uint32_t k = i - lv.qb;
             uint64_t rb;
             uint32_t rd;
@@ -187,7 +192,8 @@ __device__ __forceinline__ void level(const mg_dlayout &L, const Shared &s, cons
             oe[p] = won[p] ? __ldg(&L.sparse_offsets[u[p] + 1]) : 0;
         }
 #pragma unroll
-        for (int p = 0; p < kBlockPasses; p++) append_warp(s, q, lv, won[p], u[p], ob[p], oe[p]);
+        for (int p = 0; p < kBlockPasses; p++)
+            if (p < passes) append_warp(s, q, lv, won[p], u[p], ob[p], oe[p]);
 #pragma unroll
         for (int p = 0; p < kBlockPasses; p++)
             for (uint64_t a = b[p] + kBlockGroup + lane; a < b[p] + deg[p]; a += kBlockGroup)
@@ -318,7 +324,8 @@ __device__ __forceinline__ void brandes_level(const mg_dlayout &L, const Levels 
                                               uint32_t d, double *sigma, double *delta) {
     const uint32_t tid = threadIdx.x, lane = tid % kBlockGroup;
     const uint32_t want = kForward ? d - 1 : d + 1;
-    for (uint32_t base = lo; base < hi; base += kGroups) {  // the same in every thread of a warp
+    for (uint32_t base = lo; base < hi; base += kGroups) {
+        if (base + (tid & ~31u) / kBlockGroup >= hi) break;  // the warp's vertices are past the level
         const uint32_t i = base + tid / kBlockGroup;
         double sum = 0;
         if (i < hi) {
