@@ -37,6 +37,7 @@ constexpr uint32_t kBlockHeavyList = 256;         // heavy vertices deferred per
 constexpr uint32_t kNone = 0xffffffffu;           // an unreached level, an empty slot
 constexpr int kFillBlock = 256;                   // the reset kernel's block
 constexpr int kFillBlocksPerSM = 8;
+constexpr size_t kStaticSmemRoom = 4096;          // room left for the kernels' static shared memory (about 1 KiB)
 
 static_assert(32 % kBlockGroup == 0, "a vertex's lanes are in one warp");
 
@@ -404,18 +405,21 @@ size_t smem_bytes(uint64_t n) {
     return 2 * (size_t)kBlockCache * (sizeof(uint64_t) + sizeof(uint32_t)) + (size_t)((n + 31) / 32) * sizeof(uint32_t);
 }
 
-// check_fits refuses a layout whose bitmap does not fit the device's
-// shared memory per block.
-int check_fits(int dev, uint64_t n, const char *what, char *err, size_t errlen) {
+// prepare_launch refuses a layout whose bitmap does not fit the device's
+// shared memory per block, and otherwise raises kernel's shared-memory
+// limit to the *smem bytes it needs over n vertices.
+template <typename K>
+int prepare_launch(K kernel, int dev, uint64_t n, const char *what, size_t *smem, char *err, size_t errlen) {
     int optin = 0;
     MG_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (smem_bytes(n) + 4096 > (size_t)optin) {  // the kernels' static shared memory
+    *smem = smem_bytes(n);
+    if (*smem + kStaticSmemRoom > (size_t)optin) {
         if (err != NULL && errlen > 0)
             snprintf(err, errlen, "%s: %llu vertices need %zu bytes of shared memory, the device has %d a block", what,
-                     (unsigned long long)n, smem_bytes(n), optin);
+                     (unsigned long long)n, *smem, optin);
         return MG_ERR_INVALID;
     }
-    return MG_OK;
+    return mg::set_smem(kernel, *smem, err, errlen);
 }
 
 }  // namespace
@@ -426,7 +430,7 @@ int mg_block_max_vertices(int dev, uint64_t *out, char *err, size_t errlen) {
     if (out == NULL) return mg::invalid("mg_block_max_vertices: NULL pointer", err, errlen);
     int optin = 0;
     MG_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    const int64_t room = (int64_t)optin - 4096 - (int64_t)smem_bytes(0);
+    const int64_t room = (int64_t)optin - (int64_t)kStaticSmemRoom - (int64_t)smem_bytes(0);
     *out = room > 0 ? (uint64_t)room / sizeof(uint32_t) * 32 : 0;
     return MG_OK;
 }
@@ -439,10 +443,8 @@ int mg_block_bfs(int dev, const mg_dlayout *l, uint32_t *levels, uint32_t *front
     if (count == 0 || count > l->n)
         return mg::invalid("mg_block_bfs: the frontier is empty or has more vertices than the graph", err, errlen);
     MG_SET_DEVICE(dev);
-    int rc = check_fits(dev, l->n, "mg_block_bfs", err, errlen);
-    if (rc != MG_OK) return rc;
-    const size_t smem = smem_bytes(l->n);
-    rc = mg::set_smem(bfs_kernel, smem, err, errlen);
+    size_t smem = 0;
+    const int rc = prepare_launch(bfs_kernel, dev, l->n, "mg_block_bfs", &smem, err, errlen);
     if (rc != MG_OK) return rc;
     cudaStream_t st = (cudaStream_t)s;
     MG_RECORD(0);
@@ -460,10 +462,8 @@ int mg_bc_block(int dev, const mg_dlayout *l, uint32_t source, uint32_t *levels,
         return mg::invalid("mg_bc_block: NULL pointer", err, errlen);
     if (source >= l->n) return mg::invalid("mg_bc_block: source out of range", err, errlen);
     MG_SET_DEVICE(dev);
-    int rc = check_fits(dev, l->n, "mg_bc_block", err, errlen);
-    if (rc != MG_OK) return rc;
-    const size_t smem = smem_bytes(l->n);
-    rc = mg::set_smem(bc_kernel, smem, err, errlen);
+    size_t smem = 0;
+    const int rc = prepare_launch(bc_kernel, dev, l->n, "mg_bc_block", &smem, err, errlen);
     if (rc != MG_OK) return rc;
     cudaStream_t st = (cudaStream_t)s;
     MG_RECORD(0);
