@@ -46,7 +46,7 @@
 // StepNearFar (engine.NearFarStepper) splits the next frontier of such a
 // step for SSSP's near-far iterations as the values are lowered.
 //
-// The parallel phases run on the engine's team (team.go): helpers that
+// The parallel phases run on the engine's team (par.Team): helpers that
 // spin between steps for the next phase, rather than goroutines started
 // per phase, whose wake-up cost more than a grid's small steps.
 //
@@ -164,9 +164,9 @@ type Engine[V engine.Value] struct {
 	pre      []uint64 // exclusive prefix sums of the frontier's out-degrees
 	chunkSum []uint64
 	chunkBad []int64
-	bigs     []uint32 // the flat path's set-aside vertices, all workers'
-	srcVals  []V      // the in-place path's copy of the frontier's values
-	team     *team    // the goroutines of the parallel phases
+	bigs     []uint32  // the flat path's set-aside vertices, all workers'
+	srcVals  []V       // the in-place path's copy of the frontier's values
+	team     *par.Team // the goroutines of the parallel phases
 
 	// knobs (tests lower them to force the parallel paths)
 	inlineArcs       uint64
@@ -249,7 +249,7 @@ func New[V engine.Value](l *layout.Layout, workers int) (*Engine[V], error) {
 		scanDiv: scanDiv, minApplyWorker: minApplyPerWorker, parallelPrefix: parallelPrefix,
 		flatMin: flatMinFrontier, flatChunk: flatChunk, flatMaxDeg: flatMaxDegree,
 		estimateWindow: estimateWindow, inPlaceMax: inPlaceMaxArcs, inPlacePiece: inPlacePieceArcs,
-		team: newTeam(w),
+		team: par.NewTeam(w),
 	}
 
 	e.segSize = l.Params.SegmentSize
@@ -613,7 +613,7 @@ func (e *Engine[V]) forChunks(chunks []par.Chunk, fn func(c par.Chunk)) {
 	if len(chunks) == 0 {
 		return
 	}
-	e.team.run(len(chunks), func(w int) { fn(chunks[w]) })
+	e.team.Run(len(chunks), func(w int) { fn(chunks[w]) })
 }
 
 // run calls fn(0..k-1) on k goroutines (fn(0) on the caller's) and waits.

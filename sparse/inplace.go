@@ -93,7 +93,7 @@ func (e *Engine[V]) stepInPlace(ctx context.Context, k *kernel[V], frontier []ui
 		// w-th of nw equal ranges in order (the frontier's order follows
 		// the previous step's workers, so a worker keeps to the region it
 		// found, in its cache), then those left in the others' (a worker
-		// slow to start or preempted takes fewer: runShared).
+		// slow to start or preempted takes fewer: Team.RunShared).
 		nw := e.workersFor(total)
 		parts = nw
 		pre := e.pre
@@ -102,7 +102,7 @@ func (e *Engine[V]) stepInPlace(ctx context.Context, k *kernel[V], frontier []ui
 		for w := range nw {
 			e.ws[w].next.Store(pieces * uint64(w) / uint64(nw))
 		}
-		e.team.runShared(nw, func(w int) {
+		e.team.RunShared(nw, func(w int) {
 			ws := &e.ws[w]
 			out, far := ws.out, ws.far
 			for k := range nw {

@@ -58,7 +58,7 @@ func (e *Engine[V]) traverse(k *kernel[V], t *target[V], frontier []uint32, from
 	pre := e.pre
 	f := len(frontier)
 	piece := k.atomicPiece(t)
-	e.team.run(nw, func(w int) {
+	e.team.Run(nw, func(w int) {
 		pb := &e.priv[w]
 		if e.nhs > 0 {
 			e.preparePriv(pb, t.op)
@@ -143,7 +143,7 @@ func (e *Engine[V]) merge(t *target[V]) {
 	nw := e.active
 	nhs := e.nhs
 	var next atomic.Int64
-	e.team.run(min(e.workers, nhs), func(mw int) {
+	e.team.Run(min(e.workers, nhs), func(mw int) {
 		list := e.ws[mw].touched
 		for {
 			s := int(next.Add(1) - 1)
@@ -220,7 +220,7 @@ func (e *Engine[V]) traverseFlat(k *kernel[V], t *target[V], frontier []uint32) 
 	var next atomic.Int64
 	var bad atomic.Int64
 	bad.Store(-1)
-	e.team.run(min(e.workers, units), func(w int) {
+	e.team.Run(min(e.workers, units), func(w int) {
 		ws := &e.ws[w]
 		list, big := ws.touched, ws.big[:0]
 		for {
@@ -341,7 +341,7 @@ func (e *Engine[V]) traverseClaim(k *kernel[V], t *target[V], frontier []uint32,
 	seen := any(k.seen).([]uint32)
 	bits := t.bits
 	f := len(frontier)
-	e.team.run(nw, func(w int) {
+	e.team.Run(nw, func(w int) {
 		list := e.ws[w].touched
 		a, b := total*uint64(w)/uint64(nw), total*uint64(w+1)/uint64(nw)
 		if a < b {
@@ -374,7 +374,7 @@ func (e *Engine[V]) applyClaim(p engine.Program[V], values []V, t *target[V], c 
 			parts = i + 1
 		}
 	}
-	e.team.run(parts, func(w int) {
+	e.team.Run(parts, func(w int) {
 		out := e.ws[w].out[:0]
 		for _, v := range e.ws[w].touched {
 			if p.Apply(v, c, values) {

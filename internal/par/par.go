@@ -1,5 +1,7 @@
 // Package par holds the small parallel building blocks the rest of mgraph
-// uses: a worker count, range splitting, parallel loops and prefix sums.
+// uses: a worker count, range splitting, parallel loops and prefix sums,
+// and a Team of helper goroutines that spin between the phases of a run
+// of small parallel steps (team.go).
 //
 // Every helper here is deterministic: the way a range is cut depends only on
 // its length and the worker count the caller passes, never on scheduling, so

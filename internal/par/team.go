@@ -1,21 +1,22 @@
-package sparse
+package par
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 	_ "unsafe" // go:linkname
 )
 
-// teamSpin is how long a helper of a team waits for its next task by
+// teamSpin is how long a helper of a Team waits for its next task by
 // spinning before it exits. A run of small steps (a BFS or SSSP on a grid
-// or road network: thousands of steps of tens of microseconds) hands its
-// helpers a task every few microseconds; a goroutine started for each task
-// would wake a parked thread each time (a futex wake and a reschedule, tens
-// of microseconds on a loaded machine: more than the task itself), while a
-// helper spinning between tasks takes the next one at once, as an OpenMP
-// thread does. A helper idle for longer exits, so an idle engine holds no
-// goroutines.
+// or road network: thousands of steps of tens of microseconds; a BC's
+// levels) hands its helpers a task every few microseconds; a goroutine
+// started for each task would wake a parked thread each time (a futex wake
+// and a reschedule, tens of microseconds on a loaded machine: more than
+// the task itself), while a helper spinning between tasks takes the next
+// one at once, as an OpenMP thread does. A helper idle for longer exits,
+// so an idle Team holds no goroutines.
 const teamSpin = 200 * time.Microsecond
 
 // teamPollEvery is how many spins of a waiting helper or caller pass
@@ -45,7 +46,7 @@ const spinPause = 20
 //go:linkname procyield runtime.procyield
 func procyield(cycles uint32)
 
-// Slot states of a team helper.
+// Slot states of a Team's helper.
 const (
 	slotDead    uint32 = iota // no goroutine: the next task starts one
 	slotIdle                  // a goroutine spinning for its next task
@@ -53,15 +54,21 @@ const (
 	slotRunning               // the helper runs the task
 )
 
-// team runs the parallel phases of an Engine's steps: fn(0) on the caller's
-// goroutine and fn(1..k-1) on helpers that outlive the call by up to
-// teamSpin, spinning for the next one. A team is used by one goroutine at a
-// time (its Engine's Step or Estimate).
-type team struct {
+// Team runs parallel phases of fn(0..k-1) with fn(0) on the caller's
+// goroutine and fn(1..k-1) on helper goroutines that outlive each call by
+// up to teamSpin, spinning for the next one: a fork and join of a few
+// microseconds, against the tens of a goroutine started per phase (which
+// wakes a parked thread), for runs of thousands of small phases (a sparse
+// engine's steps on a grid, a BC's levels).
+//
+// A Team is used by one goroutine at a time; its zero value is not usable
+// (NewTeam). It needs no Close: its helpers exit once idle for teamSpin,
+// so an idle Team holds no goroutines and may simply be dropped.
+type Team struct {
 	slots   []teamSlot // helper w runs in slots[w-1]
 	pending atomic.Int32
 	// spin is how long an idle helper spins (teamSpin), and yield how long
-	// a waiting caller or helper spins between yields (teamYield); a team
+	// a waiting caller or helper spins between yields (teamYield); a Team
 	// of more goroutines than GOMAXPROCS does not spin (both 0: it yields
 	// at every look at the clock): its spinning helpers would take the Ps
 	// the others need.
@@ -77,36 +84,43 @@ type teamSlot struct {
 	_     [40]byte
 }
 
-// newTeam returns a team of up to workers goroutines, the caller's
-// included; none is started until the first run.
-func newTeam(workers int) *team {
-	t := &team{slots: make([]teamSlot, max(workers-1, 0)), spin: teamSpin, yield: teamYield}
+// NewTeam returns a Team of up to workers goroutines (Workers(workers):
+// 0 for GOMAXPROCS), the caller's included; none is started until the
+// first Run.
+func NewTeam(workers int) *Team {
+	workers = Workers(workers)
+	t := &Team{slots: make([]teamSlot, workers-1), spin: teamSpin, yield: teamYield}
 	if workers > runtime.GOMAXPROCS(0) {
 		t.spin, t.yield = 0, 0
 	}
 	return t
 }
 
-// run calls fn(0..k-1) concurrently, fn(0) on the calling goroutine, and
-// returns when every call has returned. More calls than the team has
+// Workers returns how many goroutines the Team runs a call on at most
+// without starting goroutines of their own (the caller's included).
+func (t *Team) Workers() int { return len(t.slots) + 1 }
+
+// Run calls fn(0..k-1) concurrently, fn(0) on the calling goroutine, and
+// returns when every call has returned. More calls than the Team has
 // workers run on goroutines of their own.
-func (t *team) run(k int, fn func(w int)) { t.start(k, fn, false) }
+func (t *Team) Run(k int, fn func(w int)) { t.start(k, fn, false) }
 
-// runShared is run for tasks that share their work through a counter (each
-// call takes pieces until none is left): once fn(0) returns, every piece
-// has been taken, so the calls a helper has not begun yet (one whose
+// RunShared is Run for tasks that share their work through a counter
+// (each call takes pieces until none is left): once fn(0) returns, every
+// piece has been taken, so the calls a helper has not begun yet (one whose
 // thread is slow to be scheduled, or preempted by another process) are
-// dropped instead of waited for. A call that has begun is waited for.
-func (t *team) runShared(k int, fn func(w int)) { t.start(k, fn, true) }
+// dropped instead of waited for. A call that has begun is waited for. fn
+// must therefore leave nothing undone when a call w > 0 never runs.
+func (t *Team) RunShared(k int, fn func(w int)) { t.start(k, fn, true) }
 
-// start is run and runShared.
-func (t *team) start(k int, fn func(w int), shared bool) {
+// start is Run and RunShared.
+func (t *Team) start(k int, fn func(w int), shared bool) {
 	if k <= 1 {
 		fn(0)
 		return
 	}
 	if k > len(t.slots)+1 {
-		run(k, fn)
+		fork(k, fn)
 		return
 	}
 	t.pending.Store(int32(k - 1))
@@ -138,7 +152,7 @@ func (t *team) start(k int, fn func(w int), shared bool) {
 
 // help is a helper's goroutine: it runs the tasks handed to slot s, and
 // exits once teamSpin passes without one.
-func (t *team) help(s *teamSlot) {
+func (t *Team) help(s *teamSlot) {
 	for t.await(s) {
 		s.fn(s.w)
 		s.state.Store(slotIdle)
@@ -148,9 +162,9 @@ func (t *team) help(s *teamSlot) {
 
 // await spins until slot s is handed a task, takes it and returns true, or
 // until teamSpin passes without one, when it marks the slot dead and
-// returns false. The hand-over, the exit and a runShared caller dropping
+// returns false. The hand-over, the exit and a RunShared caller dropping
 // the task race on the slot's state; whichever swaps it first wins.
-func (t *team) await(s *teamSlot) bool {
+func (t *Team) await(s *teamSlot) bool {
 	var w waiter
 	for {
 		if s.state.Load() == slotPosted && s.state.CompareAndSwap(slotPosted, slotRunning) {
@@ -160,6 +174,20 @@ func (t *team) await(s *teamSlot) bool {
 			return false
 		}
 	}
+}
+
+// fork calls fn(0..k-1) on k goroutines (fn(0) on the caller's) and waits.
+func fork(k int, fn func(w int)) {
+	var wg sync.WaitGroup
+	wg.Add(k - 1)
+	for w := 1; w < k; w++ {
+		go func() {
+			defer wg.Done()
+			fn(w)
+		}()
+	}
+	fn(0)
+	wg.Wait()
 }
 
 // waiter is the state of a spin wait: its spins, its first look at the
