@@ -991,7 +991,8 @@ int mg_copy_peer(int dst_dev, void *dst, int src_dev, const void *src, uint64_t 
 
 /* The pull scheme's gather alone (mg_pr_pull_step's first kernel): acc[v]
  * += the shares of v's in-neighbours, for every vertex of the layout
- * (nothing once sums->done). Waits. */
+ * (nothing once sums->done; nothing for a layout of no vertex, whose
+ * buffers may be NULL). Waits. */
 int mg_pr_pull_gather(int dev, const mg_dlayout *l, const mg_pr_pull *p, const double *share, double *acc,
                       const mg_pr_sums *sums, char *err, size_t errlen);
 /* A part's start: share and acc (n doubles, the part's layout) zeroed;

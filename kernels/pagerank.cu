@@ -357,8 +357,11 @@ extern "C" int mg_pr_pull_step(int dev, const mg_dlayout *l, const mg_pr_pull *p
 
 extern "C" int mg_pr_pull_gather(int dev, const mg_dlayout *l, const mg_pr_pull *p, const double *share, double *acc,
                                  const mg_pr_sums *sums, char *err, size_t errlen) {
-    if (l == NULL || p == NULL || share == NULL || acc == NULL || sums == NULL)
+    // A part may hold no vertex (more parts than a small graph fills): its
+    // buffers are then empty, and there is nothing to gather.
+    if (l == NULL || p == NULL || (l->n > 0 && (share == NULL || acc == NULL || sums == NULL)))
         return mg::invalid("mg_pr_pull_gather: NULL pointer", err, errlen);
+    if (l->n == 0) return MG_OK;
     MG_SET_DEVICE(dev);
     const mg_dlayout L = *l;
     const int rc = launch_gather(L, *p, share, acc, sums, 0, err, errlen);

@@ -12,7 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var partCounts = []int{1, 2, 3, 4}
+// partCounts are the part counts the tests split into: 8 leaves some part of
+// a small test graph without a vertex.
+var partCounts = []int{1, 2, 3, 4, 8}
 
 func TestParseMethod(t *testing.T) {
 	for _, m := range partition.Methods {

@@ -13,7 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestRunPageRankMatchesReference runs PageRank with 1–4 parts and every
+// TestRunPageRankMatchesReference runs PageRank with 1–4 and 8 parts (some
+// part of a small graph then holds no vertex) and every
 // partitioner on every test shape, directed and symmetrized, on the host,
 // and checks the ranks and the iteration count against the reference.
 func TestRunPageRankMatchesReference(t *testing.T) {

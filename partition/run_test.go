@@ -51,7 +51,7 @@ func sourcesOf(n uint64) []uint32 {
 	return []uint32{0, uint32(n / 2), uint32(n - 1)}
 }
 
-// TestRunMatchesReference runs bfs, sssp and cc with 1–4 parts and every
+// TestRunMatchesReference runs bfs, sssp and cc with 1–4 and 8 parts and every
 // partitioner on every test shape and validates against the references.
 func TestRunMatchesReference(t *testing.T) {
 	ctx := context.Background()
