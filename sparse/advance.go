@@ -66,7 +66,7 @@ func Advance(ctx context.Context, l *layout.Layout, frontier []uint32, workers i
 	seen := make([]uint32, (n+31)/32)
 	outs := make([][]uint32, nw)
 	var stop atomic.Bool
-	run(int(nw), func(w int) {
+	par.Fork(int(nw), func(w int) {
 		a, b := total*uint64(w)/nw, total*uint64(w+1)/nw
 		var out []uint32
 		budget := ctxEvery

@@ -61,7 +61,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -614,24 +613,6 @@ func (e *Engine[V]) forChunks(chunks []par.Chunk, fn func(c par.Chunk)) {
 		return
 	}
 	e.team.Run(len(chunks), func(w int) { fn(chunks[w]) })
-}
-
-// run calls fn(0..k-1) on k goroutines (fn(0) on the caller's) and waits.
-func run(k int, fn func(w int)) {
-	if k <= 1 {
-		fn(0)
-		return
-	}
-	var wg sync.WaitGroup
-	wg.Add(k - 1)
-	for w := 1; w < k; w++ {
-		go func() {
-			defer wg.Done()
-			fn(w)
-		}()
-	}
-	fn(0)
-	wg.Wait()
 }
 
 // workersFor returns how many workers share a traversal of arcs arcs.

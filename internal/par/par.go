@@ -170,16 +170,7 @@ func Each(n, workers int, fn func(worker, i int)) {
 			fn(w, i)
 		}
 	}
-	var wg sync.WaitGroup
-	wg.Add(workers - 1)
-	for w := 1; w < workers; w++ {
-		go func() {
-			defer wg.Done()
-			work(w)
-		}()
-	}
-	work(0)
-	wg.Wait()
+	Fork(workers, work)
 }
 
 // FindStart returns the last index i with pre[i] ≤ a, for pre a

@@ -120,7 +120,7 @@ func (t *Team) start(k int, fn func(w int), shared bool) {
 		return
 	}
 	if k > len(t.slots)+1 {
-		fork(k, fn)
+		Fork(k, fn)
 		return
 	}
 	t.pending.Store(int32(k - 1))
@@ -176,8 +176,14 @@ func (t *Team) await(s *teamSlot) bool {
 	}
 }
 
-// fork calls fn(0..k-1) on k goroutines (fn(0) on the caller's) and waits.
-func fork(k int, fn func(w int)) {
+// Fork calls fn(0..k-1) on k goroutines, fn(0) on the caller's, and waits
+// for them all: a fresh goroutine per worker (Team keeps them between
+// calls instead).
+func Fork(k int, fn func(w int)) {
+	if k <= 1 {
+		fn(0)
+		return
+	}
 	var wg sync.WaitGroup
 	wg.Add(k - 1)
 	for w := 1; w < k; w++ {
