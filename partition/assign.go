@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
 // Method selects a partitioner (Gunrock's multi-GPU paper §5.6, and one
@@ -222,10 +223,18 @@ const ctxEvery = 1 << 12
 // assignBRP is the biased random partitioner (see BRP).
 func assignBRP(ctx context.Context, el *graph.EdgeList, o Options) ([]uint32, error) {
 	n, parts := el.NumVertices, o.Parts
-	out := graph.ToCSR(el, 0)
-	var in *graph.CSC
-	if el.Directed { // an undirected list's in-neighbours are its out-neighbours
-		in = graph.ToCSC(el, 0)
+	// With bias 0 the neighbours' term is exactly 0 (0·near/total): the
+	// draws do not depend on them, so the adjacency is neither built nor read.
+	biased := o.Bias != 0
+	var (
+		out *graph.CSR
+		in  *graph.CSC
+	)
+	if biased {
+		out = graph.ToCSR(el, 0)
+		if el.Directed { // an undirected list's in-neighbours are its out-neighbours
+			in = graph.ToCSC(el, 0)
+		}
 	}
 	capacity := Capacity(n, parts, o.Slack)
 	order, rng := shuffled(n, o.Seed, 0x627270) // stream: "brp"
@@ -256,11 +265,14 @@ func assignBRP(ctx context.Context, el *graph.EdgeList, o Options) ([]uint32, er
 				return nil, err
 			}
 		}
-		nb, _ := out.Row(v)
-		total := count(nb)
-		if in != nil {
-			nb, _ = in.Row(v)
-			total += count(nb)
+		var total float64
+		if biased {
+			nb, _ := out.Row(v)
+			total = count(nb)
+			if in != nil {
+				nb, _ = in.Row(v)
+				total += count(nb)
+			}
 		}
 		var sum float64
 		for p := range prob {
@@ -355,13 +367,25 @@ func GroupOrder(el *graph.EdgeList, thresholds []uint64) []uint32 {
 
 // EdgeCut counts the arcs of el whose endpoints have different owners:
 // what a partition leaves to communication (each such arc makes a ghost
-// copy in its source's part).
+// copy in its source's part). It counts on every core.
 func EdgeCut(el *graph.EdgeList, owner []uint32) uint64 {
-	var k uint64
-	for i, u := range el.Src {
-		if owner[u] != owner[el.Dst[i]] {
-			k++
+	chunks := par.Split(len(el.Src), max(1, min(par.Workers(0), len(el.Src)/edgeCutMinArcs)))
+	cuts := make([]uint64, len(chunks))
+	par.ForChunks(chunks, func(c par.Chunk) {
+		var k uint64
+		for i, u := range el.Src[c.Lo:c.Hi] {
+			if owner[u] != owner[el.Dst[c.Lo+i]] {
+				k++
+			}
 		}
+		cuts[c.Index] = k
+	})
+	var k uint64
+	for _, c := range cuts {
+		k += c
 	}
 	return k
 }
+
+// edgeCutMinArcs is the fewest arcs per worker of EdgeCut.
+const edgeCutMinArcs = 1 << 16
