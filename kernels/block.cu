@@ -2,9 +2,9 @@
 // choice of mode auto): level-synchronous BFS, and Brandes' passes over its
 // levels, where a level's barrier is the block's own (__syncthreads, tens
 // of nanoseconds) instead of a kernel launch or a grid-wide barrier. On a
-// road network (luxembourg_osm: 1,135 levels of about 100 vertices) the
-// run is then bound by the latency of a level's dependent loads, not by
-// its barriers or by the worklist's hand-offs.
+// road network (luxembourg_osm: 1,135 levels of about 100 vertices) a
+// level then costs about 1.6 µs on an H200: its dependent loads and the
+// block's own instructions, no barrier or worklist hand-off.
 //
 // The block keeps the visited vertices in a bitmap in shared memory (so a
 // discovery is a shared atomic, not a global one), and the queue in BFS
@@ -17,11 +17,12 @@
 // expanded by the whole block after the level's other vertices.
 //
 // mg_block_bfs continues a BFS (the hand-over of mode auto) and stops early
-// when a level outgrows the block (MG_BLOCK_BAILOUT vertices), leaving
-// that level as the frontier for the grid-wide engines; mg_bc_block runs
-// one Brandes source whole: the BFS, then σ level by level down (pulled
-// from the level above) and δ level by level up (pulled from the level
-// below), on an undirected layout.
+// when a level outgrows the block (more than its bailout vertices:
+// gpu.BlockMaxLevel), leaving that level as the frontier for the
+// grid-wide engines; mg_bc_block runs one Brandes source whole: the BFS,
+// then σ level by level down (pulled from the level above) and δ level by
+// level up (pulled from the level below), on an undirected layout, and
+// stops after the BFS at a level over its bailout.
 #include "internal.cuh"
 
 namespace {
