@@ -2,6 +2,7 @@ package preprocess
 
 import (
 	"context"
+	mbits "math/bits"
 	"sort"
 
 	"github.com/mgraph-dev/mgraph/internal/par"
@@ -86,4 +87,138 @@ func splitRows(off []uint64, parts int) []int {
 		b = append(b, r)
 	}
 	return append(b, n)
+}
+
+// Two-level counting sort. A counting sort scatters every item to a random
+// one of K output positions; with millions of keys each write misses the
+// cache and the TLB. The two-level sort first scatters the items stably by
+// the high bits of their key into at most 1<<radixBucketBits buckets (few
+// enough write streams for the cache), each bucket being exactly the output
+// range of its keys, then sorts every bucket in place by the low bits, a
+// scatter that stays within the bucket's (cache-sized) range. Both passes
+// are stable, so the result is the one of countingSort.
+const (
+	// radixBucketBits bounds the number of first-pass buckets to
+	// 1<<radixBucketBits.
+	radixBucketBits = 11
+	// radixMinKeys is the key count below which the single-level
+	// countingSort is used: its count arrays already fit the cache.
+	radixMinKeys = 1 << 16
+)
+
+// radixShift returns the first-pass bucket of a key as key>>radixShift(k):
+// at most 1<<radixBucketBits buckets over keys [0, k).
+func radixShift(k uint64) uint {
+	if k < 2 {
+		return 0
+	}
+	bits := uint(mbits.Len64(k - 1))
+	if bits <= radixBucketBits {
+		return 0
+	}
+	return bits - radixBucketBits
+}
+
+// radixSort is the two-level stable counting sort of items carrying a
+// value (out) and an optional second value (outW, nil if none) by a key
+// below k. count is as for countingSort. scatter(part, bpos, shift) must
+// visit the part's items in order and, for each, take q := bpos[key>>shift],
+// increment bpos[key>>shift] and write keys[q] = key, out[q] and outW[q].
+// radixSort then orders every bucket by key, stably, and returns the K+1
+// offsets of the keys. keys is scratch space of the items' length.
+func radixSort(ctx context.Context, k uint64, shift uint, parts, workers int, keys, out, outW []uint32,
+	count func(part int, cnt []uint64), scatter func(part int, bpos []uint64, shift uint)) ([]uint64, error) {
+	cnts := make([][]uint64, parts)
+	parallel(parts, workers, func(p int) {
+		cnts[p] = make([]uint64, k)
+		count(p, cnts[p])
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	nb := int((k-1)>>shift) + 1
+	width := uint64(1) << shift
+	// Per part: item counts per bucket.
+	bpos := make([][]uint64, parts)
+	parallel(parts, workers, func(p int) {
+		bc := make([]uint64, nb)
+		c := cnts[p]
+		for b := range bc {
+			var s uint64
+			for _, x := range c[uint64(b)*width : min(uint64(b+1)*width, k)] {
+				s += x
+			}
+			bc[b] = s
+		}
+		bpos[p] = bc
+	})
+	// Key totals and offsets.
+	offsets := make([]uint64, k+1)
+	par.For(int(k), workers, 1<<15, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			var sum uint64
+			for _, c := range cnts {
+				sum += c[v]
+			}
+			offsets[v] = sum
+		}
+	})
+	cnts = nil
+	par.ExclusiveScan(offsets)
+	// Per part: first position of its items in every bucket.
+	for b := range nb {
+		pos := offsets[uint64(b)*width]
+		for _, bc := range bpos {
+			x := bc[b]
+			bc[b] = pos
+			pos += x
+		}
+	}
+	parallel(parts, workers, func(p int) { scatter(p, bpos[p], shift) })
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// Second pass: each bucket by key, through a per-worker copy.
+	type scratch struct {
+		cur       []uint64
+		val, valW []uint32
+	}
+	scr := make([]*scratch, workers)
+	dynamicWorkers(nb, workers, func(wk, b int) {
+		s := scr[wk]
+		if s == nil {
+			s = &scratch{cur: make([]uint64, width)}
+			scr[wk] = s
+		}
+		klo := uint64(b) * width
+		khi := min(klo+width, k)
+		lo, hi := offsets[klo], offsets[khi]
+		if hi-lo < 2 {
+			return
+		}
+		cur := s.cur[:khi-klo]
+		copy(cur, offsets[klo:khi])
+		s.val = append(s.val[:0], out[lo:hi]...)
+		if outW == nil {
+			for i, x := range s.val {
+				key := keys[lo+uint64(i)] - uint32(klo)
+				q := cur[key]
+				cur[key] = q + 1
+				out[q] = x
+			}
+			return
+		}
+		s.valW = append(s.valW[:0], outW[lo:hi]...)
+		for i, x := range s.val {
+			key := keys[lo+uint64(i)] - uint32(klo)
+			q := cur[key]
+			cur[key] = q + 1
+			out[q] = x
+			outW[q] = s.valW[i]
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return offsets, nil
 }
