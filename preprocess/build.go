@@ -306,48 +306,28 @@ func (b *builder) sortBySource(mt *progress.Meter) ([]uint64, []uint32, []uint32
 			cnt[perm[s]]++
 		}
 	}
-	var off []uint64
-	var err error
-	if b.n < radixMinKeys {
-		off, err = countingSort(b.ctx, b.n, len(chunks), b.workers, count,
-			func(p int, pos []uint64) {
-				c := chunks[p]
-				for lo := c.Lo; lo < c.Hi; lo += 1 << 16 {
-					hi := min(lo+1<<16, c.Hi)
-					for i := lo; i < hi; i++ {
-						k := perm[el.Src[i]]
-						q := pos[k]
-						pos[k] = q + 1
-						dst[q] = perm[el.Dst[i]]
-						if w != nil {
-							w[q] = el.Weights[i]
-						}
-					}
-					mt.Add(int64(hi - lo))
-				}
-			})
-	} else {
-		keys := make([]uint32, b.m)
-		off, err = radixSort(b.ctx, b.n, radixShift(b.n), len(chunks), b.workers, keys, dst, w, count,
-			func(p int, bpos []uint64, shift uint) {
-				c := chunks[p]
-				for lo := c.Lo; lo < c.Hi; lo += 1 << 16 {
-					hi := min(lo+1<<16, c.Hi)
-					for i := lo; i < hi; i++ {
-						k := perm[el.Src[i]]
-						bk := k >> shift
-						q := bpos[bk]
-						bpos[bk] = q + 1
+	shift, keys := radixPlan(b.n, b.m)
+	off, err := radixSort(b.ctx, b.n, shift, len(chunks), b.workers, keys, dst, w, count,
+		func(p int, bpos []uint64, shift uint) {
+			c := chunks[p]
+			for lo := c.Lo; lo < c.Hi; lo += 1 << 16 {
+				hi := min(lo+1<<16, c.Hi)
+				for i := lo; i < hi; i++ {
+					k := perm[el.Src[i]]
+					bk := k >> shift
+					q := bpos[bk]
+					bpos[bk] = q + 1
+					if keys != nil {
 						keys[q] = k
-						dst[q] = perm[el.Dst[i]]
-						if w != nil {
-							w[q] = el.Weights[i]
-						}
 					}
-					mt.Add(int64(hi - lo))
+					dst[q] = perm[el.Dst[i]]
+					if w != nil {
+						w[q] = el.Weights[i]
+					}
 				}
-			})
-	}
+				mt.Add(int64(hi - lo))
+			}
+		})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("preprocess: %w", err)
 	}
@@ -371,35 +351,8 @@ func (b *builder) transpose(off []uint64, nbr, w []uint32, mt *progress.Meter) (
 			cnt[x]++
 		}
 	}
-	if n < radixMinKeys {
-		offT, err := countingSort(b.ctx, n, parts, b.workers, count,
-			func(p int, pos []uint64) {
-				var pending int64
-				for u := bounds[p]; u < bounds[p+1]; u++ {
-					for i := off[u]; i < off[u+1]; i++ {
-						x := nbr[i]
-						q := pos[x]
-						pos[x] = q + 1
-						out[q] = uint32(u)
-						if w != nil {
-							outW[q] = w[i]
-						}
-					}
-					pending += int64(off[u+1] - off[u])
-					if pending >= 1<<16 {
-						mt.Add(pending)
-						pending = 0
-					}
-				}
-				mt.Add(pending)
-			})
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("preprocess: %w", err)
-		}
-		return offT, out, outW, nil
-	}
-	keys := make([]uint32, m)
-	offT, err := radixSort(b.ctx, n, radixShift(n), parts, b.workers, keys, out, outW, count,
+	shift, keys := radixPlan(n, m)
+	offT, err := radixSort(b.ctx, n, shift, parts, b.workers, keys, out, outW, count,
 		func(p int, bpos []uint64, shift uint) {
 			var pending int64
 			for u := bounds[p]; u < bounds[p+1]; u++ {
@@ -408,7 +361,9 @@ func (b *builder) transpose(off []uint64, nbr, w []uint32, mt *progress.Meter) (
 					bk := x >> shift
 					q := bpos[bk]
 					bpos[bk] = q + 1
-					keys[q] = x
+					if keys != nil {
+						keys[q] = x
+					}
 					out[q] = uint32(u)
 					if w != nil {
 						outW[q] = w[i]

@@ -125,7 +125,9 @@ func radixShift(k uint64) uint {
 // visit the part's items in order and, for each, take q := bpos[key>>shift],
 // increment bpos[key>>shift] and write keys[q] = key, out[q] and outW[q].
 // radixSort then orders every bucket by key, stably, and returns the K+1
-// offsets of the keys. keys is scratch space of the items' length.
+// offsets of the keys. keys is scratch space of the items' length; with
+// shift 0 (a bucket per key: one level, countingSort's scatter) it is not
+// read and may be nil.
 func radixSort(ctx context.Context, k uint64, shift uint, parts, workers int, keys, out, outW []uint32,
 	count func(part int, cnt []uint64), scatter func(part int, bpos []uint64, shift uint)) ([]uint64, error) {
 	cnts := make([][]uint64, parts)
@@ -178,6 +180,9 @@ func radixSort(ctx context.Context, k uint64, shift uint, parts, workers int, ke
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if shift == 0 { // a bucket per key: the first pass was the whole sort
+		return offsets, nil
+	}
 	// Second pass: each bucket by key, through a per-worker copy.
 	type scratch struct {
 		cur       []uint64
@@ -221,4 +226,15 @@ func radixSort(ctx context.Context, k uint64, shift uint, parts, workers int, ke
 		return nil, err
 	}
 	return offsets, nil
+}
+
+// radixPlan returns the bucket shift of a sort of m items by a key below k
+// and its key scratch: two levels (radixShift) from radixMinKeys keys up,
+// below that one level (shift 0, no scratch), where a scatter's keys stay
+// in cache.
+func radixPlan(k, m uint64) (uint, []uint32) {
+	if k < radixMinKeys {
+		return 0, nil
+	}
+	return radixShift(k), make([]uint32, m)
 }
