@@ -52,7 +52,8 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 	}
 	// Auto on an undirected layout: a source whose forward pass is still
 	// going after engine.AutoAsyncIterations levels with a small frontier
-	// (a graph of high diameter) drops it and runs without levels.
+	// (a graph of high diameter) drops it and runs again, in one thread
+	// block or without levels.
 	handOver := opts.Mode == engine.Auto && !b.l.Directed
 	opts = withSampleRate(opts)
 	b.mu.Lock()
