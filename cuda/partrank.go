@@ -2,7 +2,6 @@ package cuda
 
 import (
 	"errors"
-	"fmt"
 	"unsafe"
 )
 
@@ -23,16 +22,9 @@ type PartRankTables struct {
 	// for this part).
 	RecvLid   []uint32
 	RecvStart []uint64
-	// The result is assembled in ranges of original ids, part q's being
-	// [Lo, Hi) here: SendSplit[q] (Parts+1 entries) is the first owned
-	// vertex (the part's numbering, in increasing original id) in part q's
-	// range; CollectStart[p] (Parts+1 entries) is where part p's values
-	// for this part's range begin among the collected ones, and
-	// CollectIds their original ids minus Lo.
-	Lo, Hi       uint64
-	SendSplit    []uint64
-	CollectStart []uint64
-	CollectIds   []uint32
+	// PartRanges are the collection's tables: the part assembles the
+	// result's range [Lo, Hi) of original ids.
+	PartRanges
 }
 
 // PartRank is one part's state of a partitioned PageRank on its device,
@@ -40,13 +32,12 @@ type PartRankTables struct {
 // part's layout are the PRRun's; PartRank adds the tables, the send buffer
 // (a sum per ghost, in owner segments), the receive buffer (a sum per
 // received ghost copy), the part's and the run's sums of |Δr| and of the
-// dangling rank, and the owned ranks gathered for the host. Every buffer
-// is sized once from the tables.
+// dangling rank, the owned ranks gathered, and the collection's state
+// (PartRanges). Every buffer is sized once from the tables.
 type PartRank struct {
 	owned
+	partSeat
 	pr                           *PRRun
-	dev                          Device
-	index, parts                 int
 	numOwned, numGhosts, numRecv uint64
 	ownerStart, recvStart        []uint64
 	ownedLid, ghostLid, recvLid  *Buffer[uint32]
@@ -54,11 +45,7 @@ type PartRank struct {
 	sums                         *Buffer[float64] // the part's (delta, dangling), then the run's
 	dangling                     *Buffer[uint64]
 	out                          *Buffer[float64] // the owned ranks, in the part's numbering
-	lo, hi                       uint64
-	sendSplit, collectStart      []uint64
-	collectIds                   *Buffer[uint32]
-	vals, full                   *Buffer[float64] // the range's collected ranks, and in id order
-	host                         *Pinned[float64] // the whole result (MakeResult)
+	col                          rangeCollect[float64]
 }
 
 // NewPartRank allocates a part's PageRank state over pr (whose layout is
@@ -78,20 +65,9 @@ func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
 		return nil, invalidf("NewPartRank", "owner starts %v for %d ghosts of %d parts", t.OwnerStart, ng, t.Parts)
 	case len(t.RecvStart) != t.Parts+1 || t.RecvStart[0] != 0 || t.RecvStart[t.Parts] != uint64(len(t.RecvLid)):
 		return nil, invalidf("NewPartRank", "receive starts %v for %d received sums of %d parts", t.RecvStart, len(t.RecvLid), t.Parts)
-	case t.Hi < t.Lo || len(t.SendSplit) != t.Parts+1 || t.SendSplit[0] != 0 || t.SendSplit[t.Parts] != no:
-		return nil, invalidf("NewPartRank", "range [%d, %d), send splits %v for %d owned vertices", t.Lo, t.Hi, t.SendSplit, no)
-	case len(t.CollectStart) != t.Parts+1 || t.CollectStart[0] != 0 || t.CollectStart[t.Parts] != uint64(len(t.CollectIds)) ||
-		uint64(len(t.CollectIds)) != t.Hi-t.Lo:
-		return nil, invalidf("NewPartRank", "collect starts %v and %d ids for the range [%d, %d)", t.CollectStart, len(t.CollectIds), t.Lo, t.Hi)
-	}
-	for _, id := range t.CollectIds {
-		if uint64(id) >= t.Hi-t.Lo {
-			return nil, invalidf("NewPartRank", "collected id %d outside the range [%d, %d)", uint64(id)+t.Lo, t.Lo, t.Hi)
-		}
 	}
 	for q := 0; q < t.Parts; q++ {
-		if t.OwnerStart[q+1] < t.OwnerStart[q] || t.RecvStart[q+1] < t.RecvStart[q] || t.SendSplit[q+1] < t.SendSplit[q] ||
-			t.CollectStart[q+1] < t.CollectStart[q] {
+		if t.OwnerStart[q+1] < t.OwnerStart[q] || t.RecvStart[q+1] < t.RecvStart[q] {
 			return nil, invalidf("NewPartRank", "owner or receive starts decrease at part %d", q)
 		}
 	}
@@ -102,10 +78,9 @@ func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
 			}
 		}
 	}
-	p := &PartRank{pr: pr, dev: pr.dl.dev, index: t.Index, parts: t.Parts, numOwned: no, numGhosts: ng,
+	p := &PartRank{partSeat: partSeat{dev: pr.dl.dev, index: t.Index, parts: t.Parts}, pr: pr, numOwned: no, numGhosts: ng,
 		numRecv: uint64(len(t.RecvLid)), ownerStart: append([]uint64(nil), t.OwnerStart...),
-		recvStart: append([]uint64(nil), t.RecvStart...), lo: t.Lo, hi: t.Hi,
-		sendSplit: append([]uint64(nil), t.SendSplit...), collectStart: append([]uint64(nil), t.CollectStart...)}
+		recvStart: append([]uint64(nil), t.RecvStart...)}
 	fail := func(err error) (*PartRank, error) { p.Close(); return nil, err }
 	var err error
 	for _, u := range []struct {
@@ -116,7 +91,6 @@ func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
 		{"owned vertices' layout ids", &p.ownedLid, t.OwnedLid},
 		{"ghosts' layout ids", &p.ghostLid, t.GhostLid},
 		{"received sums' layout ids", &p.recvLid, t.RecvLid},
-		{"collected ranks' original ids", &p.collectIds, t.CollectIds},
 	} {
 		if *u.dst, err = uploadNamed(&p.owned, p.dev, u.name, u.src); err != nil {
 			return fail(err)
@@ -137,10 +111,7 @@ func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
 	if p.out, err = allocRank[float64](p, "owned ranks", int(no)); err != nil {
 		return fail(err)
 	}
-	if p.vals, err = allocRank[float64](p, "collected ranks", int(t.Hi-t.Lo)); err != nil {
-		return fail(err)
-	}
-	if p.full, err = allocRank[float64](p, "the range's ranks", int(t.Hi-t.Lo)); err != nil {
+	if err := p.col.init(&p.owned, p.dev, "NewPartRank", "ranks", t.PartRanges, t.Parts, no); err != nil {
 		return fail(err)
 	}
 	return p, nil
@@ -151,19 +122,16 @@ func allocRank[T any](p *PartRank, name string, n int) (*Buffer[T], error) {
 	return allocNamed[T](&p.owned, p.dev, name, n)
 }
 
-// Close frees the state (not the PRRun).
+// Close frees the state (not the PRRun), the pinned result (MakeResult)
+// included.
 func (p *PartRank) Close() error {
-	var errs []error
-	if p.host != nil {
-		errs = append(errs, p.host.Free())
-	}
-	return errors.Join(append(errs, p.release())...)
+	return errors.Join(p.col.free(), p.release())
 }
 
 // Bytes returns the device memory the state takes (beyond the PRRun's).
 func (p *PartRank) Bytes() uint64 {
 	return bufBytes(p.ownedLid) + bufBytes(p.ghostLid) + bufBytes(p.recvLid) + bufBytes(p.send) + bufBytes(p.recv) +
-		bufBytes(p.sums) + bufBytes(p.dangling) + bufBytes(p.out) + bufBytes(p.collectIds) + bufBytes(p.vals) + bufBytes(p.full)
+		bufBytes(p.sums) + bufBytes(p.dangling) + bufBytes(p.out) + p.col.bytes()
 }
 
 // Init sets every owned vertex's rank to r0 and its share, clears the
@@ -238,73 +206,25 @@ func (p *PartRank) ReduceNCCL(rank *NCCLRank) (delta, dangling float64, err erro
 // receives theirs (collective; rank is this part's). The sizes are known
 // from the tables on both sides.
 func (p *PartRank) ExchangeNCCL(rank *NCCLRank) error {
-	return p.segmentsNCCL("PartRank.ExchangeNCCL", rank, p.send.h.p, p.ownerStart, p.recv.h.p, p.recvStart)
+	return p.segmentsNCCL("PartRank.ExchangeNCCL", rank, sumBytes, p.send.h.p, p.ownerStart, p.recv.h.p, p.recvStart)
 }
 
-// segmentsNCCL sends segment q of send (doubles [sendStart[q],
-// sendStart[q+1])) to every other rank q and receives rank q's into recv
-// from recvStart[q] (collective; rank is this part's).
-func (p *PartRank) segmentsNCCL(what string, rank *NCCLRank, send unsafe.Pointer, sendStart []uint64, recv unsafe.Pointer, recvStart []uint64) error {
-	n := rank.ranks
-	if n != p.parts || rank.rank != p.index {
-		return invalidf(what, "rank %d of %d for part %d of %d", rank.rank, n, p.index, p.parts)
-	}
-	sendOff, sendBytes := make([]uint64, n), make([]uint64, n)
-	recvOff, recvBytes := make([]uint64, n), make([]uint64, n)
-	for q := 0; q < n; q++ {
-		if q == p.index {
-			continue
-		}
-		sendOff[q], sendBytes[q] = sendStart[q]*8, (sendStart[q+1]-sendStart[q])*8
-		recvOff[q], recvBytes[q] = recvStart[q]*8, (recvStart[q+1]-recvStart[q])*8
-	}
-	if sumOf(sendBytes) == 0 && sumOf(recvBytes) == 0 {
-		return nil
-	}
-	return rank.exchange(send, sendOff, sendBytes, recv, recvOff, recvBytes)
-}
+// sumBytes is the size of a sum in the send and receive buffers.
+const sumBytes = uint64(unsafe.Sizeof(float64(0)))
 
 // CopyFromPeer copies src's segment for this part into this part's
 // receive buffer, where src's sums belong (src is part q; it may be on
 // another device: a peer copy).
 func (p *PartRank) CopyFromPeer(src *PartRank, q int) error {
-	return p.segmentFromPeer("PartRank.CopyFromPeer", q, src.ownerStart, src.dev, src.send.h.p, p.recvStart, p.recv.h.p)
+	return p.segmentFromPeer("PartRank.CopyFromPeer", q, sumBytes, src.ownerStart, src.dev, src.send.h.p, p.recvStart, p.recv.h.p)
 }
 
-// segmentFromPeer copies part q's segment for this part, doubles
-// [srcStarts[p], srcStarts[p+1]) of srcBuf on srcDev, to dstBuf from
-// dstStarts[q] (a peer copy when the devices differ).
-func (p *PartRank) segmentFromPeer(what string, q int, srcStarts []uint64, srcDev Device, srcBuf unsafe.Pointer, dstStarts []uint64, dstBuf unsafe.Pointer) error {
-	if q < 0 || q >= p.parts || len(srcStarts) != p.parts+1 {
-		return invalidf(what, "part %d of %d", q, p.parts)
-	}
-	first, count := srcStarts[p.index], srcStarts[p.index+1]-srcStarts[p.index]
-	if count != dstStarts[q+1]-dstStarts[q] {
-		return invalidf(what, "part %d has %d values for this part; %d expected", q, count, dstStarts[q+1]-dstStarts[q])
-	}
-	if count == 0 {
-		return nil
-	}
-	return backendCopyPeer(p.dev.ordinal, unsafe.Add(dstBuf, dstStarts[q]*8), srcDev.ordinal, unsafe.Add(srcBuf, first*8), count*8)
-}
-
-// MakeResult allocates (once) pinned host memory for the whole result, n
-// ranks, which Assemble of every part fills, and returns it.
+// MakeResult allocates (once, again when n changes) pinned host memory for
+// the whole result, n ranks, which Assemble of every part fills, and
+// returns it. It stays with this part's state, reused by its next run:
+// the slice is valid until then (or Close).
 func (p *PartRank) MakeResult(n uint64) ([]float64, error) {
-	if p.host == nil || uint64(len(p.host.Slice())) != n {
-		if p.host != nil {
-			if err := p.host.Free(); err != nil {
-				return nil, err
-			}
-			p.host = nil
-		}
-		h, err := AllocPinned[float64](p.dev, int(n))
-		if err != nil {
-			return nil, fmt.Errorf("pinned host memory for the ranks (%s): %w", FormatBytes(n*8), err)
-		}
-		p.host = h
-	}
-	return p.host.Slice(), nil
+	return p.col.makeResult(p.dev, n, "ranks")
 }
 
 // GatherOwned gathers the owned vertices' ranks in the part's numbering
@@ -315,36 +235,24 @@ func (p *PartRank) GatherOwned() error {
 
 // CollectOwn copies the part's gathered ranks that fall in its own range
 // to their place among the collected ones.
-func (p *PartRank) CollectOwn() error {
-	return p.CollectFromPeer(p, p.index)
-}
+func (p *PartRank) CollectOwn() error { return p.CollectFromPeer(p, p.index) }
 
 // CollectFromPeer copies src's (part q's) gathered ranks in this part's
 // range to their place among the collected ones (src may be this part, or
 // on another device: a peer copy).
 func (p *PartRank) CollectFromPeer(src *PartRank, q int) error {
-	return p.segmentFromPeer("PartRank.CollectFromPeer", q, src.sendSplit, src.dev, src.out.h.p, p.collectStart, p.vals.h.p)
+	return p.col.fromPeer(p.partSeat, "PartRank.CollectFromPeer", q, src.col.sendSplit, src.dev, src.out.h.p)
 }
 
 // CollectNCCL sends every other part the gathered ranks in its range and
 // receives those in this part's (collective; rank is this part's).
 func (p *PartRank) CollectNCCL(rank *NCCLRank) error {
-	return p.segmentsNCCL("PartRank.CollectNCCL", rank, p.out.h.p, p.sendSplit, p.vals.h.p, p.collectStart)
+	return p.col.nccl(p.partSeat, "PartRank.CollectNCCL", rank, p.out.h.p)
 }
 
 // Assemble puts the collected ranks of the part's range in id order and
 // copies them to result[Lo:Hi] (result: the whole result, in pinned
 // memory: MakeResult of one part).
 func (p *PartRank) Assemble(result []float64) error {
-	if p.hi > uint64(len(result)) {
-		return invalidf("PartRank.Assemble", "range [%d, %d) of a result of %d", p.lo, p.hi, len(result))
-	}
-	count := p.hi - p.lo
-	if count == 0 {
-		return nil
-	}
-	if err := backendPartPRScatter(p.dev.ordinal, p.vals.h.p, p.collectIds.h.p, count, p.full.h.p); err != nil {
-		return err
-	}
-	return backendCopyDtoH(p.dev.ordinal, unsafe.Pointer(&result[p.lo]), p.full.h.p, count*8)
+	return p.col.assemble(p.partSeat, "PartRank.Assemble", result, backendPartPRScatter)
 }

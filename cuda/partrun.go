@@ -30,8 +30,9 @@ type PartCounters struct {
 // PartTables are a part's conversion tables (partition.Part) in the
 // layout's numbering, as NewPartRun uploads them.
 type PartTables struct {
-	// Parts is the number of parts of the run, at most PartMaxPeers.
-	Parts int
+	// Index is this part's number and Parts the number of parts of the
+	// run, at most PartMaxPeers.
+	Index, Parts int
 	// LocalLid[i] is the layout id of owned vertex i (the part's numbering).
 	LocalLid []uint32
 	// GhostLid, GhostOwner and GhostRemote give ghost g's layout id, owner
@@ -46,6 +47,9 @@ type PartTables struct {
 	// RecvCap is the most messages the part receives in one superstep: the
 	// ghost copies of its vertices in the other parts.
 	RecvCap uint64
+	// PartRanges are the collection's tables: the part assembles the
+	// result's range [Lo, Hi) of original ids.
+	PartRanges
 }
 
 // partTables mirrors mg_part_tables.
@@ -59,14 +63,16 @@ type partTables struct {
 // PartRun is one part's packaging state on its device, over the part's
 // MinRun: the conversion tables, the values after the last exchange
 // (prev), the next frontier's flags, the send buffer (a segment per owner,
-// a slot per ghost) and the receive buffer (RecvCap messages), and the
-// counters. Every buffer is sized from the part's tables once (nothing
-// grows during a run). The values and frontier stay on the device between
-// supersteps; only the counters come to the host.
+// a slot per ghost) and the receive buffer (RecvCap messages), the
+// counters, and the collection's state (the owned values gathered, those
+// of the part's range of the result: PartRanges). Every buffer is sized
+// from the part's tables once (nothing grows during a run). The values
+// and frontier stay on the device between supersteps; only the counters
+// come to the host.
 type PartRun struct {
 	owned
+	partSeat
 	run        *MinRun
-	dev        Device
 	desc       partTables
 	ownerStart []uint64
 	recvCap    uint64
@@ -75,9 +81,9 @@ type PartRun struct {
 	next       *Buffer[uint8] // n flags, padded to a multiple of 4
 	send, recv *Buffer[PartMessage]
 	ctr        *Buffer[PartCounters]
-	gathered   *Buffer[uint32]
+	gathered   *Buffer[uint32] // the owned values, in the part's numbering
 	tableBytes uint64
-	col        *partCollector // the collecting part's (MakeCollector)
+	col        rangeCollect[uint32]
 }
 
 // NewPartRun allocates the packaging state of a part whose layout is
@@ -89,6 +95,8 @@ func NewPartRun(run *MinRun, t PartTables) (*PartRun, error) {
 	switch {
 	case t.Parts < 1 || t.Parts > PartMaxPeers:
 		return nil, invalidf("NewPartRun", "%d parts; a device-resident run has 1 to %d", t.Parts, PartMaxPeers)
+	case t.Index < 0 || t.Index >= t.Parts:
+		return nil, invalidf("NewPartRun", "part %d of %d", t.Index, t.Parts)
 	case nl+ng != n:
 		return nil, invalidf("NewPartRun", "%d owned and %d ghost vertices for a layout of %d", nl, ng, n)
 	case uint64(len(t.GhostOwner)) != ng || uint64(len(t.GhostRemote)) != ng:
@@ -114,7 +122,8 @@ func NewPartRun(run *MinRun, t PartTables) (*PartRun, error) {
 		}
 	}
 	d := run.dl.dev
-	p := &PartRun{run: run, dev: d, ownerStart: append([]uint64(nil), t.OwnerStart...), recvCap: t.RecvCap}
+	p := &PartRun{partSeat: partSeat{dev: d, index: t.Index, parts: t.Parts}, run: run,
+		ownerStart: append([]uint64(nil), t.OwnerStart...), recvCap: t.RecvCap}
 	fail := func(err error) (*PartRun, error) { p.Close(); return nil, err }
 	var localLid, ghostLid, ghostOwner, ghostRemote *Buffer[uint32]
 	var err error
@@ -159,6 +168,9 @@ func NewPartRun(run *MinRun, t PartTables) (*PartRun, error) {
 	if p.gathered, err = allocPart[uint32](p, "gathered values", len(t.LocalLid)); err != nil {
 		return fail(err)
 	}
+	if err := p.col.init(&p.owned, d, "NewPartRun", "values", t.PartRanges, t.Parts, nl); err != nil {
+		return fail(err)
+	}
 	p.desc = partTables{numLocal: nl, numGhosts: ng, parts: uint32(t.Parts),
 		localLid: ptrOf(localLid), ghostLid: ptrOf(ghostLid), ghostOwner: ptrOf(ghostOwner),
 		ghostRemote: ptrOf(ghostRemote), ownerStart: ptrOf(starts)}
@@ -182,12 +194,8 @@ func ptrOf[T any](b *Buffer[T]) uintptr {
 
 // Bytes returns the device memory the part's packaging state takes.
 func (p *PartRun) Bytes() uint64 {
-	sum := bufBytes(p.global) + bufBytes(p.prev) + bufBytes(p.next) + bufBytes(p.send) + bufBytes(p.recv) +
-		bufBytes(p.ctr) + bufBytes(p.gathered) + p.tableBytes
-	if c := p.col; c != nil {
-		sum += bufBytes(c.vals) + bufBytes(c.ids) + bufBytes(c.full)
-	}
-	return sum
+	return bufBytes(p.global) + bufBytes(p.prev) + bufBytes(p.next) + bufBytes(p.send) + bufBytes(p.recv) +
+		bufBytes(p.ctr) + bufBytes(p.gathered) + p.tableBytes + p.col.bytes()
 }
 
 // bufBytes is b's size, 0 for nil.
@@ -198,15 +206,10 @@ func bufBytes[T any](b *Buffer[T]) uint64 {
 	return b.Bytes()
 }
 
-// Close frees the state (not the MinRun).
+// Close frees the state (not the MinRun), the pinned result (MakeResult)
+// included.
 func (p *PartRun) Close() error {
-	var errs []error
-	if p.col != nil && p.col.host != nil {
-		errs = append(errs, p.col.host.Free())
-	}
-	p.col = nil
-	errs = append(errs, p.release())
-	return errors.Join(errs...)
+	return errors.Join(p.col.free(), p.release())
 }
 
 // tables returns a copy of the descriptor for a C call.
@@ -366,132 +369,240 @@ func (p *PartRun) ReduceNCCL(rank *NCCLRank) (PartCounters, error) {
 	return p.Counters()
 }
 
-// gatherInto writes the owned vertices' values, in the part's numbering,
-// to dst (numLocal entries on the part's device), waiting.
-func (p *PartRun) gatherInto(dst unsafe.Pointer) error {
+// GatherOwned gathers the owned vertices' values in the part's numbering
+// (increasing original id, so that each part's range of the result is
+// one slice of them: SendSplit), waiting.
+func (p *PartRun) GatherOwned() error {
 	if p.desc.numLocal == 0 {
 		return nil
 	}
-	return backendPartGather(p.dev.ordinal, unsafe.Pointer(p.tables()), p.run.values.h.p, dst)
+	return backendPartGather(p.dev.ordinal, unsafe.Pointer(p.tables()), p.run.values.h.p, p.gathered.h.p)
 }
 
-// partCollector is the collecting part's state (Collect): every part's
-// owned values in part order (vals, part q's from starts[q]), their
-// original ids in the same order (ids, uploaded once), the result on the
-// device (full) and in pinned host memory (host).
-type partCollector struct {
-	starts          []uint64
-	vals, ids, full *Buffer[uint32]
-	host            *Pinned[uint32]
+// CollectOwn copies the part's gathered values that fall in its own range
+// to their place among the collected ones.
+func (p *PartRun) CollectOwn() error { return p.CollectFromPeer(p, p.index) }
+
+// CollectFromPeer copies src's (part q's) gathered values in this part's
+// range to their place among the collected ones (src may be this part, or
+// on another device: a peer copy). src's gathered values must stay
+// unchanged until the copy has returned.
+func (p *PartRun) CollectFromPeer(src *PartRun, q int) error {
+	return p.col.fromPeer(p.partSeat, "PartRun.CollectFromPeer", q, src.col.sendSplit, src.dev, src.gathered.h.p)
 }
 
-// HasCollector reports whether the part collects the result (Collect's
-// state exists).
-func (p *PartRun) HasCollector() bool { return p.col != nil }
+// CollectNCCL sends every other part the gathered values in its range and
+// receives those in this part's (collective; rank is this part's). The
+// sizes are known from the tables on both sides.
+func (p *PartRun) CollectNCCL(rank *NCCLRank) error {
+	return p.col.nccl(p.partSeat, "PartRun.CollectNCCL", rank, p.gathered.h.p)
+}
 
-// MakeCollector allocates this part's state for collecting the result of
-// the run, in which part q owns the vertices ids[q] (their original ids in
-// the part's numbering): 3n words on the device and n in pinned host
-// memory, n the graph's vertices. The part's own values are first.
-func (p *PartRun) MakeCollector(ids [][]uint32) error {
-	if p.col != nil {
-		return nil
+// MakeResult allocates (once, again when n changes) pinned host memory for
+// the whole result, n values, which Assemble of every part fills, and
+// returns it. It stays with this part's state, reused by its next run:
+// the slice is valid until then (or Close).
+func (p *PartRun) MakeResult(n uint64) ([]uint32, error) { return p.col.makeResult(p.dev, n, "result") }
+
+// Assemble puts the collected values of the part's range in id order and
+// copies them to result[Lo:Hi] (result: the whole result, in pinned
+// memory: MakeResult of one part), waiting.
+func (p *PartRun) Assemble(result []uint32) error {
+	return p.col.assemble(p.partSeat, "PartRun.Assemble", result, backendPartScatter)
+}
+
+// PartRanges are a part's tables for collecting a partitioned run's
+// result on the devices by ranges of original ids, part q assembling
+// [Lo, Hi) = [q·n/P, (q+1)·n/P): every part's owned vertices are in
+// increasing original id, so those in part q's range are one slice, which
+// goes to part q; part q puts the slices it receives in id order and
+// copies its range into the one pinned result, over its own link. PartRun
+// (uint32 values) and PartRank (float64 ranks) collect this way.
+type PartRanges struct {
+	// Lo and Hi bound the part's range of original ids.
+	Lo, Hi uint64
+	// SendSplit[q] (Parts+1 entries) is the first owned vertex (the part's
+	// numbering) in part q's range.
+	SendSplit []uint64
+	// CollectStart[p] (Parts+1 entries) is where part p's values for this
+	// part's range begin among the collected ones, and CollectIds (Hi−Lo
+	// entries) their original ids minus Lo.
+	CollectStart []uint64
+	CollectIds   []uint32
+}
+
+// check returns the error of ranges that do not fit a part of parts
+// owning numOwned vertices, or nil.
+func (r PartRanges) check(what string, parts int, numOwned uint64) error {
+	switch {
+	case r.Hi < r.Lo || len(r.SendSplit) != parts+1 || r.SendSplit[0] != 0 || r.SendSplit[parts] != numOwned:
+		return invalidf(what, "range [%d, %d), send splits %v for %d owned vertices", r.Lo, r.Hi, r.SendSplit, numOwned)
+	case len(r.CollectStart) != parts+1 || r.CollectStart[0] != 0 || r.CollectStart[parts] != uint64(len(r.CollectIds)) ||
+		uint64(len(r.CollectIds)) != r.Hi-r.Lo:
+		return invalidf(what, "collect starts %v and %d ids for the range [%d, %d)", r.CollectStart, len(r.CollectIds), r.Lo, r.Hi)
 	}
-	c := &partCollector{starts: make([]uint64, len(ids)+1)}
-	for q, x := range ids {
-		c.starts[q+1] = c.starts[q] + uint64(len(x))
-	}
-	n := int(c.starts[len(ids)])
-	var err error
-	if c.vals, err = allocPart[uint32](p, "collected values", n); err != nil {
-		return err
-	}
-	if c.ids, err = allocPart[uint32](p, "collected original ids", n); err != nil {
-		return err
-	}
-	if c.full, err = allocPart[uint32](p, "result", n); err != nil {
-		return err
-	}
-	for q, x := range ids {
-		if len(x) > 0 {
-			if err := c.ids.CopyFromHostAt(int(c.starts[q]), x); err != nil {
-				return err
-			}
+	for q := 0; q < parts; q++ {
+		if r.SendSplit[q+1] < r.SendSplit[q] || r.CollectStart[q+1] < r.CollectStart[q] {
+			return invalidf(what, "send splits or collect starts decrease at part %d", q)
 		}
 	}
-	if c.host, err = AllocPinned[uint32](p.dev, n); err != nil {
-		return fmt.Errorf("pinned host memory for the result (%s): %w", FormatBytes(uint64(n)*4), err)
+	for _, id := range r.CollectIds {
+		if uint64(id) >= r.Hi-r.Lo {
+			return invalidf(what, "collected id %d outside the range [%d, %d)", uint64(id)+r.Lo, r.Lo, r.Hi)
+		}
 	}
-	p.col = c
 	return nil
 }
 
-// GatherOwned gathers the owned vertices' values: into the collected
-// values (from starts[rank]) on the collecting part, else into the part's
-// buffer, from which the collector copies them (CollectFromPeer, or
-// CollectNCCL).
-func (p *PartRun) GatherOwned(rank int) error {
-	if p.col != nil {
-		return p.gatherInto(unsafe.Add(p.col.vals.h.p, p.col.starts[rank]*4))
-	}
-	return p.gatherInto(p.gathered.h.p)
+// partSeat is a part's place in a partitioned run: its device, its number
+// and the run's part count.
+type partSeat struct {
+	dev          Device
+	index, parts int
 }
 
-// CollectFromPeer copies part q's gathered values (src, GatherOwned) into
-// the collected values on this, the collecting part.
-func (p *PartRun) CollectFromPeer(src *PartRun, q int) error {
-	if p.col == nil || q+1 >= len(p.col.starts) {
-		return invalidf("PartRun.CollectFromPeer", "not the collecting part, or no part %d", q)
-	}
-	count := p.col.starts[q+1] - p.col.starts[q]
-	if count != src.desc.numLocal {
-		return invalidf("PartRun.CollectFromPeer", "part %d owns %d vertices; %d expected", q, src.desc.numLocal, count)
-	}
-	return backendCopyPeer(p.dev.ordinal, unsafe.Add(p.col.vals.h.p, p.col.starts[q]*4), src.dev.ordinal, src.gathered.h.p, count*4)
-}
-
-// CollectNCCL moves the gathered values to the collecting part, rank 0
-// (collective): the other ranks send theirs, rank 0 receives every part's
-// at its place.
-func (p *PartRun) CollectNCCL(rank *NCCLRank) error {
+// segmentsNCCL sends segment q of send (elements of elem bytes
+// [sendStart[q], sendStart[q+1])) to every other rank q and receives rank
+// q's into recv from recvStart[q] (collective; rank is this part's). A
+// part with nothing to send or receive makes no NCCL call (its peers post
+// none for it either), so empty buffers are never touched.
+func (s partSeat) segmentsNCCL(what string, rank *NCCLRank, elem uint64, send unsafe.Pointer, sendStart []uint64,
+	recv unsafe.Pointer, recvStart []uint64) error {
 	n := rank.ranks
+	if n != s.parts || rank.rank != s.index || len(sendStart) != n+1 || len(recvStart) != n+1 {
+		return invalidf(what, "rank %d of %d for part %d of %d", rank.rank, n, s.index, s.parts)
+	}
 	sendOff, sendBytes := make([]uint64, n), make([]uint64, n)
 	recvOff, recvBytes := make([]uint64, n), make([]uint64, n)
-	var send, recv unsafe.Pointer
-	if rank.rank == 0 {
-		if p.col == nil || len(p.col.starts) != n+1 {
-			return invalidf("PartRun.CollectNCCL", "rank 0 has no collector for %d parts", n)
+	for q := 0; q < n; q++ {
+		if q == s.index {
+			continue
 		}
-		recv = p.col.vals.h.p
-		for q := 1; q < n; q++ {
-			recvOff[q], recvBytes[q] = p.col.starts[q]*4, (p.col.starts[q+1]-p.col.starts[q])*4
-		}
-	} else {
-		send, sendBytes[0] = p.gathered.h.p, p.desc.numLocal*4
+		sendOff[q], sendBytes[q] = sendStart[q]*elem, (sendStart[q+1]-sendStart[q])*elem
+		recvOff[q], recvBytes[q] = recvStart[q]*elem, (recvStart[q+1]-recvStart[q])*elem
+	}
+	if sumOf(sendBytes) == 0 && sumOf(recvBytes) == 0 {
+		return nil
 	}
 	return rank.exchange(send, sendOff, sendBytes, recv, recvOff, recvBytes)
 }
 
-// Assemble puts the collected values at their original ids and copies the
-// result to pinned host memory, which the collector reuses: the slice is
-// valid until the next Assemble.
-func (p *PartRun) Assemble() ([]uint32, error) {
-	c := p.col
-	if c == nil {
-		return nil, invalidf("PartRun.Assemble", "not the collecting part")
+// segmentFromPeer copies part q's segment for this part, elements of elem
+// bytes [srcStarts[s.index], srcStarts[s.index+1]) of srcBuf on srcDev, to
+// dstBuf from dstStarts[q] (a peer copy when the devices differ, a copy
+// on the device when they are the same). An empty segment is no copy.
+func (s partSeat) segmentFromPeer(what string, q int, elem uint64, srcStarts []uint64, srcDev Device, srcBuf unsafe.Pointer,
+	dstStarts []uint64, dstBuf unsafe.Pointer) error {
+	if q < 0 || q >= s.parts || len(srcStarts) != s.parts+1 || len(dstStarts) != s.parts+1 {
+		return invalidf(what, "part %d of %d", q, s.parts)
 	}
-	n := c.starts[len(c.starts)-1]
-	if n == 0 {
-		return []uint32{}, nil
+	first, count := srcStarts[s.index], srcStarts[s.index+1]-srcStarts[s.index]
+	if count != dstStarts[q+1]-dstStarts[q] {
+		return invalidf(what, "part %d has %d values for this part; %d expected", q, count, dstStarts[q+1]-dstStarts[q])
 	}
-	if err := backendPartScatter(p.dev.ordinal, c.vals.h.p, c.ids.h.p, n, c.full.h.p); err != nil {
+	if count == 0 {
+		return nil
+	}
+	return backendCopyPeer(s.dev.ordinal, unsafe.Add(dstBuf, dstStarts[q]*elem), srcDev.ordinal, unsafe.Add(srcBuf, first*elem), count*elem)
+}
+
+// rangeCollect is a part's side of collecting the result by ranges of
+// original ids (PartRanges), shared by PartRun and PartRank: the tables,
+// the collected values of the part's range as they arrive (vals, part p's
+// from collectStart[p]) and in id order (full), and, on the part that
+// made it (makeResult), the whole result in pinned host memory.
+type rangeCollect[T uint32 | float64] struct {
+	lo, hi                  uint64
+	sendSplit, collectStart []uint64
+	ids                     *Buffer[uint32] // CollectIds
+	vals, full              *Buffer[T]
+	host                    *Pinned[T]
+}
+
+// init checks t for a part of parts owning numOwned vertices and
+// allocates the state on dev with o (name says what the values are, in
+// the errors).
+func (c *rangeCollect[T]) init(o *owned, dev Device, what, name string, t PartRanges, parts int, numOwned uint64) error {
+	if err := t.check(what, parts, numOwned); err != nil {
+		return err
+	}
+	c.lo, c.hi = t.Lo, t.Hi
+	c.sendSplit, c.collectStart = append([]uint64(nil), t.SendSplit...), append([]uint64(nil), t.CollectStart...)
+	var err error
+	if c.ids, err = uploadNamed(o, dev, "collected "+name+"' original ids", t.CollectIds); err != nil {
+		return err
+	}
+	if c.vals, err = allocNamed[T](o, dev, "collected "+name, int(t.Hi-t.Lo)); err != nil {
+		return err
+	}
+	c.full, err = allocNamed[T](o, dev, "the range's "+name, int(t.Hi-t.Lo))
+	return err
+}
+
+// elemBytes is the size of a value.
+func (c *rangeCollect[T]) elemBytes() uint64 {
+	var v T
+	return uint64(unsafe.Sizeof(v))
+}
+
+// bytes returns the device memory the state takes.
+func (c *rangeCollect[T]) bytes() uint64 {
+	return bufBytes(c.ids) + bufBytes(c.vals) + bufBytes(c.full)
+}
+
+// free frees the pinned result (the device buffers are the owner's).
+func (c *rangeCollect[T]) free() error {
+	err := c.host.Free()
+	c.host = nil
+	return err
+}
+
+// fromPeer copies part q's gathered values in s's range (srcOut on
+// srcDev, split by srcSplit) to their place among the collected ones.
+func (c *rangeCollect[T]) fromPeer(s partSeat, what string, q int, srcSplit []uint64, srcDev Device, srcOut unsafe.Pointer) error {
+	return s.segmentFromPeer(what, q, c.elemBytes(), srcSplit, srcDev, srcOut, c.collectStart, c.vals.h.p)
+}
+
+// nccl sends every other part the gathered values (out) in its range and
+// receives those in s's range (collective).
+func (c *rangeCollect[T]) nccl(s partSeat, what string, rank *NCCLRank, out unsafe.Pointer) error {
+	return s.segmentsNCCL(what, rank, c.elemBytes(), out, c.sendSplit, c.vals.h.p, c.collectStart)
+}
+
+// makeResult allocates the whole result, n values, in pinned host memory
+// usable with dev, unless the one made before has n values, and returns
+// it.
+func (c *rangeCollect[T]) makeResult(dev Device, n uint64, name string) ([]T, error) {
+	if c.host != nil && uint64(len(c.host.Slice())) == n {
+		return c.host.Slice(), nil
+	}
+	if err := c.free(); err != nil {
 		return nil, err
 	}
-	out := c.host.Slice()
-	if err := backendCopyDtoH(p.dev.ordinal, unsafe.Pointer(&out[0]), c.full.h.p, n*4); err != nil {
-		return nil, err
+	h, err := AllocPinned[T](dev, int(n))
+	if err != nil {
+		return nil, fmt.Errorf("pinned host memory for the %s (%s): %w", name, FormatBytes(n*c.elemBytes()), err)
 	}
-	return out, nil
+	c.host = h
+	return h.Slice(), nil
+}
+
+// assemble puts the collected values in id order (scatter: the kernel for
+// T) and copies them to result[lo:hi], waiting. An empty range does
+// nothing.
+func (c *rangeCollect[T]) assemble(s partSeat, what string, result []T,
+	scatter func(dev int, vals, ids unsafe.Pointer, count uint64, full unsafe.Pointer) error) error {
+	if c.hi > uint64(len(result)) {
+		return invalidf(what, "range [%d, %d) of a result of %d", c.lo, c.hi, len(result))
+	}
+	count := c.hi - c.lo
+	if count == 0 {
+		return nil
+	}
+	if err := scatter(s.dev.ordinal, c.vals.h.p, c.ids.h.p, count, c.full.h.p); err != nil {
+		return err
+	}
+	return backendCopyDtoH(s.dev.ordinal, unsafe.Pointer(&result[c.lo]), c.full.h.p, count*c.elemBytes())
 }
 
 func sumOf(x []uint64) uint64 {

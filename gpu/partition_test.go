@@ -37,16 +37,18 @@ func gpuParts(t *testing.T, el *graph.EdgeList, o partition.Options, gpus int) (
 	return ps, bs
 }
 
-// TestPartitionedRuns runs bfs, sssp and cc partitioned: 2–4 parts on one
-// GPU, and a part per GPU on every GPU there is (when there are several),
-// each partitioner, packaged on the host (in memory) and on the devices
-// (peer copies), validated against the references.
+// TestPartitionedRuns runs bfs, sssp and cc partitioned: 2–4 and 8 parts
+// on one GPU (8 leave parts of the small shapes without a vertex, and the
+// one-vertex and empty shapes have more parts than vertices), and a part
+// or two per GPU on every GPU there is (when there are several), each
+// partitioner, packaged on the host (in memory) and on the devices (peer
+// copies, the same GPU's included), validated against the references.
 func TestPartitionedRuns(t *testing.T) {
 	needGPU(t)
 	devices, err := cuda.DeviceCount()
 	require.NoError(t, err)
 	type config struct{ parts, gpus int }
-	configs := []config{{2, 1}, {3, 1}, {4, 1}}
+	configs := []config{{2, 1}, {3, 1}, {4, 1}, {8, 1}}
 	if devices > 1 {
 		configs = append(configs, config{devices, devices}, config{2 * devices, devices})
 	}
@@ -72,11 +74,10 @@ func TestDevicePartsRefuseMismatch(t *testing.T) {
 // checkPartitioned runs bfs, sssp and cc on shape s cut into parts parts
 // on gpus GPUs by every partitioner, through the exchanger mk makes for
 // each run (nil: in memory), packaged on the host when host, validated
-// against the references.
+// against the references; bfs runs a second time from another source over
+// the same parts (the held tables and the pinned result reused). The
+// empty graph runs cc only (no source).
 func checkPartitioned(t *testing.T, s testgraphs.Shape, parts, gpus int, mk func(parts int) partition.Exchanger, host bool) {
-	if s.EL.NumVertices < 2 {
-		return
-	}
 	ctx := context.Background()
 	weighted := s.EL.Clone()
 	weighted.SetRandomWeights(9, 1, 64, 4)
@@ -94,19 +95,27 @@ func checkPartitioned(t *testing.T, s testgraphs.Shape, parts, gpus int, mk func
 		wps, wbs := gpuParts(t, weighted, o, gpus)
 		sps, sbs := gpuParts(t, sym, o, gpus)
 		ro := partition.RunOptions{Exchanger: x, HostExchange: host}
-		src := uint32(s.EL.NumVertices / 2)
-		levels, st, err := partition.Run(ctx, "bfs", ps, bs, src, ro)
-		require.NoError(t, err, tag)
-		require.NoError(t, apps.ValidateBFS(g, src, levels), tag)
-		require.True(t, st.Converged, tag)
-		if mk != nil {
-			ro.Exchanger = mk(parts)
+		next := func() { // an exchanger per run
+			if mk != nil {
+				ro.Exchanger = mk(parts)
+			}
 		}
-		dist, _, err := partition.Run(ctx, "sssp", wps, wbs, src, ro)
-		require.NoError(t, err, tag)
-		require.NoError(t, apps.ValidateSSSP(wg, src, dist), tag)
-		if mk != nil {
-			ro.Exchanger = mk(parts)
+		if n := s.EL.NumVertices; n > 0 {
+			for k, src := range []uint32{uint32(n / 2), uint32(n - 1)} {
+				if k > 0 {
+					next()
+				}
+				levels, st, err := partition.Run(ctx, "bfs", ps, bs, src, ro)
+				require.NoError(t, err, "%s: bfs from %d", tag, src)
+				require.NoError(t, apps.ValidateBFS(g, src, levels), "%s: bfs from %d", tag, src)
+				require.True(t, st.Converged, tag)
+			}
+			next()
+			src := uint32(n / 2)
+			dist, _, err := partition.Run(ctx, "sssp", wps, wbs, src, ro)
+			require.NoError(t, err, tag)
+			require.NoError(t, apps.ValidateSSSP(wg, src, dist), tag)
+			next()
 		}
 		labels, st, err := partition.Run(ctx, "cc", sps, sbs, 0, ro)
 		require.NoError(t, err, tag)

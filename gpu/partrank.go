@@ -91,25 +91,43 @@ func (d *rankPart) Iterate(ctx context.Context, base, damping float64) (partitio
 // Collect implements partition.RankPart: every part gathers its owned
 // ranks, sends each other part those in its range of original ids (NCCL,
 // or peer copies), puts the ones it receives in id order and copies its
-// range to the pinned result, which part 0 returns (the parts reuse it:
-// valid until their next run).
+// range to the pinned result, which part 0 returns (collectRanges; the
+// parts reuse it: valid until their next run).
 func (d *rankPart) Collect(ctx context.Context) ([]float64, error) {
-	if err := d.pr.GatherOwned(); err != nil {
+	return collectRanges(d.pr, d.rank, d.result, func() error { return d.link.collect(ctx, d) })
+}
+
+// rangeCollector is a part's collection by ranges of original ids on its
+// device (cuda.PartRanges): cuda.PartRun's uint32 values, or
+// cuda.PartRank's ranks.
+type rangeCollector[T any] interface {
+	GatherOwned() error
+	CollectOwn() error
+	Assemble(result []T) error
+}
+
+// collectRanges is a part's Collect by ranges: it gathers the owned
+// values, lets link move them (every part receives the others' values in
+// its range), takes its own and assembles its range into result, the
+// whole result in pinned memory, which part 0 (rank) returns, the others
+// nil. result is complete once every part's collectRanges has returned.
+func collectRanges[T any](c rangeCollector[T], rank int, result []T, link func() error) ([]T, error) {
+	if err := c.GatherOwned(); err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}
-	if err := d.link.collect(ctx, d); err != nil {
+	if err := link(); err != nil {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
-	if err := d.pr.CollectOwn(); err != nil {
+	if err := c.CollectOwn(); err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}
-	if err := d.pr.Assemble(d.result); err != nil {
+	if err := c.Assemble(result); err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}
-	if d.rank != 0 {
+	if rank != 0 {
 		return nil, nil
 	}
-	return d.result, nil
+	return result, nil
 }
 
 // Close implements partition.RankPart: it releases the backend; the state
@@ -190,13 +208,12 @@ func (b *Backend) holdRank(parts []*partition.Part, i int) error {
 
 // rankTables returns part i's tables in its layout's numbering (perm:
 // the part's numbering to the layout's): the exchange's, and the
-// collection's, in which part q assembles the original ids
-// [q·n/P, (q+1)·n/P).
+// collection's (partRanges).
 func rankTables(parts []*partition.Part, i int, perm []uint32) cuda.PartRankTables {
 	pt := parts[i]
 	np := len(parts)
 	t := cuda.PartRankTables{Index: i, Parts: np, OwnedLid: perm[:pt.NumLocal], GhostLid: perm[pt.NumLocal:],
-		OwnerStart: make([]uint64, np+1), RecvStart: make([]uint64, np+1), CollectStart: make([]uint64, np+1)}
+		OwnerStart: make([]uint64, np+1), RecvStart: make([]uint64, np+1), PartRanges: partRanges(parts, i)}
 	for q := range np {
 		_, hi := pt.GhostRange(q)
 		t.OwnerStart[q+1] = hi
@@ -210,9 +227,19 @@ func rankTables(parts []*partition.Part, i int, perm []uint32) cuda.PartRankTabl
 		}
 		t.RecvStart[q+1] = uint64(len(t.RecvLid))
 	}
-	n := pt.NumVertices
+	return t
+}
+
+// partRanges returns part i's tables for collecting a result on the
+// devices by ranges of original ids (cuda.PartRanges), the same for every
+// program: part q assembles [q·n/P, (q+1)·n/P), n the graph's vertices
+// and P the parts (a range may be empty: more parts than vertices).
+// Every part's owned vertices are in increasing original id, so those in
+// a range are one slice of them.
+func partRanges(parts []*partition.Part, i int) cuda.PartRanges {
+	np := len(parts)
+	n := parts[i].NumVertices
 	bound := func(q int) uint64 { return uint64(q) * n / uint64(np) }
-	t.Lo, t.Hi = bound(i), bound(i+1)
 	split := func(o *partition.Part) []uint64 { // o's owned vertices by range
 		s := make([]uint64, np+1)
 		own := o.Global[:o.NumLocal]
@@ -221,16 +248,16 @@ func rankTables(parts []*partition.Part, i int, perm []uint32) cuda.PartRankTabl
 		}
 		return s
 	}
-	t.SendSplit = split(pt)
-	t.CollectIds = make([]uint32, 0, t.Hi-t.Lo)
+	r := cuda.PartRanges{Lo: bound(i), Hi: bound(i + 1), SendSplit: split(parts[i]), CollectStart: make([]uint64, np+1)}
+	r.CollectIds = make([]uint32, 0, r.Hi-r.Lo)
 	for q, o := range parts {
 		s := split(o)
 		for _, id := range o.Global[s[i]:s[i+1]] {
-			t.CollectIds = append(t.CollectIds, id-uint32(t.Lo))
+			r.CollectIds = append(r.CollectIds, id-uint32(r.Lo))
 		}
-		t.CollectStart[q+1] = uint64(len(t.CollectIds))
+		r.CollectStart[q+1] = uint64(len(r.CollectIds))
 	}
-	return t
+	return r
 }
 
 func asRankParts(ds []*rankPart, err error) ([]partition.RankPart, error) {
@@ -295,32 +322,27 @@ type peerRankLink struct {
 }
 
 func (l *peerRankLink) exchange(ctx context.Context, d *rankPart) error {
-	if err := l.bar.Wait(ctx); err != nil {
-		return err
-	}
-	for q, src := range l.parts {
-		if q == d.rank {
-			continue
-		}
-		if err := d.pr.CopyFromPeer(src.pr, q); err != nil {
-			return fmt.Errorf("from part %d: %w", q, err)
-		}
-	}
-	return nil
+	return fromPeers(ctx, l.bar, d.rank, len(l.parts), func(q int) error { return d.pr.CopyFromPeer(l.parts[q].pr, q) })
 }
 
 // collect: after a barrier (every part has gathered), each part copies the
 // ranks in its range from the others' gathered ones, which stay unchanged
 // until the run has ended.
 func (l *peerRankLink) collect(ctx context.Context, d *rankPart) error {
-	if err := l.bar.Wait(ctx); err != nil {
+	return fromPeers(ctx, l.bar, d.rank, len(l.parts), func(q int) error { return d.pr.CollectFromPeer(l.parts[q].pr, q) })
+}
+
+// fromPeers waits at bar, then copies what part rank takes from every
+// other of the parts (take(q): from part q), in part order.
+func fromPeers(ctx context.Context, bar *partition.Barrier, rank, parts int, take func(q int) error) error {
+	if err := bar.Wait(ctx); err != nil {
 		return err
 	}
-	for q, src := range l.parts {
-		if q == d.rank {
+	for q := range parts {
+		if q == rank {
 			continue
 		}
-		if err := d.pr.CollectFromPeer(src.pr, q); err != nil {
+		if err := take(q); err != nil {
 			return fmt.Errorf("from part %d: %w", q, err)
 		}
 	}

@@ -18,7 +18,8 @@ import (
 // part's vertices against the values after the last exchange), the
 // exchange of the packed segments between the devices (NCCL, or peer
 // copies), unpackaging on the device, and the sum of the next frontiers'
-// sizes. The host sees counters only, until the owned values are gathered.
+// sizes. The host sees counters only, until the result is collected by
+// ranges of original ids (partRanges), as a partitioned PageRank's.
 
 // partLink moves a superstep's messages between device parts and sums
 // their next frontiers. Both calls are collective.
@@ -29,7 +30,8 @@ type partLink interface {
 	// reduce returns d's counters with Total, the sum of NextCount over
 	// the parts.
 	reduce(ctx context.Context, d *devicePart) (cuda.PartCounters, error)
-	// collect moves every part's gathered values to part 0's collector.
+	// collect moves every part's gathered values to the parts whose
+	// ranges of original ids they fall in.
 	collect(ctx context.Context, d *devicePart) error
 }
 
@@ -39,15 +41,15 @@ type devicePart struct {
 	b      *Backend
 	rank   int
 	pt     *partition.Part
-	parts  []*partition.Part // the run's
 	prog   engine.Program[uint32]
 	progID int
 	opts   engine.RunOptions
 	run    *cuda.MinRun
 	pr     *cuda.PartRun
 	link   partLink
-	edges  uint64 // out-arcs of the current frontier
-	isList bool   // the current frontier is the MinRun's list (else its flags)
+	edges  uint64   // out-arcs of the current frontier
+	isList bool     // the current frontier is the MinRun's list (else its flags)
+	result []uint32 // the whole result, pinned (part 0's PartRun's), which every part fills its range of
 }
 
 var _ partition.DevicePart = (*devicePart)(nil)
@@ -126,34 +128,14 @@ func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.De
 }
 
 // Collect implements partition.DevicePart: every part gathers its owned
-// values on its device, part 0 receives the others' (NCCL, or peer
-// copies), puts them at their original ids and copies the result to
-// pinned host memory in one copy (reused: valid until the next run over
-// the same part 0's backend).
+// values on its device, sends each other part those in its range of
+// original ids (NCCL, or peer copies), puts the ones it receives in id
+// order and copies its range to the pinned result over its own link;
+// part 0 returns the result (collectRanges). The result is part 0's
+// PartRun's, reused: valid until the next run over the same part 0's
+// backend.
 func (d *devicePart) Collect(ctx context.Context) ([]uint32, error) {
-	if d.rank == 0 && !d.pr.HasCollector() {
-		ids := make([][]uint32, len(d.parts))
-		for q, pt := range d.parts {
-			ids[q] = pt.Global[:pt.NumLocal]
-		}
-		if err := d.pr.MakeCollector(ids); err != nil {
-			return nil, fmt.Errorf("part 0 on GPU %d: %w", d.b.dl.Device().Ordinal(), err)
-		}
-	}
-	if err := d.pr.GatherOwned(d.rank); err != nil {
-		return nil, fmt.Errorf("cuda backend: %w", err)
-	}
-	if err := d.link.collect(ctx, d); err != nil {
-		return nil, fmt.Errorf("collect: %w", err)
-	}
-	if d.rank != 0 {
-		return nil, nil
-	}
-	out, err := d.pr.Assemble()
-	if err != nil {
-		return nil, fmt.Errorf("cuda backend: %w", err)
-	}
-	return out, nil
+	return collectRanges(d.pr, d.rank, d.result, func() error { return d.link.collect(ctx, d) })
 }
 
 // Close implements partition.DevicePart: it releases the backend; the
@@ -168,7 +150,7 @@ func (d *devicePart) Close() error {
 }
 
 // heldPart is a backend's packaging state for one part, kept between
-// runs: its tables are uploaded once.
+// runs: its tables (the collection's included) are uploaded once.
 type heldPart struct {
 	pt     *partition.Part
 	labels bool // its tables include the original ids
@@ -180,7 +162,7 @@ type heldPart struct {
 // device, when not nil, checks that part i's backend is on the device the
 // link expects. Each backend keeps the part's packaging state (tables and
 // buffers) for the next run over the same part, so that a run's time is
-// the supersteps'.
+// the supersteps'; part 0's holds the pinned result every part fills.
 func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions,
 	link partLink, device func(i int, b *Backend) error) ([]partition.DevicePart, error) {
 	bs, err := partBackends(parts, backends, device)
@@ -208,7 +190,7 @@ func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine
 			return fail(err)
 		}
 		b.mu.Lock()
-		d := &devicePart{b: b, rank: i, pt: parts[i], parts: parts, prog: prog, progID: progID, opts: opts, link: link}
+		d := &devicePart{b: b, rank: i, pt: parts[i], prog: prog, progID: progID, opts: opts, link: link}
 		if d.run, err = b.minRun(); err == nil {
 			if h := b.part; h == nil || h.pt != parts[i] || (labels && !h.labels) {
 				if tables == nil {
@@ -225,6 +207,13 @@ func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine
 		}
 		d.pr = b.part.pr
 		dps[i] = d
+	}
+	result, err := dps[0].pr.MakeResult(parts[0].NumVertices)
+	if err != nil {
+		return fail(fmt.Errorf("part 0 on GPU %d: %w", bs[0].dl.Device().Ordinal(), err))
+	}
+	for _, d := range dps {
+		d.result = result
 	}
 	if pl, ok := link.(*peerLink); ok {
 		pl.parts = dps
@@ -282,9 +271,10 @@ func (b *Backend) holdPart(pt *partition.Part, t cuda.PartTables, labels bool) e
 }
 
 // partTables returns every part's tables but the layout ids (which the
-// part's backend's layout gives): owners' ghost ranges, and how many
-// messages each part can receive in a superstep (the ghost copies of its
-// vertices elsewhere). With labels the original ids are included (CC).
+// part's backend's layout gives): owners' ghost ranges, how many messages
+// each part can receive in a superstep (the ghost copies of its vertices
+// elsewhere), and the collection's ranges (partRanges). With labels the
+// original ids are included (CC).
 func partTables(parts []*partition.Part, labels bool) ([]cuda.PartTables, error) {
 	n := len(parts)
 	ts := make([]cuda.PartTables, n)
@@ -302,7 +292,8 @@ func partTables(parts []*partition.Part, labels bool) ([]cuda.PartTables, error)
 		for q := range n {
 			starts[q+1] += starts[q]
 		}
-		ts[i] = cuda.PartTables{Parts: n, GhostOwner: pt.GhostOwner, GhostRemote: pt.GhostRemote, OwnerStart: starts}
+		ts[i] = cuda.PartTables{Index: i, Parts: n, GhostOwner: pt.GhostOwner, GhostRemote: pt.GhostRemote, OwnerStart: starts,
+			PartRanges: partRanges(parts, i)}
 		if labels {
 			ts[i].Global = pt.Global
 		}
@@ -417,21 +408,11 @@ func (l *peerLink) exchange(ctx context.Context, d *devicePart, c cuda.PartCount
 	return at, nil
 }
 
-// collect: after a barrier (every part has gathered), part 0 copies the
-// others' values, which stay unchanged until the run has ended.
+// collect: after a barrier (every part has gathered), each part copies the
+// values in its range from the others' gathered ones, which stay
+// unchanged until the run has ended (as peerRankLink's).
 func (l *peerLink) collect(ctx context.Context, d *devicePart) error {
-	if err := l.bar.Wait(ctx); err != nil {
-		return err
-	}
-	if d.rank != 0 {
-		return nil
-	}
-	for q := 1; q < len(l.parts); q++ {
-		if err := d.pr.CollectFromPeer(l.parts[q].pr, q); err != nil {
-			return fmt.Errorf("from part %d: %w", q, err)
-		}
-	}
-	return nil
+	return fromPeers(ctx, l.bar, d.rank, len(l.parts), func(q int) error { return d.pr.CollectFromPeer(l.parts[q].pr, q) })
 }
 
 func (l *peerLink) reduce(ctx context.Context, d *devicePart) (cuda.PartCounters, error) {
