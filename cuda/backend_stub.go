@@ -91,10 +91,14 @@ func backendPRPullBuild(int, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Poin
 func backendPRPullStep(int, unsafe.Pointer, unsafe.Pointer, float64, float64, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
-func backendBlockMaxVertices(int) (uint64, error) { return 0, ErrNoCUDA }
-func backendBlockBFS(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer) error {
+func backendBlockMaxVertices(int) (uint64, error)                     { return 0, ErrNoCUDA }
+func backendBlockMaxDegree(int, unsafe.Pointer, unsafe.Pointer) error { return ErrNoCUDA }
+func backendBlockRows(int, unsafe.Pointer, uint32, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
-func backendBCBlock(int, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+func backendBlockBFS(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendBCBlock(int, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }

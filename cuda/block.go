@@ -1,6 +1,67 @@
 package cuda
 
-import "unsafe"
+import (
+	"fmt"
+	"unsafe"
+)
+
+// BlockRowWidth is the width of the one-block runs' fixed-width rows
+// (MG_BLOCK_ROW_WIDTH): a layout whose vertices have at most this many
+// out-arcs runs BlockBFS and BCBlock over a row-major copy of its
+// adjacency, n rows of this many destinations (one 32-byte sector each),
+// so that a level costs one dependent global access instead of two.
+const BlockRowWidth = 8
+
+// blockRows is a run state's fixed-width rows for BlockBFS and BCBlock,
+// built on the first run that asks for them (blockRowsFor).
+type blockRows struct {
+	checked bool            // the layout's largest out-degree was read (and the rows built if they fit)
+	rows    *Buffer[uint32] // n × BlockRowWidth destinations, 0xffffffff-padded; nil: some vertex has more arcs
+}
+
+// blockRowsFor returns the rows a one-block run reads (nil: the layout's
+// CSR): none when use is false, else the run state's, which the first
+// call builds on the device (the layout's largest out-degree, read back;
+// then the rows when it is at most BlockRowWidth). They are freed with
+// the run state.
+func (s *stepState) blockRowsFor(use bool) (unsafe.Pointer, error) {
+	if !use {
+		return nil, nil
+	}
+	if !s.rows.checked {
+		desc, _ := s.cargs()
+		deg, err := Alloc[uint32](s.dl.dev, 1)
+		if err != nil {
+			return nil, fmt.Errorf("block rows: %w", err)
+		}
+		maxDeg := make([]uint32, 1)
+		err = backendBlockMaxDegree(s.dl.dev.ordinal, unsafe.Pointer(desc), deg.h.p)
+		if err == nil {
+			err = deg.CopyToHost(maxDeg) // waits for it
+		}
+		if ferr := deg.Free(); err == nil {
+			err = ferr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("block rows: %w", err)
+		}
+		if maxDeg[0] <= BlockRowWidth && s.n > 0 {
+			rows, err := allocOwned[uint32](&s.owned, s.dl.dev, int(s.n)*BlockRowWidth)
+			if err != nil {
+				return nil, fmt.Errorf("block rows: %w", err)
+			}
+			if err := backendBlockRows(s.dl.dev.ordinal, unsafe.Pointer(desc), maxDeg[0], rows.h.p); err != nil {
+				return nil, fmt.Errorf("block rows: %w", err)
+			}
+			s.rows.rows = rows
+		}
+		s.rows.checked = true
+	}
+	if s.rows.rows == nil {
+		return nil, nil
+	}
+	return s.rows.rows.h.p, nil
+}
 
 // blockStats mirrors mg_block_stats (the cuda build checks its size).
 type blockStats struct {
@@ -14,6 +75,7 @@ type BlockStats struct {
 	Reached uint64  // vertices it discovered
 	Left    uint32  // BlockBFS stopped early: the last level's vertices, now the frontier list (0: it ran to the end)
 	Millis  float32 // the kernel time, from CUDA events
+	Rows    bool    // it read the fixed-width rows (BlockRowWidth), not the CSR
 }
 
 // BlockMaxVertices returns the most vertices a one-block run takes on
@@ -28,9 +90,11 @@ func BlockMaxVertices(dev Device) (uint64, error) {
 // (mg_block_bfs: level by level, the block's own barrier between levels),
 // and waits for it. It stops early when a level has more than bailout
 // vertices (0: never): that level is then the current frontier list
-// (BlockStats.Left vertices) for the grid-wide engines to go on from. The
-// layout must have at most BlockMaxVertices vertices.
-func (r *MinRun) BlockBFS(count, bailout uint32) (BlockStats, error) {
+// (BlockStats.Left vertices) for the grid-wide engines to go on from.
+// With rows set it reads the fixed-width rows when every vertex has at
+// most BlockRowWidth out-arcs (built on the first such run), else the
+// CSR. The layout must have at most BlockMaxVertices vertices.
+func (r *MinRun) BlockBFS(count, bailout uint32, rows bool) (BlockStats, error) {
 	if count == 0 {
 		return BlockStats{}, invalidf("BlockBFS", "the frontier is empty")
 	}
@@ -41,13 +105,17 @@ func (r *MinRun) BlockBFS(count, bailout uint32) (BlockStats, error) {
 		}
 		r.blockStats = st
 	}
+	rp, err := r.blockRowsFor(rows)
+	if err != nil {
+		return BlockStats{}, err
+	}
 	desc, ev := r.cargs()
 	order := r.list[1-r.curList]
-	if err := backendBlockBFS(r.dl.dev.ordinal, unsafe.Pointer(desc), r.values.h.p, r.list[r.curList].h.p, count,
+	if err := backendBlockBFS(r.dl.dev.ordinal, unsafe.Pointer(desc), rp, r.values.h.p, r.list[r.curList].h.p, count,
 		order.h.p, bailout, r.blockStats.h.p, unsafe.Pointer(&ev[0])); err != nil {
 		return BlockStats{}, err
 	}
-	return r.readBlockStats(r.blockStats)
+	return r.readBlockStats(r.blockStats, rp != nil)
 }
 
 // BCBlock runs Brandes from source s (layout numbering) in one thread block
@@ -55,10 +123,11 @@ func (r *MinRun) BlockBFS(count, bailout uint32) (BlockStats, error) {
 // level, each pulled over the vertex's arcs), leaving the dependencies for
 // BCAccumulate, and waits for it. A BFS level of more than bailout
 // vertices (0: never) stops it there, with BlockStats.Left > 0 and the
-// dependencies void: the caller then runs the source otherwise. BCReset
+// dependencies void: the caller then runs the source otherwise. rows: as
+// BlockBFS's (over the rows, σ and δ read each vertex's row too). BCReset
 // must have been called; the layout must have at most BlockMaxVertices
 // vertices.
-func (r *SumRun) BCBlock(s, bailout uint32) (BlockStats, error) {
+func (r *SumRun) BCBlock(s, bailout uint32, rows bool) (BlockStats, error) {
 	if r.depth == nil {
 		return BlockStats{}, invalidf("BCBlock", "BCReset was not called")
 	}
@@ -81,17 +150,22 @@ func (r *SumRun) BCBlock(s, bailout uint32) (BlockStats, error) {
 	if err := ensure(r, &r.blockStats, 1); err != nil {
 		return BlockStats{}, err
 	}
+	rp, err := r.blockRowsFor(rows)
+	if err != nil {
+		return BlockStats{}, err
+	}
 	desc, ev := r.cargs()
-	if err := backendBCBlock(r.dl.dev.ordinal, unsafe.Pointer(desc), s, r.blockLevels.h.p, r.blockOrder.h.p,
+	if err := backendBCBlock(r.dl.dev.ordinal, unsafe.Pointer(desc), rp, s, r.blockLevels.h.p, r.blockOrder.h.p,
 		r.levelEnd.h.p, r.arcBegin.h.p, r.arcCount.h.p, bailout, r.values.h.p, r.delta.h.p, r.blockStats.h.p, unsafe.Pointer(&ev[0])); err != nil {
 		return BlockStats{}, err
 	}
-	return r.readBlockStats(r.blockStats)
+	return r.readBlockStats(r.blockStats, rp != nil)
 }
 
 // readBlockStats waits for the one-block run just launched and returns
-// what it did, with the kernel time between the state's first two events.
-func (s *stepState) readBlockStats(b *Buffer[blockStats]) (BlockStats, error) {
+// what it did, with the kernel time between the state's first two events;
+// rows: it read the fixed-width rows.
+func (s *stepState) readBlockStats(b *Buffer[blockStats], rows bool) (BlockStats, error) {
 	c := make([]blockStats, 1)
 	if err := b.CopyToHost(c); err != nil { // waits for the run
 		return BlockStats{}, err
@@ -100,5 +174,6 @@ func (s *stepState) readBlockStats(b *Buffer[blockStats]) (BlockStats, error) {
 	if err != nil {
 		return BlockStats{}, err
 	}
-	return BlockStats{Levels: int(c[0].levels), Reached: uint64(c[0].reached), Left: c[0].frontierCount, Millis: t[0]}, nil
+	return BlockStats{Levels: int(c[0].levels), Reached: uint64(c[0].reached), Left: c[0].frontierCount, Millis: t[0],
+		Rows: rows}, nil
 }

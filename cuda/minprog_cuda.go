@@ -42,6 +42,8 @@ var (
 	_ [C.MG_LOOP_RECORDS - LoopRecords]struct{}
 	_ [unsafe.Sizeof(blockStats{}) - C.sizeof_mg_block_stats]struct{}
 	_ [C.sizeof_mg_block_stats - unsafe.Sizeof(blockStats{})]struct{}
+	_ [BlockRowWidth - C.MG_BLOCK_ROW_WIDTH]struct{}
+	_ [C.MG_BLOCK_ROW_WIDTH - BlockRowWidth]struct{}
 )
 
 func cbool(b bool) C.int {
@@ -184,10 +186,22 @@ func backendBlockMaxVertices(dev int) (uint64, error) {
 	return uint64(out), err
 }
 
-func backendBlockBFS(dev int, desc, levels, frontier unsafe.Pointer, count uint32, order unsafe.Pointer, bailout uint32, stats, ev unsafe.Pointer) error {
+func backendBlockMaxDegree(dev int, desc, out unsafe.Pointer) error {
+	return call("block max degree", func(e *C.char, n C.size_t) C.int {
+		return C.mg_block_max_degree(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(out), nil, e, n)
+	})
+}
+
+func backendBlockRows(dev int, desc unsafe.Pointer, maxDegree uint32, rows unsafe.Pointer) error {
+	return call("block rows", func(e *C.char, n C.size_t) C.int {
+		return C.mg_block_rows(C.int(dev), (*C.mg_dlayout)(desc), C.uint32_t(maxDegree), (*C.uint32_t)(rows), nil, e, n)
+	})
+}
+
+func backendBlockBFS(dev int, desc, rows, levels, frontier unsafe.Pointer, count uint32, order unsafe.Pointer, bailout uint32, stats, ev unsafe.Pointer) error {
 	return call("block bfs", func(e *C.char, n C.size_t) C.int {
-		return C.mg_block_bfs(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(levels), (*C.uint32_t)(frontier),
-			C.uint32_t(count), (*C.uint32_t)(order), C.uint32_t(bailout), (*C.mg_block_stats)(stats), nil,
-			(*C.mg_event)(ev), e, n)
+		return C.mg_block_bfs(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(rows), (*C.uint32_t)(levels),
+			(*C.uint32_t)(frontier), C.uint32_t(count), (*C.uint32_t)(order), C.uint32_t(bailout),
+			(*C.mg_block_stats)(stats), nil, (*C.mg_event)(ev), e, n)
 	})
 }

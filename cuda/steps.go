@@ -23,6 +23,7 @@ type stepState struct {
 	loopState *Buffer[loopState]
 	records   *Buffer[LoopRecord]
 	loopCtr   *Buffer[StepCounters]
+	rows      blockRows // the one-block runs' fixed-width rows (block.go), built on first use
 	owned
 }
 

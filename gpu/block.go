@@ -28,12 +28,13 @@ func (b *Backend) blockFits(count uint64) bool {
 
 // iterateBlock continues BFS (program prog, ProgBFS) from the current
 // frontier list's count vertices in one thread block (cuda.MinRun.BlockBFS:
-// the block's own barrier between levels); a level it gives back (more
-// than BlockMaxLevel vertices) goes on asynchronously. One iteration of
-// mode "block" (plus the async one, if any).
+// the block's own barrier between levels; over the fixed-width rows where
+// the layout's rows fit them, unless WithoutBlockRows); a level it gives
+// back (more than BlockMaxLevel vertices) goes on asynchronously. One
+// iteration of mode "block" (plus the async one, if any).
 func (b *Backend) iterateBlock(run *cuda.MinRun, p engine.Program[uint32], prog int, opts engine.RunOptions, count uint64) (engine.Result, error) {
 	start := time.Now()
-	st, err := run.BlockBFS(uint32(count), BlockMaxLevel)
+	st, err := run.BlockBFS(uint32(count), BlockMaxLevel, !b.noBlockRows)
 	res := engine.Result{Iterations: 1, Seconds: time.Since(start).Seconds()}
 	if err != nil {
 		return res, fmt.Errorf("cuda backend: %w", err)
@@ -54,13 +55,14 @@ func (b *Backend) iterateBlock(run *cuda.MinRun, p engine.Program[uint32], prog 
 
 // blockSource adds Brandes source s's dependencies to the sums in one
 // thread block (cuda.SumRun.BCBlock: the BFS, σ and δ level by level, the
-// block's own barrier between levels). One iteration of mode "block"; a
-// source whose BFS reaches a level of more than BlockMaxLevel vertices
-// runs again without levels (asyncSource; the block's BFS so far is lost).
-// The caller holds b.mu; the layout is undirected and fits (blockMax).
+// block's own barrier between levels; rows as in iterateBlock). One
+// iteration of mode "block"; a source whose BFS reaches a level of more
+// than BlockMaxLevel vertices runs again without levels (asyncSource; the
+// block's BFS so far is lost). The caller holds b.mu; the layout is
+// undirected and fits (blockMax).
 func (b *Backend) blockSource(run *cuda.SumRun, s uint32, opts engine.RunOptions) (engine.Result, error) {
 	start := time.Now()
-	st, err := run.BCBlock(s, BlockMaxLevel)
+	st, err := run.BCBlock(s, BlockMaxLevel, !b.noBlockRows)
 	if err == nil && st.Left == 0 {
 		err = run.BCAccumulate(s)
 	}
@@ -82,10 +84,20 @@ func (b *Backend) blockSource(run *cuda.SumRun, s uint32, opts engine.RunOptions
 	return res, nil
 }
 
+// Block run sources in trace phase names: the fixed-width rows or the CSR.
+const (
+	blockSourceRows = "rows"
+	blockSourceCSR  = "csr"
+)
+
 // blockTrace is the trace entry of a one-block run from a frontier of
-// count vertices.
+// count vertices; its phase names the row source it read.
 func blockTrace(st cuda.BlockStats, count uint64, seconds float64) engine.IterationTrace {
+	src := blockSourceCSR
+	if st.Rows {
+		src = blockSourceRows
+	}
 	return engine.IterationTrace{Mode: ModeBlock, FrontierVertices: count, Seconds: seconds,
-		Phases: []engine.Phase{{Name: fmt.Sprintf("%s (%d levels, %d reached)", ModeBlock, st.Levels, st.Reached),
+		Phases: []engine.Phase{{Name: fmt.Sprintf("%s (%s, %d levels, %d reached)", ModeBlock, src, st.Levels, st.Reached),
 			Seconds: float64(st.Millis) / 1e3}}}
 }

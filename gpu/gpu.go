@@ -58,6 +58,7 @@ type Backend struct {
 	loopBlocks     uint32          // WithLoopBlocksPerSM
 	asyncBlocks    uint32          // WithAsyncBlocksPerSM
 	blockMax       uint64          // the most vertices a one-block run takes (0: none, or WithoutBlockRuns)
+	noBlockRows    bool            // WithoutBlockRows
 	asyncDelta     uint32          // SSSP's near-far bucket width in async runs
 	delta          uint32          // SSSP's near-far bucket width in device loops (0: off; WithNearFarDelta)
 	prScheme       cuda.PRScheme   // WithPRScheme
@@ -91,6 +92,7 @@ type options struct {
 	loopBlocks  uint32
 	asyncBlocks uint32
 	noBlock     bool
+	noBlockRows bool
 	nearFar     int64
 	prScheme    cuda.PRScheme
 	memLimit    uint64 // bytes of the device the layout may take (0: all)
@@ -144,6 +146,14 @@ func WithAsyncBlocksPerSM(n uint32) Option {
 // comparing the two; the results are the same).
 func WithoutBlockRuns() Option {
 	return func(o *options) { o.noBlock = true }
+}
+
+// WithoutBlockRows makes the one-block runs read the layout's CSR even
+// where every vertex has at most cuda.BlockRowWidth out-arcs, instead of
+// the fixed-width rows built for them (for comparing the two; the results
+// are the same).
+func WithoutBlockRows() Option {
+	return func(o *options) { o.noBlockRows = true }
 }
 
 // WithNearFarDelta sets the bucket width of SSSP's near-far iterations in
@@ -235,7 +245,8 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 		edp: map[int]time.Duration{}, fixed: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
 		loopFixed: map[int]float64{}, fixedSamples: map[int]int{},
 		noLoop: o.noLoop, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(l.WeightKind, weights, o.nearFar),
-		asyncDelta: nearFarDeltaTimes(l.WeightKind, weights, o.nearFar, engine.AsyncNearFarWeights), prScheme: o.prScheme}
+		asyncDelta: nearFarDeltaTimes(l.WeightKind, weights, o.nearFar, engine.AsyncNearFarWeights), prScheme: o.prScheme,
+		noBlockRows: o.noBlockRows}
 	if !o.noBlock {
 		if b.blockMax, err = cuda.BlockMaxVertices(dl.Device()); err != nil {
 			b.Close()

@@ -3,18 +3,32 @@
 // levels, where a level's barrier is the block's own (__syncthreads, tens
 // of nanoseconds) instead of a kernel launch or a grid-wide barrier. On a
 // road network (luxembourg_osm: 1,135 levels of about 100 vertices) a
-// level then costs about 1.6 µs on an H200: its dependent loads and the
-// block's own instructions, no barrier or worklist hand-off.
+// level then costs about 1.6 µs on an H200 over the CSR: its dependent
+// loads and the block's own instructions, no barrier or worklist hand-off.
 //
 // The block keeps the visited vertices in a bitmap in shared memory (so a
 // discovery is a shared atomic, not a global one), and the queue in BFS
 // order in global memory (order: every discovered vertex once, level by
-// level). A discovered vertex's arc range is read when it is discovered
-// and kept in shared memory for the next level (the first kBlockCache
-// vertices of a level; later ones read it again), so a level costs two
-// dependent global accesses: the arcs' destinations, then the discovered
-// vertices' offsets. A vertex with more than kBlockHeavyDegree arcs is
-// expanded by the whole block after the level's other vertices.
+// level). What a discovered vertex's arcs need is read when it is
+// discovered and kept in shared memory for the next level (a level's
+// cache: its first vertices; later ones read it again), from one of two
+// row sources (one kernel template over them):
+//
+//   - rows (EllRows), when every vertex has at most MG_BLOCK_ROW_WIDTH
+//     out-arcs (road networks): a fixed-width copy of the adjacency
+//     (mg_block_rows, n rows of 8 destinations padded with kNone: one
+//     32-byte sector, two 16-byte loads). A discovered vertex's whole row
+//     is loaded as soon as it is claimed, so the next level claims its
+//     arcs straight from shared memory: ONE dependent global access per
+//     level (the claimed vertices' rows).
+//   - the CSR (CsrRows) otherwise: a discovered vertex's arc range
+//     (sparse_offsets) is cached, so a level costs two dependent global
+//     accesses: the arcs' destinations (sparse_dst), then the discovered
+//     vertices' offsets. A vertex with more than kBlockHeavyDegree arcs is
+//     expanded by the whole block after the level's other vertices.
+//
+// Both caches take the same shared memory (kCacheBytes a level), so the
+// bitmap, and the most vertices a block run takes, is the same for both.
 //
 // mg_block_bfs continues a BFS (the hand-over of mode auto) and stops early
 // when a level outgrows the block (more than its bailout vertices:
@@ -28,44 +42,52 @@
 namespace {
 
 constexpr int kBlock = MG_BLOCK_THREADS;
-constexpr uint32_t kBlockCache = MG_BLOCK_CACHE;  // arc ranges kept per level
-constexpr uint32_t kBlockGroup = 4;               // lanes per vertex: most rows of a road network are this short
+constexpr uint32_t kBlockGroup = 4;  // lanes per vertex: most rows of a road network are this short
 constexpr uint32_t kGroups = kBlock / kBlockGroup;
-constexpr int kBlockPasses = 4;                   // a round's vertices per group, their loads issued together
+constexpr int kBlockPasses = 4;      // a round's vertices per group, their loads issued together
 constexpr uint32_t kRound = kGroups * kBlockPasses;
-constexpr uint32_t kBlockHeavyDegree = 64;        // arcs above which the block expands a vertex together
-constexpr uint32_t kBlockHeavyList = 256;         // heavy vertices deferred per level (more: expanded alone)
-constexpr uint32_t kNone = 0xffffffffu;           // an unreached level, an empty slot
-constexpr int kFillBlock = 256;                   // the reset kernel's block
+constexpr uint32_t kBlockHeavyDegree = 64;  // arcs above which the block expands a vertex together
+constexpr uint32_t kBlockHeavyList = 256;   // heavy vertices deferred per level (more: expanded alone)
+constexpr uint32_t kNone = 0xffffffffu;     // an unreached level, an empty slot, a row's padding
+constexpr int kFillBlock = 256;             // the reset, degree and rows kernels' block
 constexpr int kFillBlocksPerSM = 8;
-constexpr size_t kStaticSmemRoom = 4096;          // room left for the kernels' static shared memory (about 1 KiB)
+constexpr size_t kStaticSmemRoom = 4096;  // room left for the kernels' static shared memory (about 1 KiB)
+// A level's cache: MG_BLOCK_CACHE arc ranges (a uint64 start and a uint32
+// count each), or as many rows as fit in the same bytes.
+constexpr size_t kCacheBytes = (size_t)MG_BLOCK_CACHE * (sizeof(uint64_t) + sizeof(uint32_t));
+constexpr uint32_t kRowWidth = MG_BLOCK_ROW_WIDTH;  // a row's slots: lanes per vertex in a level of rows
+constexpr uint32_t kRowVecs = kRowWidth * sizeof(uint32_t) / sizeof(uint4);
+constexpr uint32_t kRowCache = (uint32_t)(kCacheBytes / (kRowWidth * sizeof(uint32_t)));  // 384 rows a level
+constexpr uint32_t kRowGroups = kBlock / kRowWidth;
+constexpr int kRowPasses = 4;  // a round's vertices per group of rows: 512, gpu.BlockMaxLevel, at once
+constexpr uint32_t kRowRound = kRowGroups * kRowPasses;
 
 static_assert(32 % kBlockGroup == 0, "a vertex's lanes are in one warp");
+static_assert(32 % kRowWidth == 0 && kRowWidth % kBlockGroup == 0, "a row's lanes are in one warp");
+static_assert(kRowWidth * sizeof(uint32_t) % sizeof(uint4) == 0, "a row is whole 16-byte vectors");
+static_assert(kCacheBytes % sizeof(uint4) == 0, "the second level's cache and the bitmap stay 16-byte aligned");
 
-// Shared is the block's dynamic shared memory: the arc ranges of the
-// current and the next level (double-buffered by level parity) and the
-// visited bitmap after them.
+// Shared is the block's dynamic shared memory: the caches of the current
+// and the next level (kCacheBytes each, by level parity; the row source
+// says what they hold) and the visited bitmap after them.
 struct Shared {
-    uint64_t *beg[2];
-    uint32_t *deg[2];
+    uint8_t *cache[2];
     uint32_t *visited;
 };
 
 __device__ __forceinline__ Shared carve(uint8_t *smem) {
     Shared s;
-    s.beg[0] = reinterpret_cast<uint64_t *>(smem);
-    s.beg[1] = s.beg[0] + kBlockCache;
-    s.deg[0] = reinterpret_cast<uint32_t *>(s.beg[1] + kBlockCache);
-    s.deg[1] = s.deg[0] + kBlockCache;
-    s.visited = s.deg[1] + kBlockCache;
+    s.cache[0] = smem;
+    s.cache[1] = smem + kCacheBytes;
+    s.visited = reinterpret_cast<uint32_t *>(smem + 2 * kCacheBytes);
     return s;
 }
 
 // Levels is the BFS the block runs: levels[v] (kNone: unreached) and the
 // queue order, whose entries [qb, qe) are the current level. When set,
 // level_end gets each level's end in order (level_end[d] for depth d), and
-// arc_begin and arc_count each queued vertex's arc range (by its place in
-// order), for Brandes' passes.
+// (over the CSR) arc_begin and arc_count each queued vertex's arc range
+// (by its place in order), for Brandes' passes.
 struct Levels {
     uint32_t *levels;
     uint32_t *order;
@@ -74,7 +96,7 @@ struct Levels {
     uint32_t *arc_count;
 };
 
-// Level is where the level of depth d is: order[qb, qe), its arc ranges in
+// Level is where the level of depth d is: order[qb, qe), its entries in
 // the cache of parity d & 1, its discoveries counted in *count.
 struct Level {
     uint32_t qb, qe, d;
@@ -88,130 +110,254 @@ __device__ __forceinline__ bool claim(const Shared &s, uint32_t u) {
     return (atomicOr(&s.visited[u >> 5], bit) & bit) == 0;
 }
 
-// place queues claimed vertex u, of arc range [b, e), at level d + 1 in
+// place queues claimed vertex u, whose cache entry is e, at level d + 1 in
 // the level's slot j.
-__device__ __forceinline__ void place(const Shared &s, const Levels &q, const Level &lv, uint32_t u, uint64_t b,
-                                      uint64_t e, uint32_t j) {
+template <typename R>
+__device__ __forceinline__ void place(const Shared &s, const Levels &q, const Level &lv, uint32_t u,
+                                      const typename R::Entry &e, uint32_t j) {
     q.levels[u] = lv.d + 1;
     q.order[lv.qe + j] = u;
-    if (q.arc_begin != NULL) {
-        q.arc_begin[lv.qe + j] = b;
-        q.arc_count[lv.qe + j] = (uint32_t)(e - b);
-    }
-    if (j < kBlockCache) {
-        const uint32_t next = 1 - (lv.d & 1);
-        s.beg[next][j] = b;
-        s.deg[next][j] = (uint32_t)(e - b);
-    }
+    R::record(q, lv.qe + j, e);
+    if (j < R::kCache) R::put(s, 1 - (lv.d & 1), j, e);
 }
 
 // append queues claimed vertex u (one thread: its own slot).
-__device__ __forceinline__ void append(const Shared &s, const Levels &q, const Level &lv, uint32_t u, uint64_t b,
-                                       uint64_t e) {
-    place(s, q, lv, u, b, e, atomicAdd(lv.count, 1u));
+template <typename R>
+__device__ __forceinline__ void append(const Shared &s, const Levels &q, const Level &lv, uint32_t u,
+                                       const typename R::Entry &e) {
+    place<R>(s, q, lv, u, e, atomicAdd(lv.count, 1u));
 }
 
 // append_warp queues the claimed vertices of a warp (those with won set;
 // every lane calls it): one shared atomic per warp, not per vertex (a
 // level's appends all hit one counter).
+template <typename R>
 __device__ __forceinline__ void append_warp(const Shared &s, const Levels &q, const Level &lv, bool won, uint32_t u,
-                                            uint64_t b, uint64_t e) {
+                                            const typename R::Entry &e) {
     const unsigned m = __ballot_sync(0xffffffffu, won);
     if (m == 0) return;
     const uint32_t lane = threadIdx.x & 31, leader = __ffs(m) - 1;
     uint32_t first = 0;
     if (lane == leader) first = atomicAdd(lv.count, (uint32_t)__popc(m));
     first = __shfl_sync(0xffffffffu, first, leader);
-    if (won) place(s, q, lv, u, b, e, first + __popc(m & ((1u << lane) - 1u)));
+    if (won) place<R>(s, q, lv, u, e, first + __popc(m & ((1u << lane) - 1u)));
 }
 
-// discover claims and queues u (the arcs outside a round's first ones).
-__device__ __forceinline__ void discover(const mg_dlayout &L, const Shared &s, const Levels &q, const Level &lv,
-                                         uint32_t u) {
-    if (claim(s, u)) append(s, q, lv, u, __ldg(&L.sparse_offsets[u]), __ldg(&L.sparse_offsets[u + 1]));
-}
+// CsrRows is the row source over the layout's CSR: a vertex's cache entry
+// is its arc range, its arcs are read from sparse_dst.
+struct CsrRows {
+    static constexpr bool kHeavy = true;  // expands its heavy vertices after a level
+    static constexpr uint32_t kCache = MG_BLOCK_CACHE;
+    struct Entry {
+        uint64_t b;
+        uint32_t deg;
+    };
+    const uint64_t *offsets;
+    const uint32_t *dst;
 
-// level expands the level lv: a group of kBlockGroup lanes per vertex,
-// kBlockPasses vertices per group at a time, each lane one arc of each:
-// the destinations are loaded together, claimed, then the claimed
-// vertices' offsets are loaded together (two dependent global accesses
-// per round), and each warp takes its claimed vertices' slots with one
-// shared atomic. A vertex's arcs past its group's first are expanded by its
-// lanes one by one; a vertex with more than kBlockHeavyDegree arcs is left
-// in heavy (*nheavy of them; beyond kBlockHeavyList its first lane expands
-// it alone) for the block to expand together.
-__device__ __forceinline__ void level(const mg_dlayout &L, const Shared &s, const Levels &q, const Level &lv,
-                                      uint32_t *heavy, uint32_t *nheavy) {
-    const uint32_t tid = threadIdx.x, lane = tid % kBlockGroup, parity = lv.d & 1;
-    for (uint32_t base = lv.qb; base < lv.qe; base += kRound) {
-        // A warp with no vertex in this round has none in later ones: it
-        // goes to the barrier (most of the block, on a narrow level). The
-        // passes the round needs are the same in every thread.
-        if (base + (tid & ~31u) / kBlockGroup >= lv.qe) break;
-        const uint32_t passes = min((uint32_t)kBlockPasses, (lv.qe - base + kGroups - 1) / kGroups);
-        uint32_t u[kBlockPasses], deg[kBlockPasses];
-        uint64_t b[kBlockPasses];
-#pragma unroll
-        for (int p = 0; p < kBlockPasses; p++) {
-            const uint32_t i = base + p * kGroups + tid / kBlockGroup;
-            u[p] = kNone;
-            deg[p] = 0;
-            b[p] = 0;
-            if (p >= passes || i >= lv.qe) continue;
-            const uint32_t k = i - lv.qb;
-            uint64_t rb;
-            uint32_t rd;
-            if (k < kBlockCache) {
-                rb = s.beg[parity][k];
-                rd = s.deg[parity][k];
-            } else {
-                const uint32_t v = q.order[i];
-                rb = __ldg(&L.sparse_offsets[v]);
-                rd = (uint32_t)(__ldg(&L.sparse_offsets[v + 1]) - rb);
-            }
-            if (rd > kBlockHeavyDegree) {
-                if (lane == 0) {
-                    const uint32_t h = atomicAdd(nheavy, 1u);
-                    if (h < kBlockHeavyList) {
-                        heavy[h] = i;
-                    } else {
-                        for (uint64_t a = rb; a < rb + rd; a++) discover(L, s, q, lv, __ldg(&L.sparse_dst[a]));
-                    }
-                }
-                continue;
-            }
-            b[p] = rb;
-            deg[p] = rd;
-            if (lane < rd) u[p] = __ldg(&L.sparse_dst[rb + lane]);
-        }
-        bool won[kBlockPasses];
-#pragma unroll
-        for (int p = 0; p < kBlockPasses; p++) won[p] = u[p] != kNone && claim(s, u[p]);
-        uint64_t ob[kBlockPasses], oe[kBlockPasses];
-#pragma unroll
-        for (int p = 0; p < kBlockPasses; p++) {
-            ob[p] = won[p] ? __ldg(&L.sparse_offsets[u[p]]) : 0;
-            oe[p] = won[p] ? __ldg(&L.sparse_offsets[u[p] + 1]) : 0;
-        }
-#pragma unroll
-        for (int p = 0; p < kBlockPasses; p++)
-            if (p < passes) append_warp(s, q, lv, won[p], u[p], ob[p], oe[p]);
-#pragma unroll
-        for (int p = 0; p < kBlockPasses; p++)
-            for (uint64_t a = b[p] + kBlockGroup + lane; a < b[p] + deg[p]; a += kBlockGroup)
-                discover(L, s, q, lv, __ldg(&L.sparse_dst[a]));
+    __device__ __forceinline__ Entry fetch(uint32_t v) const {
+        const uint64_t b = __ldg(&offsets[v]);
+        return Entry{b, (uint32_t)(__ldg(&offsets[v + 1]) - b)};
     }
-}
+    static __device__ __forceinline__ uint64_t *beg(const Shared &s, uint32_t parity) {
+        return reinterpret_cast<uint64_t *>(s.cache[parity]);
+    }
+    static __device__ __forceinline__ uint32_t *degs(const Shared &s, uint32_t parity) {
+        return reinterpret_cast<uint32_t *>(s.cache[parity] + kCache * sizeof(uint64_t));
+    }
+    static __device__ __forceinline__ void put(const Shared &s, uint32_t parity, uint32_t j, const Entry &e) {
+        beg(s, parity)[j] = e.b;
+        degs(s, parity)[j] = e.deg;
+    }
+    static __device__ __forceinline__ void record(const Levels &q, uint32_t slot, const Entry &e) {
+        if (q.arc_begin != NULL) {
+            q.arc_begin[slot] = e.b;
+            q.arc_count[slot] = e.deg;
+        }
+    }
+
+    // discover claims and queues u (the arcs outside a round's first ones).
+    __device__ __forceinline__ void discover(const Shared &s, const Levels &q, const Level &lv, uint32_t u) const {
+        if (claim(s, u)) append<CsrRows>(s, q, lv, u, fetch(u));
+    }
+
+    // level expands the level lv: a group of kBlockGroup lanes per vertex,
+    // kBlockPasses vertices per group at a time, each lane one arc of each:
+    // the destinations are loaded together, claimed, then the claimed
+    // vertices' offsets are loaded together (two dependent global accesses
+    // per round), and each warp takes its claimed vertices' slots with one
+    // shared atomic. A vertex's arcs past its group's first are expanded by
+    // its lanes one by one; a vertex with more than kBlockHeavyDegree arcs
+    // is left in heavy (*nheavy of them; beyond kBlockHeavyList its first
+    // lane expands it alone) for the block to expand together (heavy_level).
+    __device__ __forceinline__ void level(const Shared &s, const Levels &q, const Level &lv, uint32_t *heavy,
+                                          uint32_t *nheavy) const {
+        const uint32_t tid = threadIdx.x, lane = tid % kBlockGroup, parity = lv.d & 1;
+        for (uint32_t base = lv.qb; base < lv.qe; base += kRound) {
+            // A warp with no vertex in this round has none in later ones: it
+            // goes to the barrier (most of the block, on a narrow level). The
+            // passes the round needs are the same in every thread.
+            if (base + (tid & ~31u) / kBlockGroup >= lv.qe) break;
+            const uint32_t passes = min((uint32_t)kBlockPasses, (lv.qe - base + kGroups - 1) / kGroups);
+            uint32_t u[kBlockPasses], deg[kBlockPasses];
+            uint64_t b[kBlockPasses];
+#pragma unroll
+            for (int p = 0; p < kBlockPasses; p++) {
+                const uint32_t i = base + p * kGroups + tid / kBlockGroup;
+                u[p] = kNone;
+                deg[p] = 0;
+                b[p] = 0;
+                if (p >= passes || i >= lv.qe) continue;
+                const uint32_t k = i - lv.qb;
+                Entry r;
+                if (k < kCache) {
+                    r = Entry{beg(s, parity)[k], degs(s, parity)[k]};
+                } else {
+                    r = fetch(q.order[i]);
+                }
+                if (r.deg > kBlockHeavyDegree) {
+                    if (lane == 0) {
+                        const uint32_t h = atomicAdd(nheavy, 1u);
+                        if (h < kBlockHeavyList) {
+                            heavy[h] = i;
+                        } else {
+                            for (uint64_t a = r.b; a < r.b + r.deg; a++) discover(s, q, lv, __ldg(&dst[a]));
+                        }
+                    }
+                    continue;
+                }
+                b[p] = r.b;
+                deg[p] = r.deg;
+                if (lane < r.deg) u[p] = __ldg(&dst[r.b + lane]);
+            }
+            bool won[kBlockPasses];
+#pragma unroll
+            for (int p = 0; p < kBlockPasses; p++) won[p] = u[p] != kNone && claim(s, u[p]);
+            Entry e[kBlockPasses];
+#pragma unroll
+            for (int p = 0; p < kBlockPasses; p++) e[p] = won[p] ? fetch(u[p]) : Entry{0, 0};
+#pragma unroll
+            for (int p = 0; p < kBlockPasses; p++)
+                if (p < passes) append_warp<CsrRows>(s, q, lv, won[p], u[p], e[p]);
+#pragma unroll
+            for (int p = 0; p < kBlockPasses; p++)
+                for (uint64_t a = b[p] + kBlockGroup + lane; a < b[p] + deg[p]; a += kBlockGroup)
+                    discover(s, q, lv, __ldg(&dst[a]));
+        }
+    }
+
+    // heavy_level expands the level's heavy vertices (order[heavy[h]] for
+    // h < count), the whole block each, after the level's barrier.
+    __device__ __forceinline__ void heavy_level(const Shared &s, const Levels &q, const Level &lv,
+                                                const uint32_t *heavy, uint32_t count) const {
+        for (uint32_t h = 0; h < count; h++) {  // the same in every thread
+            const Entry r = fetch(q.order[heavy[h]]);
+            for (uint64_t a = r.b + threadIdx.x; a < r.b + r.deg; a += kBlock) discover(s, q, lv, __ldg(&dst[a]));
+        }
+    }
+
+    // for_arcs calls f(w) for every arc v → w of the vertex queued at i,
+    // lane (of kBlockGroup) taking every kBlockGroup-th from its own.
+    template <typename F>
+    __device__ __forceinline__ void for_arcs(const Levels &q, uint32_t i, uint32_t, uint32_t lane, F f) const {
+        const uint64_t b = q.arc_begin[i];
+        const uint32_t deg = q.arc_count[i];
+        for (uint64_t a = b + lane; a < b + deg; a += kBlockGroup) f(__ldg(&dst[a]));
+    }
+};
+
+// EllRows is the row source over fixed-width rows (mg_block_rows): a
+// vertex's cache entry is its whole row, its arcs the row's slots up to
+// the first kNone.
+struct EllRows {
+    static constexpr bool kHeavy = false;  // no row is wider than kRowWidth
+    static constexpr uint32_t kCache = kRowCache;
+    struct Entry {
+        uint4 v[kRowVecs];
+    };
+    const uint32_t *rows;  // n rows of kRowWidth, 32-byte aligned (cudaMalloc)
+
+    __device__ __forceinline__ Entry fetch(uint32_t v) const {
+        const uint4 *r = reinterpret_cast<const uint4 *>(rows) + (size_t)v * kRowVecs;
+        Entry e;
+#pragma unroll
+        for (uint32_t k = 0; k < kRowVecs; k++) e.v[k] = __ldg(&r[k]);
+        return e;
+    }
+    static __device__ __forceinline__ void put(const Shared &s, uint32_t parity, uint32_t j, const Entry &e) {
+        uint4 *r = reinterpret_cast<uint4 *>(s.cache[parity]) + (size_t)j * kRowVecs;
+#pragma unroll
+        for (uint32_t k = 0; k < kRowVecs; k++) r[k] = e.v[k];
+    }
+    static __device__ __forceinline__ void record(const Levels &, uint32_t, const Entry &) {}
+
+    // slot returns slot a of the row of the level's vertex at i: from the
+    // cache for its first kRowCache vertices, else from global memory.
+    __device__ __forceinline__ uint32_t slot(const Shared &s, const Levels &q, const Level &lv, uint32_t i,
+                                             uint32_t a) const {
+        const uint32_t k = i - lv.qb;
+        if (k < kCache) return reinterpret_cast<const uint32_t *>(s.cache[lv.d & 1])[k * kRowWidth + a];
+        return __ldg(&rows[(size_t)q.order[i] * kRowWidth + a]);
+    }
+
+    // level expands the level lv: a group of kRowWidth lanes per vertex,
+    // kRowPasses vertices per group at a time, each lane one slot of each
+    // row: the slots are read from shared memory and claimed, the claimed
+    // vertices' rows loaded together (one dependent global access per
+    // round, one round per level up to kRowRound vertices), and each warp
+    // takes its claimed vertices' slots with one shared atomic.
+    __device__ __forceinline__ void level(const Shared &s, const Levels &q, const Level &lv, uint32_t *,
+                                          uint32_t *) const {
+        const uint32_t tid = threadIdx.x, a = tid % kRowWidth;
+        for (uint32_t base = lv.qb; base < lv.qe; base += kRowRound) {
+            // As in CsrRows::level: a warp past the level leaves, the passes
+            // are the same in every thread.
+            if (base + (tid & ~31u) / kRowWidth >= lv.qe) break;
+            const uint32_t passes = min((uint32_t)kRowPasses, (lv.qe - base + kRowGroups - 1) / kRowGroups);
+            uint32_t u[kRowPasses];
+#pragma unroll
+            for (int p = 0; p < kRowPasses; p++) {
+                const uint32_t i = base + p * kRowGroups + tid / kRowWidth;
+                u[p] = p < passes && i < lv.qe ? slot(s, q, lv, i, a) : kNone;
+            }
+            bool won[kRowPasses];
+#pragma unroll
+            for (int p = 0; p < kRowPasses; p++) won[p] = u[p] != kNone && claim(s, u[p]);
+            Entry e[kRowPasses];
+#pragma unroll
+            for (int p = 0; p < kRowPasses; p++)
+                if (won[p]) e[p] = fetch(u[p]);
+#pragma unroll
+            for (int p = 0; p < kRowPasses; p++)
+                if (p < passes) append_warp<EllRows>(s, q, lv, won[p], u[p], e[p]);
+        }
+    }
+
+    // for_arcs calls f(w) for every arc v → w of v (queued at i), lane (of
+    // kBlockGroup) taking every kBlockGroup-th slot of its row from its own
+    // (its slots loaded together; kNone is padding).
+    template <typename F>
+    __device__ __forceinline__ void for_arcs(const Levels &, uint32_t, uint32_t v, uint32_t lane, F f) const {
+        constexpr uint32_t kSlots = kRowWidth / kBlockGroup;
+        uint32_t w[kSlots];
+#pragma unroll
+        for (uint32_t k = 0; k < kSlots; k++) w[k] = __ldg(&rows[(size_t)v * kRowWidth + lane + k * kBlockGroup]);
+#pragma unroll
+        for (uint32_t k = 0; k < kSlots; k++)
+            if (w[k] != kNone) f(w[k]);
+    }
+};
 
 // bfs runs the levels from [qb, qe) of q.order at depth d until a level is
 // empty or, with bailout > 0, holds more than bailout vertices (then left
-// as [*out_qb, *out_qe) at *out_depth). The current level's arc ranges are
-// in s's cache (parity d & 1) for its first kBlockCache vertices. Every
+// as [*out_qb, *out_qe) at *out_depth). The current level's cache entries
+// are in s's cache (parity d & 1) for its first R::kCache vertices. Every
 // thread of the block calls it and gets the same results.
-__device__ void bfs(const mg_dlayout &L, const Shared &s, const Levels &q, uint32_t qb, uint32_t qe, uint32_t d,
+template <typename R>
+__device__ void bfs(const R &src, const Shared &s, const Levels &q, uint32_t qb, uint32_t qe, uint32_t d,
                     uint32_t bailout, uint32_t *out_qb, uint32_t *out_qe, uint32_t *out_depth) {
     __shared__ uint32_t s_count[3], s_nheavy[3];  // by level mod 3: reset two levels ahead
-    __shared__ uint32_t s_heavy[kBlockHeavyList];
+    __shared__ uint32_t s_heavy[R::kHeavy ? kBlockHeavyList : 1];
     const uint32_t tid = threadIdx.x;
     if (tid < 3) {
         s_count[tid] = 0;
@@ -225,15 +371,13 @@ __device__ void bfs(const mg_dlayout &L, const Shared &s, const Levels &q, uint3
             s_nheavy[(d + 1) % 3] = 0;
         }
         const Level lv{qb, qe, d, &s_count[c]};
-        level(L, s, q, lv, s_heavy, &s_nheavy[c]);
+        src.level(s, q, lv, s_heavy, &s_nheavy[c]);
         __syncthreads();
-        const uint32_t heavy = min(s_nheavy[c], kBlockHeavyList);
-        for (uint32_t h = 0; h < heavy; h++) {  // the same in every thread
-            const uint32_t v = q.order[s_heavy[h]];
-            const uint64_t b = __ldg(&L.sparse_offsets[v]), e = __ldg(&L.sparse_offsets[v + 1]);
-            for (uint64_t a = b + tid; a < e; a += kBlock) discover(L, s, q, lv, __ldg(&L.sparse_dst[a]));
+        if constexpr (R::kHeavy) {
+            const uint32_t heavy = min(s_nheavy[c], kBlockHeavyList);
+            src.heavy_level(s, q, lv, s_heavy, heavy);
+            if (heavy > 0) __syncthreads();
         }
-        if (heavy > 0) __syncthreads();
         const uint32_t next = s_count[c];
         qb = qe;
         qe += next;
@@ -246,11 +390,12 @@ __device__ void bfs(const mg_dlayout &L, const Shared &s, const Levels &q, uint3
     *out_depth = d;
 }
 
-// start_level loads the first level's arc ranges into the cache (parity
-// of depth d) and into q's arc ranges when set, and marks the visited
+// start_level loads the first level's cache entries (parity of depth d)
+// and, over the CSR, q's arc ranges when set, and marks the visited
 // vertices: those with a level when marked, else the first level alone.
-__device__ void start_level(const mg_dlayout &L, const Shared &s, const Levels &q, uint32_t count, uint32_t d,
-                            bool marked) {
+template <typename R>
+__device__ void start_level(const R &src, const mg_dlayout &L, const Shared &s, const Levels &q, uint32_t count,
+                            uint32_t d, bool marked) {
     const uint32_t tid = threadIdx.x, words = (uint32_t)((L.n + 31) / 32);
     if (!marked) {
         for (uint32_t w = tid; w < words; w += kBlock) s.visited[w] = 0;
@@ -272,17 +417,9 @@ __device__ void start_level(const mg_dlayout &L, const Shared &s, const Levels &
         }
     }
     for (uint32_t k = tid; k < count; k += kBlock) {
-        const uint32_t v = q.order[k];
-        const uint64_t b = __ldg(&L.sparse_offsets[v]);
-        const uint32_t deg = (uint32_t)(__ldg(&L.sparse_offsets[v + 1]) - b);
-        if (k < kBlockCache) {
-            s.beg[d & 1][k] = b;
-            s.deg[d & 1][k] = deg;
-        }
-        if (q.arc_begin != NULL) {
-            q.arc_begin[k] = b;
-            q.arc_count[k] = deg;
-        }
+        const typename R::Entry e = src.fetch(q.order[k]);
+        if (k < R::kCache) R::put(s, d & 1, k, e);
+        R::record(q, k, e);
     }
     __syncthreads();
     if (!marked)
@@ -290,21 +427,36 @@ __device__ void start_level(const mg_dlayout &L, const Shared &s, const Levels &
     __syncthreads();
 }
 
+// source returns the row source R over layout L (rows: mg_block_rows's,
+// for EllRows).
+template <typename R>
+__device__ __forceinline__ R source(const mg_dlayout &L, const uint32_t *rows);
+template <>
+__device__ __forceinline__ CsrRows source<CsrRows>(const mg_dlayout &L, const uint32_t *) {
+    return CsrRows{L.sparse_offsets, L.sparse_dst};
+}
+template <>
+__device__ __forceinline__ EllRows source<EllRows>(const mg_dlayout &, const uint32_t *rows) {
+    return EllRows{rows};
+}
+
 // bfs_kernel (one block) continues a BFS from frontier[0..count) (count >
 // 0, every one at the same level), which it copies to the front of order
 // (the queue); a level it stops at (bailout) goes back to frontier.
+template <typename R>
 __global__ void __launch_bounds__(kBlock)
-    bfs_kernel(mg_dlayout L, uint32_t *levels, uint32_t *frontier, uint32_t count, uint32_t *order,
-               uint32_t bailout, mg_block_stats *stats) {
+    bfs_kernel(mg_dlayout L, const uint32_t *rows, uint32_t *levels, uint32_t *frontier, uint32_t count,
+               uint32_t *order, uint32_t bailout, mg_block_stats *stats) {
     extern __shared__ __align__(16) uint8_t smem[];
     const Shared s = carve(smem);
+    const R src = source<R>(L, rows);
     const Levels q{levels, order, NULL, NULL, NULL};
     for (uint32_t k = threadIdx.x; k < count; k += kBlock) order[k] = frontier[k];
     const uint32_t d = levels[frontier[0]];
     __syncthreads();
-    start_level(L, s, q, count, d, true);
+    start_level(src, L, s, q, count, d, true);
     uint32_t qb, qe, depth;
-    bfs(L, s, q, 0, count, d, bailout, &qb, &qe, &depth);
+    bfs(src, s, q, 0, count, d, bailout, &qb, &qe, &depth);
     for (uint32_t k = threadIdx.x; k < qe - qb; k += kBlock) frontier[k] = order[qb + k];
     if (threadIdx.x == 0) *stats = mg_block_stats{depth - d, qe - count, qb, qe - qb};
 }
@@ -320,27 +472,26 @@ __device__ __forceinline__ double group_sum(double x) {
 // brandes_level is one level d of Brandes' passes, order[lo, hi), a group
 // of kBlockGroup lanes per vertex: forward, σ[v] is the sum of σ over its
 // arcs from level d − 1; backward, δ[v] is σ[v] times the sum of
-// (1 + δ[w]) / σ[w] over its arcs to level d + 1.
-template <bool kForward>
-__device__ __forceinline__ void brandes_level(const mg_dlayout &L, const Levels &q, uint32_t lo, uint32_t hi,
-                                              uint32_t d, double *sigma, double *delta) {
+// (1 + δ[w]) / σ[w] over its arcs to level d + 1. Both row sources give a
+// lane the same arcs in the same order (the same sums).
+template <bool kForward, typename R>
+__device__ __forceinline__ void brandes_level(const R &src, const Levels &q, uint32_t lo, uint32_t hi, uint32_t d,
+                                              double *sigma, double *delta) {
     const uint32_t tid = threadIdx.x, lane = tid % kBlockGroup;
     const uint32_t want = kForward ? d - 1 : d + 1;
     for (uint32_t base = lo; base < hi; base += kGroups) {
         if (base + (tid & ~31u) / kBlockGroup >= hi) break;  // the warp's vertices are past the level
         const uint32_t i = base + tid / kBlockGroup;
         double sum = 0;
+        uint32_t v = kNone;
         if (i < hi) {
-            const uint64_t b = q.arc_begin[i];
-            const uint32_t deg = q.arc_count[i];
-            for (uint64_t a = b + lane; a < b + deg; a += kBlockGroup) {
-                const uint32_t w = __ldg(&L.sparse_dst[a]);
+            v = q.order[i];
+            src.for_arcs(q, i, v, lane, [&](uint32_t w) {
                 if (q.levels[w] == want) sum += kForward ? sigma[w] : (1.0 + delta[w]) / sigma[w];
-            }
+            });
         }
         sum = group_sum(sum);
         if (i < hi && lane == 0) {
-            const uint32_t v = q.order[i];
             if (kForward) sigma[v] = sum;
             else delta[v] = sigma[v] * sum;
         }
@@ -354,22 +505,24 @@ __device__ __forceinline__ void brandes_level(const mg_dlayout &L, const Levels 
 // level below); σ and δ are 0 before, except σ[source] = 1. It stops
 // after the BFS, leaving σ and δ, when a level has more than bailout
 // vertices (0: never).
+template <typename R>
 __global__ void __launch_bounds__(kBlock)
-    bc_kernel(mg_dlayout L, uint32_t source, uint32_t *levels, uint32_t *order, uint32_t *level_end,
-              uint64_t *arc_begin, uint32_t *arc_count, uint32_t bailout, double *sigma, double *delta,
-              mg_block_stats *stats) {
+    bc_kernel(mg_dlayout L, const uint32_t *rows, uint32_t source_v, uint32_t *levels, uint32_t *order,
+              uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t bailout, double *sigma,
+              double *delta, mg_block_stats *stats) {
     extern __shared__ __align__(16) uint8_t smem[];
     const Shared s = carve(smem);
+    const R src = source<R>(L, rows);
     const Levels q{levels, order, level_end, arc_begin, arc_count};
     const uint32_t tid = threadIdx.x;
     if (tid == 0) {
-        order[0] = source;
+        order[0] = source_v;
         level_end[0] = 1;
     }
     __syncthreads();
-    start_level(L, s, q, 1, 0, false);
+    start_level(src, L, s, q, 1, 0, false);
     uint32_t qb, qe, depth;
-    bfs(L, s, q, 0, 1, 0, bailout, &qb, &qe, &depth);
+    bfs(src, s, q, 0, 1, 0, bailout, &qb, &qe, &depth);
     if (qe > qb) {  // stopped at a level too wide for the block: the caller runs the source otherwise
         if (tid == 0) *stats = mg_block_stats{depth, qe, qb, qe - qb};
         return;
@@ -378,11 +531,11 @@ __global__ void __launch_bounds__(kBlock)
     // level d is order[level_end[d − 1] .. level_end[d]).
     __syncthreads();
     for (uint32_t d = 1; d < depth; d++) {
-        brandes_level<true>(L, q, level_end[d - 1], level_end[d], d, sigma, delta);
+        brandes_level<true>(src, q, level_end[d - 1], level_end[d], d, sigma, delta);
         __syncthreads();
     }
     for (uint32_t d = depth >= 2 ? depth - 2 : 0; d + 1 < depth; d--) {  // the deepest level's δ stays 0
-        brandes_level<false>(L, q, d > 0 ? level_end[d - 1] : 0, level_end[d], d, sigma, delta);
+        brandes_level<false>(src, q, d > 0 ? level_end[d - 1] : 0, level_end[d], d, sigma, delta);
         __syncthreads();
         if (d == 0) break;
     }
@@ -400,11 +553,33 @@ __global__ void reset_kernel(uint64_t n, uint32_t source, uint32_t *levels, doub
     }
 }
 
-// smem_bytes is the dynamic shared memory of the block kernels over n
-// vertices: two levels' arc ranges and the bitmap.
-size_t smem_bytes(uint64_t n) {
-    return 2 * (size_t)kBlockCache * (sizeof(uint64_t) + sizeof(uint32_t)) + (size_t)((n + 31) / 32) * sizeof(uint32_t);
+// max_degree_kernel raises *out (0 before) to the largest out-degree of
+// the n vertices (at most kNone).
+__global__ void max_degree_kernel(const uint64_t *offsets, uint64_t n, uint32_t *out) {
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    uint32_t m = 0;
+    for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += step)
+        m = max(m, (uint32_t)min(__ldg(&offsets[v + 1]) - __ldg(&offsets[v]), (uint64_t)kNone));
+    m = __reduce_max_sync(0xffffffffu, m);  // the block is whole warps
+    if ((threadIdx.x & 31) == 0 && m > 0) atomicMax(out, m);
 }
+
+// rows_kernel writes slot a of row v, rows[v * kRowWidth + a]: v's a-th
+// arc's destination, kNone past its arcs (every row has at most
+// kRowWidth; one thread a slot, the writes coalesced).
+__global__ void rows_kernel(const uint64_t *offsets, const uint32_t *dst, uint64_t n, uint32_t *rows) {
+    const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n * kRowWidth; t += step) {
+        const uint64_t v = t / kRowWidth, a = t % kRowWidth;
+        const uint64_t b = __ldg(&offsets[v]), e = __ldg(&offsets[v + 1]);
+        rows[t] = b + a < e ? __ldg(&dst[b + a]) : kNone;
+    }
+}
+
+// smem_bytes is the dynamic shared memory of the block kernels over n
+// vertices: two levels' caches (the same for both row sources) and the
+// bitmap.
+size_t smem_bytes(uint64_t n) { return 2 * kCacheBytes + (size_t)((n + 31) / 32) * sizeof(uint32_t); }
 
 // prepare_launch refuses a layout whose bitmap does not fit the device's
 // shared memory per block, and otherwise raises kernel's shared-memory
@@ -423,6 +598,43 @@ int prepare_launch(K kernel, int dev, uint64_t n, const char *what, size_t *smem
     return mg::set_smem(kernel, *smem, err, errlen);
 }
 
+// launch_bfs launches bfs_kernel over row source R.
+template <typename R>
+int launch_bfs(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t *levels, uint32_t *frontier,
+               uint32_t count, uint32_t *order, uint32_t bailout, mg_block_stats *stats, mg_stream s, mg_event *ev,
+               char *err, size_t errlen) {
+    size_t smem = 0;
+    const int rc = prepare_launch(bfs_kernel<R>, dev, l->n, "mg_block_bfs", &smem, err, errlen);
+    if (rc != MG_OK) return rc;
+    cudaStream_t st = (cudaStream_t)s;
+    MG_RECORD(0);
+    bfs_kernel<R><<<1, kBlock, smem, st>>>(*l, rows, levels, frontier, count, order, bailout, stats);
+    MG_CHECK_LAUNCH("bfs_kernel<<<1, MG_BLOCK_THREADS, bitmap + cache, s>>>");
+    MG_RECORD(1);
+    return MG_OK;
+}
+
+// launch_bc launches the reset and bc_kernel over row source R.
+template <typename R>
+int launch_bc(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t source, uint32_t *levels,
+              uint32_t *order, uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t bailout,
+              double *sigma, double *delta, mg_block_stats *stats, mg_stream s, mg_event *ev, char *err,
+              size_t errlen) {
+    size_t smem = 0;
+    const int rc = prepare_launch(bc_kernel<R>, dev, l->n, "mg_bc_block", &smem, err, errlen);
+    if (rc != MG_OK) return rc;
+    cudaStream_t st = (cudaStream_t)s;
+    MG_RECORD(0);
+    reset_kernel<<<mg::grid_for(dev, l->n, kFillBlock, kFillBlocksPerSM), kFillBlock, 0, st>>>(l->n, source, levels,
+                                                                                            sigma, delta);
+    MG_CHECK_LAUNCH("block reset_kernel<<<grid, 256, 0, s>>>");
+    bc_kernel<R><<<1, kBlock, smem, st>>>(*l, rows, source, levels, order, level_end, arc_begin, arc_count, bailout,
+                                          sigma, delta, stats);
+    MG_CHECK_LAUNCH("bc_kernel<<<1, MG_BLOCK_THREADS, bitmap + cache, s>>>");
+    MG_RECORD(1);
+    return MG_OK;
+}
+
 }  // namespace
 
 extern "C" {
@@ -436,46 +648,62 @@ int mg_block_max_vertices(int dev, uint64_t *out, char *err, size_t errlen) {
     return MG_OK;
 }
 
-int mg_block_bfs(int dev, const mg_dlayout *l, uint32_t *levels, uint32_t *frontier, uint32_t count,
-                 uint32_t *order, uint32_t bailout, mg_block_stats *stats, mg_stream s, mg_event *ev,
+int mg_block_max_degree(int dev, const mg_dlayout *l, uint32_t *out, mg_stream s, char *err, size_t errlen) {
+    if (l == NULL || out == NULL) return mg::invalid("mg_block_max_degree: NULL pointer", err, errlen);
+    if (l->n > 0 && l->sparse_offsets == NULL)
+        return mg::invalid("mg_block_max_degree: the layout has no sparse offsets", err, errlen);
+    MG_SET_DEVICE(dev);
+    cudaStream_t st = (cudaStream_t)s;
+    MG_CHECK(cudaMemsetAsync(out, 0, sizeof(uint32_t), st));
+    if (l->n == 0) return MG_OK;
+    max_degree_kernel<<<mg::grid_for(dev, l->n, kFillBlock, kFillBlocksPerSM), kFillBlock, 0, st>>>(
+        l->sparse_offsets, l->n, out);
+    MG_CHECK_LAUNCH("max_degree_kernel<<<grid, 256, 0, s>>>");
+    return MG_OK;
+}
+
+int mg_block_rows(int dev, const mg_dlayout *l, uint32_t max_degree, uint32_t *rows, mg_stream s, char *err,
+                  size_t errlen) {
+    if (l == NULL || rows == NULL) return mg::invalid("mg_block_rows: NULL pointer", err, errlen);
+    if (max_degree > kRowWidth) return mg::invalid("mg_block_rows: a row is wider than MG_BLOCK_ROW_WIDTH", err, errlen);
+    if (l->n == 0) return MG_OK;
+    if (l->sparse_offsets == NULL || (l->sparse_dst == NULL && max_degree > 0))
+        return mg::invalid("mg_block_rows: the layout has no sparse adjacency", err, errlen);
+    MG_SET_DEVICE(dev);
+    cudaStream_t st = (cudaStream_t)s;
+    rows_kernel<<<mg::grid_for(dev, l->n * kRowWidth, kFillBlock, kFillBlocksPerSM), kFillBlock, 0, st>>>(
+        l->sparse_offsets, l->sparse_dst, l->n, rows);
+    MG_CHECK_LAUNCH("rows_kernel<<<grid, 256, 0, s>>>");
+    return MG_OK;
+}
+
+int mg_block_bfs(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t *levels, uint32_t *frontier,
+                 uint32_t count, uint32_t *order, uint32_t bailout, mg_block_stats *stats, mg_stream s, mg_event *ev,
                  char *err, size_t errlen) {
     if (l == NULL || levels == NULL || (frontier == NULL && count > 0) || order == NULL || stats == NULL)
         return mg::invalid("mg_block_bfs: NULL pointer", err, errlen);
     if (count == 0 || count > l->n)
         return mg::invalid("mg_block_bfs: the frontier is empty or has more vertices than the graph", err, errlen);
     MG_SET_DEVICE(dev);
-    size_t smem = 0;
-    const int rc = prepare_launch(bfs_kernel, dev, l->n, "mg_block_bfs", &smem, err, errlen);
-    if (rc != MG_OK) return rc;
-    cudaStream_t st = (cudaStream_t)s;
-    MG_RECORD(0);
-    bfs_kernel<<<1, kBlock, smem, st>>>(*l, levels, frontier, count, order, bailout, stats);
-    MG_CHECK_LAUNCH("bfs_kernel<<<1, MG_BLOCK_THREADS, bitmap + cache, s>>>");
-    MG_RECORD(1);
-    return MG_OK;
+    if (rows != NULL)
+        return launch_bfs<EllRows>(dev, l, rows, levels, frontier, count, order, bailout, stats, s, ev, err, errlen);
+    return launch_bfs<CsrRows>(dev, l, rows, levels, frontier, count, order, bailout, stats, s, ev, err, errlen);
 }
 
-int mg_bc_block(int dev, const mg_dlayout *l, uint32_t source, uint32_t *levels, uint32_t *order,
-                uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t bailout, double *sigma,
-                double *delta, mg_block_stats *stats, mg_stream s, mg_event *ev, char *err, size_t errlen) {
+int mg_bc_block(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t source, uint32_t *levels,
+                uint32_t *order, uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t bailout,
+                double *sigma, double *delta, mg_block_stats *stats, mg_stream s, mg_event *ev, char *err,
+                size_t errlen) {
     if (l == NULL || levels == NULL || order == NULL || level_end == NULL || arc_begin == NULL || arc_count == NULL ||
         sigma == NULL || delta == NULL || stats == NULL)
         return mg::invalid("mg_bc_block: NULL pointer", err, errlen);
     if (source >= l->n) return mg::invalid("mg_bc_block: source out of range", err, errlen);
     MG_SET_DEVICE(dev);
-    size_t smem = 0;
-    const int rc = prepare_launch(bc_kernel, dev, l->n, "mg_bc_block", &smem, err, errlen);
-    if (rc != MG_OK) return rc;
-    cudaStream_t st = (cudaStream_t)s;
-    MG_RECORD(0);
-    reset_kernel<<<mg::grid_for(dev, l->n, kFillBlock, kFillBlocksPerSM), kFillBlock, 0, st>>>(l->n, source, levels,
-                                                                                            sigma, delta);
-    MG_CHECK_LAUNCH("block reset_kernel<<<grid, 256, 0, s>>>");
-    bc_kernel<<<1, kBlock, smem, st>>>(*l, source, levels, order, level_end, arc_begin, arc_count, bailout, sigma,
-                                       delta, stats);
-    MG_CHECK_LAUNCH("bc_kernel<<<1, MG_BLOCK_THREADS, bitmap + cache, s>>>");
-    MG_RECORD(1);
-    return MG_OK;
+    if (rows != NULL)
+        return launch_bc<EllRows>(dev, l, rows, source, levels, order, level_end, arc_begin, arc_count, bailout,
+                                  sigma, delta, stats, s, ev, err, errlen);
+    return launch_bc<CsrRows>(dev, l, rows, source, levels, order, level_end, arc_begin, arc_count, bailout, sigma,
+                              delta, stats, s, ev, err, errlen);
 }
 
 }  // extern "C"

@@ -407,9 +407,13 @@ typedef struct {
 } mg_async_state;
 /* One-block traversals (block.cu, the small-frontier choice of mode auto):
  * the block's threads, and the vertices of a level whose arc ranges it
- * keeps in shared memory (the rest are read again). */
+ * keeps in shared memory (the rest are read again). A layout whose rows
+ * have at most MG_BLOCK_ROW_WIDTH arcs runs instead over fixed-width
+ * rows (mg_block_rows: a vertex's row is one 32-byte sector), of which
+ * the same shared memory keeps fewer per level. */
 #define MG_BLOCK_THREADS 1024
 #define MG_BLOCK_CACHE 1024
+#define MG_BLOCK_ROW_WIDTH 8
 /* What a one-block run did (device memory, written at its end). */
 typedef struct {
     uint32_t levels;         /* levels run */
@@ -637,8 +641,20 @@ int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t s
                 uint32_t ring_log2, uint32_t *queued, mg_async_state *state, uint32_t blocks_per_sm,
                 mg_stream s, mg_event *ev, char *err, size_t errlen);
 /* The most vertices a one-block run takes on dev: its visited bitmap
- * and two levels' arc ranges must fit one block's shared memory. */
+ * and two levels' arc ranges (or rows) must fit one block's shared
+ * memory. */
 int mg_block_max_vertices(int dev, uint64_t *out, char *err, size_t errlen);
+/* The largest out-degree of the layout (at most 0xffffffff) into *out
+ * (device memory, one word), for the choice of the rows (block.cu).
+ * Asynchronous on stream s. */
+int mg_block_max_degree(int dev, const mg_dlayout *l, uint32_t *out, mg_stream s, char *err, size_t errlen);
+/* The one-block runs' fixed-width rows (block.cu): rows (device memory,
+ * n * MG_BLOCK_ROW_WIDTH words, row-major) gets each vertex's out-arcs'
+ * destinations in the layout's order, padded with 0xffffffff.
+ * max_degree is the layout's largest out-degree (mg_block_max_degree's):
+ * over MG_BLOCK_ROW_WIDTH, it fails. Asynchronous on stream s. */
+int mg_block_rows(int dev, const mg_dlayout *l, uint32_t max_degree, uint32_t *rows, mg_stream s, char *err,
+                  size_t errlen);
 /* Continues a BFS in one thread block (block.cu): levels holds every
  * reached vertex's level (others 0xffffffff) and frontier[0..count) the
  * vertices of the last level (count > 0); the block copies them to the
@@ -646,23 +662,28 @@ int mg_block_max_vertices(int dev, uint64_t *out, char *err, size_t errlen);
  * level until a level is empty or has more than bailout vertices (0:
  * never stop), which it then copies to frontier for the grid-wide
  * engines to go on from (stats->frontier_count vertices). n at most
- * mg_block_max_vertices. ev: 2 events or NULL. Asynchronous on stream s. */
-int mg_block_bfs(int dev, const mg_dlayout *l, uint32_t *levels, uint32_t *frontier, uint32_t count,
-                 uint32_t *order, uint32_t bailout, mg_block_stats *stats, mg_stream s, mg_event *ev, char *err,
-                 size_t errlen);
+ * mg_block_max_vertices. rows: mg_block_rows's rows of the layout, or
+ * NULL for its CSR arrays. ev: 2 events or NULL. Asynchronous on stream
+ * s. */
+int mg_block_bfs(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t *levels, uint32_t *frontier,
+                 uint32_t count, uint32_t *order, uint32_t bailout, mg_block_stats *stats, mg_stream s, mg_event *ev,
+                 char *err, size_t errlen);
 /* Brandes from source in one thread block, on an undirected layout
  * (block.cu): resets levels, sigma and delta, runs the BFS (levels,
  * order, arc_begin, arc_count: n entries each, the queue in BFS order and
- * its vertices' arc ranges; level_end: n + 1, each level's end in order),
- * then sigma level by level down and delta level by level up, each
- * pulled over the vertex's arcs, leaving delta for mg_bc_accumulate. A
- * BFS level of more than bailout vertices (0: none) stops it there, with
- * stats->frontier_count > 0 and delta void: the caller then runs the
- * source otherwise. n at most mg_block_max_vertices. ev: 2 events or
- * NULL. Asynchronous on stream s. */
-int mg_bc_block(int dev, const mg_dlayout *l, uint32_t source, uint32_t *levels, uint32_t *order,
-                uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t bailout, double *sigma,
-                double *delta, mg_block_stats *stats, mg_stream s, mg_event *ev, char *err, size_t errlen);
+ * its vertices' arc ranges, written when rows is NULL; level_end: n + 1,
+ * each level's end in order), then sigma level by level down and delta
+ * level by level up, each pulled over the vertex's arcs (its row when
+ * rows is set: mg_block_rows's rows of the layout), leaving delta for
+ * mg_bc_accumulate. A BFS level of more than bailout vertices (0: none)
+ * stops it there, with stats->frontier_count > 0 and delta void: the
+ * caller then runs the source otherwise. n at most
+ * mg_block_max_vertices. ev: 2 events or NULL. Asynchronous on stream
+ * s. */
+int mg_bc_block(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t source, uint32_t *levels,
+                uint32_t *order, uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t bailout,
+                double *sigma, double *delta, mg_block_stats *stats, mg_stream s, mg_event *ev, char *err,
+                size_t errlen);
 /* Data-driven PageRank in async mode (prasync.cu): x = 0 and residual = 1
  * everywhere, then every vertex on the async worklist absorbs its residual
  * into x and pushes damping·r/outdeg along its out-arcs; a push that lifts a
@@ -911,16 +932,22 @@ int mg_nccl_open(const char *path, int *version, char *err, size_t errlen);
  * on devices[i]) into comms[0..n). */
 int mg_nccl_init_all(int n, const int *devices, void **comms, char *err, size_t errlen);
 int mg_nccl_destroy(void *comm, char *err, size_t errlen);
+/* Aborts comm (ncclCommAbort): NCCL work queued on it, on any stream,
+ * stops, a thread waiting for such a stream returns, and comm is freed
+ * (never destroy it afterwards). For a run that stops early: its other
+ * ranks may wait in a collective a failed rank will never join. */
+int mg_nccl_abort(void *comm, char *err, size_t errlen);
 /* Rank rank (of ranks, on device dev) sends send_bytes[q] bytes at
  * send + send_off[q] to every other rank q and receives recv_bytes[q]
  * bytes from it at recv + recv_off[q] (device memory; the sizes agreed
- * beforehand), as one NCCL group on stream s, and waits for it. Every rank
- * makes the matching call. */
+ * beforehand), as one NCCL group queued on stream s (not waited for: the
+ * caller synchronizes s, and can abort comm meanwhile). Every rank makes
+ * the matching call. */
 int mg_nccl_exchange(int dev, void *comm, int ranks, int rank, const void *send, const uint64_t *send_off,
                      const uint64_t *send_bytes, void *recv, const uint64_t *recv_off, const uint64_t *recv_bytes,
                      mg_stream s, char *err, size_t errlen);
 /* recv[0..count) = the sum over the ranks of their send[0..count) (device
- * memory, uint64), on stream s, waited for. */
+ * memory, uint64), queued on stream s (not waited for). */
 int mg_nccl_all_reduce_sum_u64(int dev, void *comm, const uint64_t *send, uint64_t *recv, uint64_t count, mg_stream s,
                                char *err, size_t errlen);
 /* The same over count doubles (partitioned PageRank's sums). */
