@@ -6,6 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -57,11 +60,17 @@ func OpenNCCL() (int, error) {
 	return 0, fmt.Errorf("cuda: NCCL not found (set %s to libnccl.so's path): %s", NCCLEnv, strings.Join(tried, "; "))
 }
 
+// ErrNCCLAborted is the error of a collective on an NCCL rank that was
+// aborted (NCCLRank.Abort), or that an abort stopped while it waited: its
+// communicator is gone, and the clique must be made again.
+var ErrNCCLAborted = errors.New("cuda: the NCCL communicator was aborted (a run over it stopped early); make a new one")
+
 // NCCLRank is one rank of a clique of GPUs in this process: its NCCL
 // communicator, a stream, and the device buffers its exchanges go through
 // (grown as needed). Its methods are collective: every rank of the clique
 // makes the matching call (from its own goroutine), and none returns
-// before all have. A rank is driven by one goroutine at a time.
+// before all have, unless the rank is aborted (Abort, from any goroutine).
+// A rank is driven by one goroutine at a time.
 type NCCLRank struct {
 	comm        unsafe.Pointer
 	dev         Device
@@ -69,6 +78,12 @@ type NCCLRank struct {
 	stream      *Stream
 	send, recv  *Buffer[byte]
 	words       *Buffer[uint64] // counts out and in (2·ranks), and a sum's two words
+	// mu orders queueing work on comm against Abort (which frees comm);
+	// the wait for the queued work happens outside it, so that Abort can
+	// stop a rank waiting for peers that will never join. comm is never
+	// used once aborted is set.
+	mu      sync.Mutex
+	aborted atomic.Bool
 }
 
 // NewNCCLRanks loads NCCL and makes one rank per device of devices (rank i
@@ -211,13 +226,86 @@ func (r *NCCLRank) agreeSizes(sendBytes []uint64) ([]uint64, error) {
 
 // exchange runs one grouped NCCL send/receive on the rank's stream.
 func (r *NCCLRank) exchange(send unsafe.Pointer, sendOff, sendBytes []uint64, recv unsafe.Pointer, recvOff, recvBytes []uint64) error {
-	sp, err := r.stream.get("NCCLRank.AllToAll", r.dev.ordinal)
+	return r.collective("NCCLRank.exchange", func(comm, s unsafe.Pointer) error {
+		return backendNCCLExchange(r.dev.ordinal, comm, r.ranks, r.rank, send, sendOff, sendBytes, recv, recvOff, recvBytes, s)
+	})
+}
+
+// collective queues one NCCL call (queue, given the communicator and the
+// rank's stream) and waits for the stream. An aborted rank queues nothing;
+// a wait that an abort ended (NCCL's kernels stop early: what they moved
+// is incomplete) returns ErrNCCLAborted too.
+func (r *NCCLRank) collective(what string, queue func(comm, stream unsafe.Pointer) error) error {
+	sp, err := r.stream.get(what, r.dev.ordinal)
 	if err != nil {
 		return err
 	}
 	defer r.stream.put()
-	return backendNCCLExchange(r.dev.ordinal, r.comm, r.ranks, r.rank, send, sendOff, sendBytes, recv, recvOff, recvBytes, sp)
+	r.mu.Lock()
+	if r.aborted.Load() {
+		r.mu.Unlock()
+		return fmt.Errorf("%s: rank %d: %w", what, r.rank, ErrNCCLAborted)
+	}
+	err = queue(r.comm, sp)
+	r.mu.Unlock()
+	if err == nil {
+		err = backendStreamSync(r.dev.ordinal, sp)
+	}
+	if r.aborted.Load() {
+		return fmt.Errorf("%s: rank %d: %w", what, r.rank, ErrNCCLAborted)
+	}
+	return err
 }
+
+// allReduceSum queues recv[0..count) = the sum over the ranks of
+// send[0..count) (device memory: uint64 words, or doubles with f64) and
+// waits for it (collective).
+func (r *NCCLRank) allReduceSum(what string, send, recv unsafe.Pointer, count uint64, f64 bool) error {
+	return r.collective(what, func(comm, s unsafe.Pointer) error {
+		if f64 {
+			return backendNCCLAllReduceSumF64(r.dev.ordinal, comm, send, recv, count, s)
+		}
+		return backendNCCLAllReduceSum(r.dev.ordinal, comm, send, recv, count, s)
+	})
+}
+
+// abortLockWait is how long Abort waits for a goroutine that is queueing
+// work on the rank: longer, it is blocked inside NCCL (a first collective
+// connects to its peers there), which only the abort ends.
+const abortLockWait = time.Second
+
+// Abort aborts the rank's communicator (ncclCommAbort): a collective
+// waiting for peers returns ErrNCCLAborted, and so does every later one.
+// Safe to call from any goroutine, and more than once. Every rank of a
+// clique must be aborted (or closed) before the clique's GPUs are used by
+// another one. It first waits (up to abortLockWait) for a goroutine that
+// is queueing work on the rank, so that the communicator is not freed
+// under a call about to use it.
+func (r *NCCLRank) Abort() error {
+	if r.aborted.Swap(true) {
+		return nil
+	}
+	deadline := time.Now().Add(abortLockWait)
+	for !r.mu.TryLock() {
+		if time.Now().After(deadline) {
+			return r.abortComm() // the queueing goroutine waits inside NCCL
+		}
+		time.Sleep(time.Millisecond)
+	}
+	defer r.mu.Unlock()
+	return r.abortComm()
+}
+
+// abortComm frees the communicator by aborting it (once: Abort's flag).
+func (r *NCCLRank) abortComm() error {
+	if err := backendNCCLAbort(r.comm); err != nil {
+		return fmt.Errorf("nccl rank %d: %w", r.rank, err)
+	}
+	return nil
+}
+
+// Aborted reports whether the rank was aborted.
+func (r *NCCLRank) Aborted() bool { return r.aborted.Load() }
 
 // AllReduceSum returns the sum of x over the clique's ranks.
 func (r *NCCLRank) AllReduceSum(x uint64) (uint64, error) {
@@ -225,14 +313,8 @@ func (r *NCCLRank) AllReduceSum(x uint64) (uint64, error) {
 	if err := r.words.CopyFromHostAt(2*n, []uint64{x}); err != nil {
 		return 0, err
 	}
-	sp, err := r.stream.get("NCCLRank.AllReduceSum", r.dev.ordinal)
-	if err != nil {
-		return 0, err
-	}
 	base := unsafe.Pointer(r.words.h.p)
-	err = backendNCCLAllReduceSum(r.dev.ordinal, r.comm, unsafe.Add(base, 8*2*n), unsafe.Add(base, 8*(2*n+1)), 1, sp)
-	r.stream.put()
-	if err != nil {
+	if err := r.allReduceSum("NCCLRank.AllReduceSum", unsafe.Add(base, 8*2*n), unsafe.Add(base, 8*(2*n+1)), 1, false); err != nil {
 		return 0, err
 	}
 	out := make([]uint64, 1)
@@ -242,10 +324,13 @@ func (r *NCCLRank) AllReduceSum(x uint64) (uint64, error) {
 	return out[0], nil
 }
 
-// Close destroys the communicator and frees the rank's buffers and stream.
+// Close destroys the communicator (unless Abort freed it) and frees the
+// rank's buffers and stream.
 func (r *NCCLRank) Close() error {
 	var errs []error
-	if r.comm != nil {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.comm != nil && !r.aborted.Swap(true) { // an aborted communicator is freed already
 		errs = append(errs, backendNCCLDestroy(r.comm))
 		r.comm = nil
 	}

@@ -68,3 +68,7 @@ func backendNCCLAllReduceSum(dev int, comm, send, recv unsafe.Pointer, count uin
 			C.mg_stream(s), e, n)
 	})
 }
+
+func backendNCCLAbort(comm unsafe.Pointer) error {
+	return call("NCCL abort", func(e *C.char, n C.size_t) C.int { return C.mg_nccl_abort(comm, e, n) })
+}

@@ -187,14 +187,8 @@ func (p *PartRank) Sums() (delta, dangling float64, err error) {
 // ReduceNCCL returns the run's sums, the part's added over the parts
 // (collective; rank is this part's).
 func (p *PartRank) ReduceNCCL(rank *NCCLRank) (delta, dangling float64, err error) {
-	sp, err := rank.stream.get("PartRank.ReduceNCCL", rank.dev.ordinal)
-	if err != nil {
-		return 0, 0, err
-	}
 	base := p.sums.h.p
-	err = backendNCCLAllReduceSumF64(rank.dev.ordinal, rank.comm, base, unsafe.Add(base, 16), 2, sp)
-	rank.stream.put()
-	if err != nil {
+	if err := rank.allReduceSum("PartRank.ReduceNCCL", base, unsafe.Add(base, 16), 2, true); err != nil {
 		return 0, 0, err
 	}
 	s := make([]float64, 4)

@@ -356,14 +356,8 @@ func (p *PartRun) ExchangeNCCL(rank *NCCLRank, c PartCounters) (uint64, error) {
 // ReduceNCCL sums NextCount over the parts into Total, on the devices
 // (rank is this part's; collective), and returns the counters.
 func (p *PartRun) ReduceNCCL(rank *NCCLRank) (PartCounters, error) {
-	sp, err := rank.stream.get("PartRun.ReduceNCCL", rank.dev.ordinal)
-	if err != nil {
-		return PartCounters{}, err
-	}
 	base := p.ctr.h.p // NextCount is the first word, Total the third
-	err = backendNCCLAllReduceSum(rank.dev.ordinal, rank.comm, base, unsafe.Add(base, 16), 1, sp)
-	rank.stream.put()
-	if err != nil {
+	if err := rank.allReduceSum("PartRun.ReduceNCCL", base, unsafe.Add(base, 16), 1, false); err != nil {
 		return PartCounters{}, err
 	}
 	return p.Counters()

@@ -12,7 +12,7 @@ import (
 
 // NCCLExchanger is partition.Exchanger over NCCL: one communicator rank per
 // GPU of the run (rank i on the GPU of part i; runs that succeeded may
-// share one, a failed run leaves it unusable), the updates of a superstep
+// share one, a run that stopped early aborts it: Abort), the updates of a superstep
 // moved between the GPUs by NCCL's grouped sends and receives (their
 // counts first), the frontier sizes summed by NCCL's all-reduce. The
 // packaging and unpackaging stay on the host (partition.Run's), so each
@@ -108,6 +108,21 @@ func (x *NCCLExchanger) AllReduceSum(ctx context.Context, rank int, v uint64) (u
 	}
 	return s, nil
 }
+
+// Abort aborts every rank's communicator (cuda.NCCLRank.Abort): a rank
+// waiting in a collective returns cuda.ErrNCCLAborted, and so does every
+// later call. partition's runs abort their exchanger when a part fails or
+// the run is cancelled (partition.Aborter), so that the other parts do not
+// wait forever for it; the exchanger is then spent: make a new one.
+func (x *NCCLExchanger) Abort() error {
+	var errs []error
+	for _, r := range x.ranks {
+		errs = append(errs, r.Abort())
+	}
+	return errors.Join(errs...)
+}
+
+var _ partition.Aborter = (*NCCLExchanger)(nil)
 
 // Close destroys the communicators and frees their buffers.
 func (x *NCCLExchanger) Close() error {

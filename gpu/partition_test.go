@@ -2,8 +2,12 @@ package gpu_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/cuda"
@@ -154,4 +158,114 @@ func TestPartitionedRunsNCCL(t *testing.T) {
 	}
 	_, err = gpu.NewNCCLExchanger([]int{0, 0})
 	require.ErrorContains(t, err, "twice")
+}
+
+// needNCCLPair skips unless there are two GPUs and NCCL.
+func needNCCLPair(t *testing.T) {
+	t.Helper()
+	needGPU(t)
+	devices, err := cuda.DeviceCount()
+	require.NoError(t, err)
+	if devices < 2 {
+		t.Skip("one GPU: NCCL takes one rank per GPU")
+	}
+	if _, err := cuda.OpenNCCL(); err != nil {
+		t.Skipf("no NCCL: %v", err)
+	}
+}
+
+// TestNCCLAbort: a rank waiting in a collective that its peer never joins
+// returns cuda.ErrNCCLAborted once the exchanger is aborted, and so does
+// every later call; Close still works, and a new clique on the same GPUs
+// works.
+func TestNCCLAbort(t *testing.T) {
+	needNCCLPair(t)
+	ctx := context.Background()
+	x, err := gpu.NewNCCLExchanger([]int{0, 1})
+	require.NoError(t, err)
+	done := make(chan error, 1)
+	go func() {
+		_, err := x.AllReduceSum(ctx, 0, 1) // rank 1 never joins
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("rank 0's all-reduce returned without rank 1: %v", err)
+	case <-time.After(500 * time.Millisecond):
+	}
+	start := time.Now()
+	require.NoError(t, x.Abort())
+	select {
+	case err := <-done:
+		require.ErrorIs(t, err, cuda.ErrNCCLAborted)
+		t.Logf("the waiting rank returned %v after the abort", time.Since(start))
+	case <-time.After(30 * time.Second):
+		t.Fatal("rank 0 still waits 30 s after the abort")
+	}
+	_, err = x.AllToAll(ctx, 1, make([][]partition.Message, 2))
+	require.ErrorIs(t, err, cuda.ErrNCCLAborted)
+	require.NoError(t, x.Abort(), "aborting twice")
+	require.NoError(t, x.Close())
+
+	y, err := gpu.NewNCCLExchanger([]int{0, 1})
+	require.NoError(t, err)
+	defer func() { require.NoError(t, y.Close()) }()
+	sums := make([]uint64, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for r := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sums[r], errs[r] = y.AllReduceSum(ctx, r, uint64(r+1))
+		}()
+	}
+	wg.Wait()
+	require.NoError(t, errors.Join(errs...))
+	require.Equal(t, []uint64{3, 3}, sums)
+}
+
+// failingNCCL is an NCCL exchanger whose rank 1 fails its third
+// all-reduce instead of joining it.
+type failingNCCL struct {
+	*gpu.NCCLExchanger
+	calls atomic.Int32
+}
+
+var errLinkDown = errors.New("link down")
+
+func (f *failingNCCL) AllReduceSum(ctx context.Context, rank int, x uint64) (uint64, error) {
+	if rank == 1 && f.calls.Add(1) == 3 {
+		return 0, errLinkDown
+	}
+	return f.NCCLExchanger.AllReduceSum(ctx, rank, x)
+}
+
+// TestPartitionedRunNCCLPartFails: a partitioned run over NCCL whose part
+// fails returns that part's error (the other part, waiting for it in an
+// NCCL all-reduce, is released by the run's abort) instead of hanging.
+func TestPartitionedRunNCCLPartFails(t *testing.T) {
+	needNCCLPair(t)
+	var chain [][2]uint32
+	for v := uint32(0); v+1 < 300; v++ {
+		chain = append(chain, [2]uint32{v, v + 1})
+	}
+	el := testgraphs.Undirected(300, chain...)
+	ps, bs := gpuParts(t, el, partition.Options{Method: partition.Static, Parts: 2}, 2)
+	x, err := gpu.NewNCCLExchanger([]int{0, 1})
+	require.NoError(t, err)
+	defer func() { require.NoError(t, x.Close()) }()
+	f := &failingNCCL{NCCLExchanger: x}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := partition.Run(context.Background(), "bfs", ps, bs, 0, partition.RunOptions{Exchanger: f, HostExchange: true})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		require.ErrorIs(t, err, errLinkDown)
+		require.ErrorContains(t, err, "part 1")
+	case <-time.After(60 * time.Second):
+		t.Fatal("the run still waits 60 s after its part 1 failed")
+	}
 }

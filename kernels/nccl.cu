@@ -5,7 +5,10 @@
 // ncclResult_t, ncclDataType_t and ncclRedOp_t numbering, unchanged since
 // NCCL 2.0). A group of sends and receives is issued and ended within one
 // call: NCCL's group state belongs to the calling thread, and the Go
-// caller may move between threads between calls.
+// caller may move between threads between calls. The calls only queue
+// their work: the caller waits for the stream, so that another thread can
+// abort the communicator (mg_nccl_abort) while it waits for peers that
+// will never come.
 #include <dlfcn.h>
 #include <pthread.h>
 
@@ -26,6 +29,7 @@ struct Nccl {
     const char *(*error_string)(nccl_result) = nullptr;
     nccl_result (*comm_init_all)(nccl_comm *, int, const int *) = nullptr;
     nccl_result (*comm_destroy)(nccl_comm) = nullptr;
+    nccl_result (*comm_abort)(nccl_comm) = nullptr;
     nccl_result (*group_start)() = nullptr;
     nccl_result (*group_end)() = nullptr;
     nccl_result (*send)(const void *, size_t, int, int, nccl_comm, cudaStream_t) = nullptr;
@@ -80,6 +84,7 @@ int mg_nccl_open(const char *path, int *version, char *err, size_t errlen) {
             MG_SYM(error_string, "ncclGetErrorString")
             MG_SYM(comm_init_all, "ncclCommInitAll")
             MG_SYM(comm_destroy, "ncclCommDestroy")
+            MG_SYM(comm_abort, "ncclCommAbort")
             MG_SYM(group_start, "ncclGroupStart")
             MG_SYM(group_end, "ncclGroupEnd")
             MG_SYM(send, "ncclSend")
@@ -114,6 +119,13 @@ int mg_nccl_destroy(void *comm, char *err, size_t errlen) {
     return MG_OK;
 }
 
+int mg_nccl_abort(void *comm, char *err, size_t errlen) {
+    if (int rc = need_nccl(err, errlen)) return rc;
+    if (comm == NULL) return MG_OK;
+    MG_NCCL(g_nccl.comm_abort((nccl_comm)comm), "ncclCommAbort");
+    return MG_OK;
+}
+
 int mg_nccl_exchange(int dev, void *comm, int ranks, int rank, const void *send, const uint64_t *send_off,
                      const uint64_t *send_bytes, void *recv, const uint64_t *recv_off, const uint64_t *recv_bytes,
                      mg_stream s, char *err, size_t errlen) {
@@ -142,7 +154,6 @@ int mg_nccl_exchange(int dev, void *comm, int ranks, int rank, const void *send,
         }
     }
     MG_NCCL(g_nccl.group_end(), "ncclGroupEnd (sends and receives)");
-    MG_CHECK(cudaStreamSynchronize(st));
     return MG_OK;
 }
 
@@ -153,7 +164,6 @@ int mg_nccl_all_reduce_sum_u64(int dev, void *comm, const uint64_t *send, uint64
     MG_SET_DEVICE(dev);
     cudaStream_t st = (cudaStream_t)s;
     MG_NCCL(g_nccl.all_reduce(send, recv, count, kNcclUint64, kNcclSum, (nccl_comm)comm, st), "ncclAllReduce");
-    MG_CHECK(cudaStreamSynchronize(st));
     return MG_OK;
 }
 
@@ -164,7 +174,6 @@ int mg_nccl_all_reduce_sum_f64(int dev, void *comm, const double *send, double *
     MG_SET_DEVICE(dev);
     cudaStream_t st = (cudaStream_t)s;
     MG_NCCL(g_nccl.all_reduce(send, recv, count, kNcclFloat64, kNcclSum, (nccl_comm)comm, st), "ncclAllReduce");
-    MG_CHECK(cudaStreamSynchronize(st));
     return MG_OK;
 }
 

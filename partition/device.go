@@ -62,8 +62,9 @@ type DeviceExchanger interface {
 
 // runDevice is Run over device parts: one goroutine per part runs Init,
 // the supersteps until the sum of the next frontiers is zero or the cap,
-// and Collect, whose result (part 0's) it returns.
-func runDevice(ctx context.Context, dps []DevicePart, app string, srcPart int, srcLocal uint32, maxSteps int) ([]uint32, Stats, error) {
+// and Collect, whose result (part 0's) it returns. ex, the parts'
+// exchanger, is aborted if the run stops early (abortOnStop).
+func runDevice(ctx context.Context, dps []DevicePart, ex Exchanger, app string, srcPart int, srcLocal uint32, maxSteps int) ([]uint32, Stats, error) {
 	var out []uint32
 	workers := make([]*worker, len(dps))
 	for i := range workers {
@@ -71,6 +72,7 @@ func runDevice(ctx context.Context, dps []DevicePart, app string, srcPart int, s
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	ranksDone := abortOnStop(runCtx, ex)
 	var wg sync.WaitGroup
 	for i, dp := range dps {
 		w := workers[i]
@@ -88,6 +90,7 @@ func runDevice(ctx context.Context, dps []DevicePart, app string, srcPart int, s
 		}()
 	}
 	wg.Wait()
+	ranksDone()
 	var errs []error
 	for _, dp := range dps {
 		errs = append(errs, dp.Close())

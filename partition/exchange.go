@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // Message is one packaged update: a vertex, in its owner part's local
@@ -31,7 +32,7 @@ const MessageBytes = 8
 //
 // After a call has failed (an error or a cancelled context), the exchanger
 // is in an undefined state and must not be used again; NCCL's equivalent
-// is aborting the communicator.
+// is aborting the communicator (Aborter).
 type Exchanger interface {
 	// Parts returns the number of ranks.
 	Parts() int
@@ -42,6 +43,38 @@ type Exchanger interface {
 	AllToAll(ctx context.Context, rank int, send [][]Message) ([]Message, error)
 	// AllReduceSum returns the sum of x over all ranks.
 	AllReduceSum(ctx context.Context, rank int, x uint64) (uint64, error)
+}
+
+// Aborter is an Exchanger whose ranks can be stopped while they wait in a
+// collective: Abort makes every pending and later call of every rank
+// return an error (NCCL: ncclCommAbort), and the exchanger cannot be used
+// again. A run aborts its exchanger when it stops early (a part's error,
+// or ctx), so that no rank stays blocked in a collective that a stopped
+// rank will never join: an exchanger whose calls honour ctx (MemExchanger,
+// the peer copies' barriers) needs no Abort, NCCL's calls do.
+type Aborter interface {
+	Abort() error
+}
+
+// abortOnStop arranges for ex, when it is an Aborter, to be aborted as soon
+// as runCtx ends, unless done is called first (the run's ranks have all
+// returned: none waits in a collective). done must be called once the
+// ranks have returned.
+func abortOnStop(runCtx context.Context, ex any) (done func()) {
+	a, ok := ex.(Aborter)
+	if !ok {
+		return func() {}
+	}
+	var finished atomic.Bool
+	stop := context.AfterFunc(runCtx, func() {
+		if !finished.Load() {
+			a.Abort() // its error: the ranks' calls report the abort
+		}
+	})
+	return func() {
+		finished.Store(true)
+		stop()
+	}
 }
 
 // MemExchanger is the in-memory Exchanger: the ranks are goroutines of one

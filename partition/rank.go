@@ -142,6 +142,7 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 	iters := make([]int, len(rps))
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	ranksDone := abortOnStop(runCtx, ex)
 	var wg sync.WaitGroup
 	for i, rp := range rps {
 		w := &worker{rank: i, setup: setupTime}
@@ -181,6 +182,7 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 		}()
 	}
 	wg.Wait()
+	ranksDone()
 	if err := ctx.Err(); err != nil {
 		return fail(err)
 	}

@@ -186,7 +186,7 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 			if len(dps) != len(parts) {
 				return fail(fmt.Errorf("the exchanger made %d device parts for %d parts", len(dps), len(parts)))
 			}
-			res, st, err := runDevice(ctx, dps, app, srcPart, srcLocal, opts.MaxSupersteps)
+			res, st, err := runDevice(ctx, dps, ex, app, srcPart, srcLocal, opts.MaxSupersteps)
 			if err != nil {
 				return fail(err)
 			}
@@ -207,6 +207,7 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	ranksDone := abortOnStop(runCtx, ex)
 	var wg sync.WaitGroup
 	for _, w := range workers {
 		wg.Add(1)
@@ -226,6 +227,7 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 		}()
 	}
 	wg.Wait()
+	ranksDone()
 	if err := ctx.Err(); err != nil {
 		return fail(err)
 	}

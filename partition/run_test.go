@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/cpu"
@@ -325,3 +327,108 @@ func TestMemExchanger(t *testing.T) {
 	_, err := ex.AllToAll(ctx, 5, make([][]partition.Message, 3))
 	require.Error(t, err)
 }
+
+// stuckExchanger behaves like NCCL's collectives: a rank's all-reduce
+// waits for every rank without looking at the context, and only Abort
+// (partition.Aborter) ends the wait. Rank fail fails its call number
+// failAt instead of joining.
+type stuckExchanger struct {
+	n, fail int
+	failAt  int32
+	mu      sync.Mutex
+	arrived int
+	round   chan struct{}
+	aborted chan struct{}
+	once    sync.Once
+	calls   atomic.Int32
+	aborts  atomic.Int32
+}
+
+var errAborted = errors.New("aborted")
+
+func newStuckExchanger(n, fail int, failAt int32) *stuckExchanger {
+	return &stuckExchanger{n: n, fail: fail, failAt: failAt, round: make(chan struct{}), aborted: make(chan struct{})}
+}
+
+func (s *stuckExchanger) Parts() int { return s.n }
+
+// AllToAll sends nothing (the test's runs only reach the all-reduce).
+func (s *stuckExchanger) AllToAll(_ context.Context, _ int, _ [][]partition.Message) ([]partition.Message, error) {
+	return nil, nil
+}
+
+func (s *stuckExchanger) AllReduceSum(_ context.Context, rank int, _ uint64) (uint64, error) {
+	if rank == s.fail && s.calls.Add(1) == s.failAt {
+		return 0, errors.New("rank failed")
+	}
+	s.mu.Lock()
+	round := s.round
+	s.arrived++
+	if s.arrived == s.n {
+		s.arrived = 0
+		s.round = make(chan struct{})
+		close(round)
+	}
+	s.mu.Unlock()
+	select {
+	case <-round:
+		return 1, nil // every rank keeps going
+	case <-s.aborted:
+		return 0, errAborted
+	}
+}
+
+func (s *stuckExchanger) Abort() error {
+	s.aborts.Add(1)
+	s.once.Do(func() { close(s.aborted) })
+	return nil
+}
+
+// TestRunAbortsExchanger: when a part fails, a run aborts an exchanger
+// whose collectives ignore the context (NCCL's), so the other parts stop
+// waiting for the failed one; the part's error is the one reported. A run
+// that ends normally does not abort it.
+func TestRunAbortsExchanger(t *testing.T) {
+	var chain [][2]uint32
+	for v := uint32(0); v+1 < 200; v++ {
+		chain = append(chain, [2]uint32{v, v + 1})
+	}
+	el := testgraphs.Undirected(200, chain...)
+	ps, bs := split(t, el, partition.Options{Method: partition.Static, Parts: 3})
+	ex := newStuckExchanger(3, 1, 3)
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := partition.Run(context.Background(), "bfs", ps, bs, 0, partition.RunOptions{Exchanger: ex, MaxSupersteps: 50})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		require.ErrorContains(t, err, "rank failed")
+		require.ErrorContains(t, err, "part 1")
+		require.NotErrorIs(t, err, errAborted)
+		require.Equal(t, int32(1), ex.aborts.Load())
+	case <-time.After(30 * time.Second):
+		t.Fatal("the other parts still wait for the failed one: the exchanger was not aborted")
+	}
+
+	// Ten supersteps that all join: no abort.
+	ok := newStuckExchanger(3, -1, 0)
+	_, st, err := partition.Run(context.Background(), "bfs", ps, bs, 0, partition.RunOptions{Exchanger: ok, MaxSupersteps: 10})
+	require.NoError(t, err)
+	require.Equal(t, 10, st.Supersteps)
+	require.Zero(t, ok.aborts.Load())
+
+	// Cancelled from outside while every rank waits: aborted too.
+	ctx, cancel := context.WithCancel(context.Background())
+	never := newStuckExchanger(4, -1, 0) // a fourth rank that never comes
+	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+	_, _, err = partition.Run(ctx, "bfs", ps, bs, 0, partition.RunOptions{Exchanger: &threeOfFour{never}, MaxSupersteps: 50})
+	require.Error(t, err)
+	require.Equal(t, int32(1), never.aborts.Load())
+}
+
+// threeOfFour presents a four-rank stuck exchanger as three ranks: its
+// rounds never complete.
+type threeOfFour struct{ *stuckExchanger }
+
+func (t *threeOfFour) Parts() int { return 3 }
