@@ -63,6 +63,16 @@ func (s *stepState) blockRowsFor(use bool) (unsafe.Pointer, error) {
 	return s.rows.rows.h.p, nil
 }
 
+// BlockRows reports whether the run state's one-block runs read
+// fixed-width rows: use is set and every vertex of the layout has at most
+// BlockRowWidth out-arcs (the first call finds out on the device, and
+// builds the rows). Mode auto starts a BFS or a Brandes source of such a
+// layout (a road network's, a mesh's: high diameter) in one block.
+func (s *stepState) BlockRows(use bool) (bool, error) {
+	p, err := s.blockRowsFor(use)
+	return p != nil, err
+}
+
 // blockStats mirrors mg_block_stats (the cuda build checks its size).
 type blockStats struct {
 	levels, reached              uint32

@@ -26,6 +26,26 @@ func (b *Backend) blockFits(count uint64) bool {
 	return b.blockMax >= b.l.NumVertices && count <= BlockMaxLevel
 }
 
+// narrowBlock says whether mode auto starts a traversal from a frontier
+// of count vertices in one thread block rather than after
+// engine.AutoAsyncIterations synchronous iterations: when the block takes
+// the layout and the frontier, and the layout's rows are narrow enough
+// for the block's fixed-width rows (every vertex at most
+// cuda.BlockRowWidth out-arcs: road networks and meshes, whose thousands
+// of levels are what the hand-over is for; on luxembourg_osm the first 16
+// iterations cost 8 µs each in the device loop). rows is the run state's
+// BlockRows, which checks (and builds the rows) once.
+func (b *Backend) narrowBlock(rows func(use bool) (bool, error), count uint64) (bool, error) {
+	if b.noBlockRows || !b.blockFits(count) {
+		return false, nil
+	}
+	ok, err := rows(true)
+	if err != nil {
+		return false, fmt.Errorf("cuda backend: %w", err)
+	}
+	return ok, nil
+}
+
 // iterateBlock continues BFS (program prog, ProgBFS) from the current
 // frontier list's count vertices in one thread block (cuda.MinRun.BlockBFS:
 // the block's own barrier between levels; over the fixed-width rows where

@@ -70,8 +70,23 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 	}
 	prog := &cuda.SumProgram{ID: cuda.SumProgBCForward}
 	st := sumSteps{SumRun: run, p: prog, bcDepth: true}
+	narrow := false // a road network's sources run in one block from the start
+	if handOver {
+		if narrow, err = b.narrowBlock(run.BlockRows, 1); err != nil {
+			return nil, total, err
+		}
+	}
 	for _, s := range sources {
 		start := time.Now()
+		if narrow {
+			res, err := b.blockSource(run, s, opts)
+			if err != nil {
+				return nil, total, err
+			}
+			res.Seconds = time.Since(start).Seconds()
+			total.Add(res)
+			continue
+		}
 		if err := run.BCStart(s); err != nil {
 			return nil, total, fmt.Errorf("cuda backend: %w", err)
 		}

@@ -576,6 +576,18 @@ func (b *Backend) iterateMin(ctx context.Context, run *cuda.MinRun, p engine.Pro
 			}
 			return b.iterateAsync(run, p, prog, opts, count, true)
 		}
+		if prog == cuda.ProgBFS && isList && opts.MaxIterations == 0 {
+			narrow, err := b.narrowBlock(run.BlockRows, count)
+			if err != nil {
+				return engine.Result{}, err
+			}
+			if narrow { // a road network's BFS: one block from the start
+				start := time.Now()
+				res, err := b.iterateBlock(run, p, prog, opts, count)
+				res.Seconds = time.Since(start).Seconds()
+				return res, err
+			}
+		}
 	}
 	opts = withSampleRate(opts)
 	_, ee := p.(engine.EarlyExit[uint32])
