@@ -36,7 +36,9 @@
 // grid-wide engines; mg_bc_block runs one Brandes source whole: the BFS,
 // then σ level by level down (pulled from the level above) and δ level by
 // level up (pulled from the level below), on an undirected layout, and
-// stops after the BFS at a level over its bailout.
+// stops after the BFS at a level over its bailout. Over the rows the BFS
+// makes σ itself (EllRowsSigma: a level's σ is pulled while its arcs are
+// claimed), so only δ's pass follows it.
 #include "internal.cuh"
 
 namespace {
@@ -147,6 +149,7 @@ __device__ __forceinline__ void append_warp(const Shared &s, const Levels &q, co
 // is its arc range, its arcs are read from sparse_dst.
 struct CsrRows {
     static constexpr bool kHeavy = true;  // expands its heavy vertices after a level
+    static constexpr bool kSigmaInBfs = false;  // Brandes' forward pass runs after the BFS
     static constexpr uint32_t kCache = MG_BLOCK_CACHE;
     struct Entry {
         uint64_t b;
@@ -266,6 +269,14 @@ struct CsrRows {
     }
 };
 
+// row_sum adds x over the kRowWidth lanes of a row (every lane of the
+// warp calls it).
+__device__ __forceinline__ double row_sum(double x) {
+#pragma unroll
+    for (int o = kRowWidth / 2; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+    return x;
+}
+
 // EllRows is the row source over fixed-width rows (mg_block_rows): a
 // vertex's cache entry is its whole row, its arcs the row's slots up to
 // the first kNone.
@@ -308,7 +319,19 @@ struct EllRows {
     // takes its claimed vertices' slots with one shared atomic.
     __device__ __forceinline__ void level(const Shared &s, const Levels &q, const Level &lv, uint32_t *,
                                           uint32_t *) const {
+        level_sigma<false>(s, q, lv, nullptr);
+    }
+
+    // level_sigma is level; with kSigma it also makes the level's σ on
+    // the way (Brandes' forward pass fused into the BFS): σ[v] of each of
+    // the level's vertices v (but the source level's) is the sum of σ over
+    // v's row slots one level up, whose σ the level before made. The slots'
+    // levels and σ are loaded with the claims, not after them.
+    template <bool kSigma>
+    __device__ __forceinline__ void level_sigma(const Shared &s, const Levels &q, const Level &lv,
+                                                double *sigma) const {
         const uint32_t tid = threadIdx.x, a = tid % kRowWidth;
+        const bool pull = kSigma && lv.d > 0;  // the same in every thread
         for (uint32_t base = lv.qb; base < lv.qe; base += kRowRound) {
             // As in CsrRows::level: a warp past the level leaves, the passes
             // are the same in every thread.
@@ -319,6 +342,20 @@ struct EllRows {
             for (int p = 0; p < kRowPasses; p++) {
                 const uint32_t i = base + p * kRowGroups + tid / kRowWidth;
                 u[p] = p < passes && i < lv.qe ? slot(s, q, lv, i, a) : kNone;
+            }
+            if constexpr (kSigma) {
+                if (pull) {  // a pass at a time (a level of a road network is one pass)
+#pragma unroll
+                    for (int p = 0; p < kRowPasses; p++) {
+                        if (p >= passes) break;  // the same in every thread
+                        const uint32_t i = base + p * kRowGroups + tid / kRowWidth;
+                        const uint32_t lw = u[p] != kNone ? q.levels[u[p]] : kNone;
+                        const double sw = u[p] != kNone ? sigma[u[p]] : 0.0;
+                        const uint32_t v = a == 0 && i < lv.qe ? q.order[i] : kNone;
+                        const double x = row_sum(lw == lv.d - 1 ? sw : 0.0);
+                        if (v != kNone) sigma[v] = x;
+                    }
+                }
             }
             bool won[kRowPasses];
 #pragma unroll
@@ -345,6 +382,19 @@ struct EllRows {
 #pragma unroll
         for (uint32_t k = 0; k < kSlots; k++)
             if (w[k] != kNone) f(w[k]);
+    }
+};
+
+// EllRowsSigma is EllRows for Brandes: its BFS also makes σ (the forward
+// pass fused into the levels: EllRows::level_sigma), so bc_kernel runs
+// only the backward pass after it.
+struct EllRowsSigma : EllRows {
+    static constexpr bool kSigmaInBfs = true;
+    double *sigma;
+
+    __device__ __forceinline__ void level(const Shared &s, const Levels &q, const Level &lv, uint32_t *,
+                                          uint32_t *) const {
+        level_sigma<true>(s, q, lv, sigma);
     }
 };
 
@@ -439,6 +489,10 @@ template <>
 __device__ __forceinline__ EllRows source<EllRows>(const mg_dlayout &, const uint32_t *rows) {
     return EllRows{rows};
 }
+template <>
+__device__ __forceinline__ EllRowsSigma source<EllRowsSigma>(const mg_dlayout &, const uint32_t *rows) {
+    return EllRowsSigma{EllRows{rows}, nullptr};  // bc_kernel sets sigma
+}
 
 // bfs_kernel (one block) continues a BFS from frontier[0..count) (count >
 // 0, every one at the same level), which it copies to the front of order
@@ -502,9 +556,9 @@ __device__ __forceinline__ void brandes_level(const R &src, const Levels &q, uin
 // the BFS (its levels in levels, kNone where unreached, set before), then
 // σ down the levels (σ[v]: the sum of σ over v's arcs from the level
 // above) and δ up (δ[v]: σ[v] · Σ (1 + δ[w]) / σ[w] over v's arcs to the
-// level below); σ and δ are 0 before, except σ[source] = 1. It stops
-// after the BFS, leaving σ and δ, when a level has more than bailout
-// vertices (0: never).
+// level below); σ and δ are 0 before, except σ[source] = 1. Over the rows
+// (EllRowsSigma) σ is made by the BFS. It stops after the BFS, leaving σ
+// and δ, when a level has more than bailout vertices (0: never).
 template <typename R>
 __global__ void __launch_bounds__(kBlock)
     bc_kernel(mg_dlayout L, const uint32_t *rows, uint32_t source_v, uint32_t *levels, uint32_t *order,
@@ -512,7 +566,8 @@ __global__ void __launch_bounds__(kBlock)
               double *delta, mg_block_stats *stats) {
     extern __shared__ __align__(16) uint8_t smem[];
     const Shared s = carve(smem);
-    const R src = source<R>(L, rows);
+    R src = source<R>(L, rows);
+    if constexpr (R::kSigmaInBfs) src.sigma = sigma;
     const Levels q{levels, order, level_end, arc_begin, arc_count};
     const uint32_t tid = threadIdx.x;
     if (tid == 0) {
@@ -530,9 +585,11 @@ __global__ void __launch_bounds__(kBlock)
     // depth levels, 0 .. depth − 1 (the last, empty level excluded);
     // level d is order[level_end[d − 1] .. level_end[d]).
     __syncthreads();
-    for (uint32_t d = 1; d < depth; d++) {
-        brandes_level<true>(src, q, level_end[d - 1], level_end[d], d, sigma, delta);
-        __syncthreads();
+    if constexpr (!R::kSigmaInBfs) {  // σ, unless the BFS made it
+        for (uint32_t d = 1; d < depth; d++) {
+            brandes_level<true>(src, q, level_end[d - 1], level_end[d], d, sigma, delta);
+            __syncthreads();
+        }
     }
     for (uint32_t d = depth >= 2 ? depth - 2 : 0; d + 1 < depth; d--) {  // the deepest level's δ stays 0
         brandes_level<false>(src, q, d > 0 ? level_end[d - 1] : 0, level_end[d], d, sigma, delta);
@@ -700,7 +757,7 @@ int mg_bc_block(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t sou
     if (source >= l->n) return mg::invalid("mg_bc_block: source out of range", err, errlen);
     MG_SET_DEVICE(dev);
     if (rows != NULL)
-        return launch_bc<EllRows>(dev, l, rows, source, levels, order, level_end, arc_begin, arc_count, bailout,
+        return launch_bc<EllRowsSigma>(dev, l, rows, source, levels, order, level_end, arc_begin, arc_count, bailout,
                                   sigma, delta, stats, s, ev, err, errlen);
     return launch_bc<CsrRows>(dev, l, rows, source, levels, order, level_end, arc_begin, arc_count, bailout, sigma,
                               delta, stats, s, ev, err, errlen);

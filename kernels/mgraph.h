@@ -674,8 +674,8 @@ int mg_block_bfs(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t *l
  * its vertices' arc ranges, written when rows is NULL; level_end: n + 1,
  * each level's end in order), then sigma level by level down and delta
  * level by level up, each pulled over the vertex's arcs (its row when
- * rows is set: mg_block_rows's rows of the layout), leaving delta for
- * mg_bc_accumulate. A BFS level of more than bailout vertices (0: none)
+ * rows is set: mg_block_rows's rows of the layout, and then the BFS
+ * makes sigma as it goes), leaving delta for mg_bc_accumulate. A BFS level of more than bailout vertices (0: none)
  * stops it there, with stats->frontier_count > 0 and delta void: the
  * caller then runs the source otherwise. n at most
  * mg_block_max_vertices. ev: 2 events or NULL. Asynchronous on stream
