@@ -26,10 +26,7 @@ func TestBlockRuns(t *testing.T) {
 	needGPU(t)
 	ctx := context.Background()
 	const pathLen, leaves = 40, gpu.BlockMaxLevel + 100
-	var path, pathStar [][2]uint32
-	for v := uint32(0); v+1 < 600; v++ {
-		path = append(path, [2]uint32{v, v + 1})
-	}
+	var pathStar [][2]uint32
 	for v := uint32(0); v+1 < pathLen; v++ {
 		pathStar = append(pathStar, [2]uint32{v, v + 1})
 	}
@@ -43,7 +40,7 @@ func TestBlockRuns(t *testing.T) {
 		el      *graph.EdgeList
 		handsOn bool // the block gives a level back to async
 	}{
-		{"path", testgraphs.Undirected(600, path...), false},
+		{"path", testgraphs.Path(600), false},
 		{"grid", grid, false},
 		{"path-star", testgraphs.Undirected(pathLen+leaves, pathStar...), true},
 	} {

@@ -20,12 +20,7 @@ import (
 // longChain is an undirected path longer than one device loop's records, so
 // a traversal from one end takes several loops.
 func longChain() *graph.EdgeList {
-	n := uint32(2*cuda.LoopRecords + 500)
-	pairs := make([][2]uint32, 0, n-1)
-	for v := uint32(0); v+1 < n; v++ {
-		pairs = append(pairs, [2]uint32{v, v + 1})
-	}
-	return testgraphs.Undirected(uint64(n), pairs...)
+	return testgraphs.Path(uint32(2*cuda.LoopRecords + 500))
 }
 
 // loopShapes are the graphs of the device-loop tests: a chain longer than

@@ -246,11 +246,7 @@ func (f *failingNCCL) AllReduceSum(ctx context.Context, rank int, x uint64) (uin
 // NCCL all-reduce, is released by the run's abort) instead of hanging.
 func TestPartitionedRunNCCLPartFails(t *testing.T) {
 	needNCCLPair(t)
-	var chain [][2]uint32
-	for v := uint32(0); v+1 < 300; v++ {
-		chain = append(chain, [2]uint32{v, v + 1})
-	}
-	el := testgraphs.Undirected(300, chain...)
+	el := testgraphs.Path(300)
 	ps, bs := gpuParts(t, el, partition.Options{Method: partition.Static, Parts: 2}, 2)
 	x, err := gpu.NewNCCLExchanger([]int{0, 1})
 	require.NoError(t, err)

@@ -159,11 +159,7 @@ func TestRunDepthLimit(t *testing.T) {
 
 func TestRunStats(t *testing.T) {
 	ctx := context.Background()
-	var chain [][2]uint32
-	for v := uint32(0); v+1 < 100; v++ {
-		chain = append(chain, [2]uint32{v, v + 1})
-	}
-	el := testgraphs.Undirected(100, chain...)
+	el := testgraphs.Path(100)
 	// One part: no messages; BFS from 0 takes 99 levels plus the empty last superstep.
 	ps, bs := split(t, el, partition.Options{Method: partition.Static, Parts: 1})
 	_, st, err := partition.Run(ctx, "bfs", ps, bs, 0, partition.RunOptions{})
@@ -213,11 +209,7 @@ func (h hookExchanger) AllReduceSum(ctx context.Context, rank int, x uint64) (ui
 }
 
 func TestRunCancelled(t *testing.T) {
-	var chain [][2]uint32
-	for v := uint32(0); v+1 < 500; v++ {
-		chain = append(chain, [2]uint32{v, v + 1})
-	}
-	el := testgraphs.Undirected(500, chain...)
+	el := testgraphs.Path(500)
 	ps, bs := split(t, el, partition.Options{Method: partition.Static, Parts: 3})
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -242,11 +234,7 @@ func TestRunCancelled(t *testing.T) {
 // TestRunPartFails: an error on one part stops every part and is the one
 // reported.
 func TestRunPartFails(t *testing.T) {
-	var chain [][2]uint32
-	for v := uint32(0); v+1 < 500; v++ {
-		chain = append(chain, [2]uint32{v, v + 1})
-	}
-	el := testgraphs.Undirected(500, chain...)
+	el := testgraphs.Path(500)
 	ps, bs := split(t, el, partition.Options{Method: partition.Static, Parts: 3})
 	boom := errors.New("link down")
 	var calls atomic.Int32
@@ -389,11 +377,7 @@ func (s *stuckExchanger) Abort() error {
 // waiting for the failed one; the part's error is the one reported. A run
 // that ends normally does not abort it.
 func TestRunAbortsExchanger(t *testing.T) {
-	var chain [][2]uint32
-	for v := uint32(0); v+1 < 200; v++ {
-		chain = append(chain, [2]uint32{v, v + 1})
-	}
-	el := testgraphs.Undirected(200, chain...)
+	el := testgraphs.Path(200)
 	ps, bs := split(t, el, partition.Options{Method: partition.Static, Parts: 3})
 	ex := newStuckExchanger(3, 1, 3)
 	done := make(chan error, 1)

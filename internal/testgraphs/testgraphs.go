@@ -68,6 +68,16 @@ func Undirected(n uint64, pairs ...[2]uint32) *graph.EdgeList {
 	return el
 }
 
+// Path builds the undirected path 0 – 1 – … – n−1 (a chain of n
+// vertices: one vertex a level from 0).
+func Path(n uint32) *graph.EdgeList {
+	pairs := make([][2]uint32, 0, max(n, 1)-1)
+	for v := uint32(0); v+1 < n; v++ {
+		pairs = append(pairs, [2]uint32{v, v + 1})
+	}
+	return Undirected(uint64(n), pairs...)
+}
+
 // Shapes returns the test graphs of the given size.
 func Shapes(t testing.TB, size Size) []Shape {
 	sz := sizes[size]
