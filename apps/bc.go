@@ -106,6 +106,11 @@ type bcScratch struct {
 // directed graph, kept with the backend) instead of allocating and
 // first-touching them again.
 //
+// In mode async a backend without a device runs BC without levels
+// (bcAsync, bcasync.go: worklists over the shortest-path DAG, released by
+// atomic counts), with arrays of its own kept the same way; the other
+// modes run as follows.
+//
 // Every per-vertex pass between the engines' runs is parallel: one pass
 // resets depth and σ (and, for the first source, the result); the forward
 // Apply makes the first offers; a parallel counting sort lists the levels;
@@ -114,9 +119,6 @@ type bcScratch struct {
 // mapped at the end.
 func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var total engine.Result
-	if _, ok := fwd.(engine.BrandesBackend); !ok && opts.Mode == engine.Async {
-		return nil, total, fmt.Errorf("bc: mode async runs on the cuda backend only: %w", engine.ErrNotMonotone)
-	}
 	if err := refusePull("bc", opts); err != nil {
 		return nil, total, err
 	}
@@ -141,6 +143,10 @@ func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts eng
 	}
 	if lf.Directed && fwd == bwd {
 		return nil, total, fmt.Errorf("bc: a directed graph needs a backend over its transpose for the backward pass")
+	}
+	if opts.Mode == engine.Async {
+		// No levels: worklists over the shortest-path DAG (bcasync.go).
+		return bcAsync(ctx, fwd, sources, opts)
 	}
 	forward, err := engine.NewRunner[float64](fwd, opts)
 	if err != nil {

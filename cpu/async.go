@@ -4,22 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/layout"
 )
-
-// asyncChunk is the number of vertices handed between workers at once: a
-// worker with more than twice this many waiting shares a chunk when another
-// worker is idle, and the first frontier is dealt out in chunks.
-const asyncChunk = 256
-
-// asyncCheckEvery is how many vertices a worker processes between checks of
-// its context.
-const asyncCheckEvery = 4096
 
 // asyncRunner runs monotone min programs in engine.Async mode: the CPU twin
 // of the device's async kernel (cuda.MinRun.Async). Each worker processes
@@ -69,171 +60,28 @@ func (r *asyncRunner) Run(ctx context.Context, p engine.Program[uint32], values 
 		}
 		return res, nil
 	}
-	pool := newAsyncPool(r.workers, f.List(r.workers))
-	if err := pool.run(ctx, minVisit(l, op, jump, values)); err != nil {
+	pool := par.NewWorklist(r.workers, f.List(r.workers))
+	if err := pool.Run(ctx, minVisit(l, op, jump, values)); err != nil {
 		res.Seconds = time.Since(start).Seconds()
 		return res, err
 	}
 	res.Seconds = time.Since(start).Seconds()
 	res.Iterations = 1
 	if opts := r.opts; opts.Trace {
-		res.Trace = append(res.Trace, pool.trace().Record(res.Seconds, engine.Phase{Name: "async", Seconds: res.Seconds}))
+		res.Trace = append(res.Trace, worklistTrace(pool).Record(res.Seconds, engine.Phase{Name: "async", Seconds: res.Seconds}))
 	}
 	return res, nil
 }
 
-// asyncPool is the work the workers share: chunks of vertices, and the
-// idle count by which they detect the end.
-type asyncPool struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	chunks  [][]uint32
-	idle    int // workers waiting in take
-	workers int
-	done    bool
-	err     error
-	items   atomic.Uint64
-	shared  atomic.Uint64 // vertices given to the pool by workers
-	waiting atomic.Int32  // idle, readable without the lock (a hint)
-}
-
-func newAsyncPool(workers int, first []uint32) *asyncPool {
-	p := &asyncPool{workers: workers}
-	p.cond = sync.NewCond(&p.mu)
-	// take pops the last chunk: the first vertices go in last, to be taken
-	// first (CC's smallest labels spread before the others).
-	for i := (len(first) - 1) / asyncChunk * asyncChunk; i >= 0 && len(first) > 0; i -= asyncChunk {
-		p.chunks = append(p.chunks, first[i:min(i+asyncChunk, len(first))])
-	}
-	return p
-}
-
-// take returns a chunk of work, or nil when the run is over (every worker
-// idle and nothing shared) or failed. It is where a worker waits.
-func (p *asyncPool) take() []uint32 {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for {
-		if p.done {
-			return nil
-		}
-		if k := len(p.chunks); k > 0 {
-			c := p.chunks[k-1]
-			p.chunks = p.chunks[:k-1]
-			return c
-		}
-		p.idle++
-		p.waiting.Add(1)
-		if p.idle == p.workers {
-			p.idle--
-			p.waiting.Add(-1)
-			p.done = true
-			p.cond.Broadcast()
-			return nil
-		}
-		p.cond.Wait()
-		p.idle--
-		p.waiting.Add(-1)
-	}
-}
-
-// give shares a chunk with the idle workers.
-func (p *asyncPool) give(c []uint32) {
-	p.shared.Add(uint64(len(c)))
-	p.mu.Lock()
-	p.chunks = append(p.chunks, c)
-	p.cond.Signal()
-	p.mu.Unlock()
-}
-
-// fail ends the run with err.
-func (p *asyncPool) fail(err error) {
-	p.mu.Lock()
-	if p.err == nil {
-		p.err = err
-	}
-	p.done = true
-	p.cond.Broadcast()
-	p.mu.Unlock()
-}
-
-// trace is what the run did, for its trace record. Call it after the run.
-func (p *asyncPool) trace() engine.AsyncTrace {
-	return engine.AsyncTrace{Items: p.items.Load(), Shared: p.shared.Load()}
-}
-
-// failure returns the error that ended the run, if any.
-func (p *asyncPool) failure() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.err
-}
-
-// visitFunc processes vertex v for worker w and returns q with the
-// vertices it queues appended.
-type visitFunc func(w int, v uint32, q []uint32) []uint32
-
-// run runs visit on every worker until the run is over, and returns the
-// first error.
-func (p *asyncPool) run(ctx context.Context, visit visitFunc) error {
-	var wg sync.WaitGroup
-	errs := make([]error, p.workers)
-	for w := range p.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[w] = p.work(ctx, w, visit)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// work is worker w's loop: take a chunk when its own queue is empty, and
-// visit its queue in order.
-func (p *asyncPool) work(ctx context.Context, w int, visit visitFunc) error {
-	var q []uint32 // q[head:] waits
-	head := 0
-	var processed uint64
-	defer func() { p.items.Add(processed) }()
-	for {
-		if head == len(q) {
-			c := p.take()
-			if c == nil {
-				return p.failure()
-			}
-			q, head = append(q[:0], c...), 0
-		}
-		v := q[head]
-		head++
-		processed++
-		if processed%asyncCheckEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				p.fail(err)
-				return err
-			}
-		}
-		q = visit(w, v, q)
-		if len(q)-head > 2*asyncChunk && p.waiting.Load() > 0 {
-			k := len(q) - asyncChunk
-			p.give(append([]uint32(nil), q[k:]...))
-			q = q[:k]
-		}
-		if head >= asyncCheckEvery && head > len(q)/2 { // reuse the consumed front
-			q, head = q[:copy(q, q[head:])], 0
-		}
-	}
+// worklistTrace is what a worklist's run did, for its trace record.
+func worklistTrace(p *par.Worklist) engine.AsyncTrace {
+	return engine.AsyncTrace{Items: p.Items(), Shared: p.Shared()}
 }
 
 // minVisit relaxes v's out-arcs with an atomic min on each destination
 // (the program's edge operation op) and queues the destinations it
 // lowered.
-func minVisit(l *layout.Layout, op engine.EdgeOp, jump bool, values []uint32) visitFunc {
+func minVisit(l *layout.Layout, op engine.EdgeOp, jump bool, values []uint32) par.Visit {
 	off, dst, wts := l.SparseOffsets, l.SparseDst, l.SparseWeights
 	return func(_ int, v uint32, q []uint32) []uint32 {
 		dv := atomic.LoadUint32(&values[v])

@@ -42,7 +42,7 @@ func (b *Backend) PageRankDeltaAsync(ctx context.Context, p engine.PageRankParam
 		}
 	})
 	start := time.Now()
-	pool := newAsyncPool(b.workers, all)
+	pool := par.NewWorklist(b.workers, all)
 	off, dst := l.SparseOffsets, l.SparseDst
 	visit := func(_ int, v uint32, q []uint32) []uint32 {
 		r := math.Float64frombits(atomic.SwapUint64(&residual[v], 0))
@@ -63,13 +63,13 @@ func (b *Backend) PageRankDeltaAsync(ctx context.Context, p engine.PageRankParam
 		}
 		return q
 	}
-	if err := pool.run(ctx, visit); err != nil {
+	if err := pool.Run(ctx, visit); err != nil {
 		return nil, res, fmt.Errorf("cpu backend: pr-delta: %w", err)
 	}
 	res.Seconds = time.Since(start).Seconds()
 	res.Iterations = 1
 	if opts.Trace {
-		res.Trace = append(res.Trace, pool.trace().Record(res.Seconds, engine.Phase{Name: "async", Seconds: res.Seconds}))
+		res.Trace = append(res.Trace, worklistTrace(pool).Record(res.Seconds, engine.Phase{Name: "async", Seconds: res.Seconds}))
 	}
 	copyStart := time.Now()
 	ranks := make([]float64, n)

@@ -253,7 +253,7 @@ type LabelJumper interface {
 
 // ErrNotMonotone is returned (wrapped) for a program that cannot run in
 // Mode Async.
-var ErrNotMonotone = errors.New("mode async runs bfs, sssp, cc-lp and pr-delta (and bc on the cuda backend), not this app")
+var ErrNotMonotone = errors.New("mode async runs bfs, sssp, cc-lp, pr-delta and bc, not this app")
 
 // DeviceProgram is implemented by programs that have a GPU implementation:
 // DeviceKernel names the functor the CUDA kernels are instantiated with
