@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 )
@@ -22,8 +23,8 @@ type blockRows struct {
 // blockRowsFor returns the rows a one-block run reads (nil: the layout's
 // CSR): none when use is false, else the run state's, which the first
 // call builds on the device (the layout's largest out-degree, read back;
-// then the rows when it is at most BlockRowWidth). They are freed with
-// the run state.
+// then the rows when it is at most BlockRowWidth; without room for them,
+// the CSR). They are freed with the run state.
 func (s *stepState) blockRowsFor(use bool) (unsafe.Pointer, error) {
 	if !use {
 		return nil, nil
@@ -47,6 +48,10 @@ func (s *stepState) blockRowsFor(use bool) (unsafe.Pointer, error) {
 		}
 		if maxDeg[0] <= BlockRowWidth && s.n > 0 {
 			rows, err := allocOwned[uint32](&s.owned, s.dl.dev, int(s.n)*BlockRowWidth)
+			if oom := (*OutOfMemoryError)(nil); errors.As(err, &oom) {
+				s.rows.checked = true // no room for them: the CSR serves
+				return nil, nil
+			}
 			if err != nil {
 				return nil, fmt.Errorf("block rows: %w", err)
 			}
