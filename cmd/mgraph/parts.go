@@ -42,7 +42,7 @@ type partitioned struct {
 }
 
 // partitionedApps maps the apps a partitioned run has to partition.Run's.
-var partitionedApps = map[string]string{"bfs": "bfs", "sssp": "sssp", "cc": "cc", "cc-lp": "cc", "pr": "pr"}
+var partitionedApps = map[string]string{"bfs": "bfs", "sssp": "sssp", "cc": "cc", "cc-lp": "cc", "pr": "pr", "bc": "bc"}
 
 // parseGPUs reads --gpus: a count or "all" (every visible GPU); 0 when
 // not given.
@@ -92,7 +92,9 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	case parts < 0 || parts > partition.MaxParts:
 		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return partSpec{}, usageError("--parts and --gpus run bfs, sssp, cc and pr; not %s", app)
+		return partSpec{}, usageError("--parts and --gpus run bfs, sssp, cc, pr and bc (CPU parts); not %s", app)
+	case app == "bc" && (gpus > 0 || f.backend == "cuda"):
+		return partSpec{}, usageError("partitioned bc runs on CPU parts only (the GPU parts have no device BC yet): use --backend cpu --parts N")
 	case mode == engine.Async:
 		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
@@ -307,8 +309,8 @@ func storeParts(e *env, c *cache.Cache, keys []string, ps []*partition.Part, ls 
 	fmt.Fprintf(e.stderr, "cached %d parts in %.2fs\n", len(keys), time.Since(start).Seconds())
 }
 
-// run runs app from sources[0] (cc, pr: none) over the parts; pr's
-// options are pr.
+// run runs app from sources[0] (cc, pr: none; bc: from all of them) over
+// the parts; pr's options are pr.
 func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mode engine.Mode, seed uint64, noPull bool, maxIter int, pr apps.PageRankOptions) (any, engine.Result, error) {
 	var src uint32
 	if len(sources) > 0 {
@@ -317,6 +319,9 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 	ro := partition.RunOptions{Engine: engine.RunOptions{Mode: mode, Seed: seed, NoPull: noPull}, Exchanger: p.x, HostExchange: p.host}
 	if ro.Exchanger == nil && p.onGPUs && !p.host {
 		ro.Exchanger = gpu.NewPeerExchanger(len(p.parts))
+	}
+	if app == "bc" {
+		return p.runBC(ctx, sources, mode)
 	}
 	if app == "pr" {
 		opts := partition.RankOptions{Damping: pr.Damping, Tolerance: pr.Tolerance, MaxIterations: pr.MaxIterations}
@@ -341,6 +346,29 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 		return apps.Float32Distances(values, p.backends[0].Workers()), res, nil // float32 distances, as one backend gives them
 	}
 	return values, res, nil
+}
+
+// runBC runs BC from sources over CPU parts on the host (partition.RunBC),
+// the threads shared out among the parts; mode pull is refused as the
+// unpartitioned bc refuses it.
+func (p *partitioned) runBC(ctx context.Context, sources []uint32, mode engine.Mode) (any, engine.Result, error) {
+	if p.onGPUs {
+		return nil, engine.Result{}, fmt.Errorf("partitioned bc runs on CPU parts only (the GPU parts have no device BC yet)")
+	}
+	if mode == engine.Pull {
+		return nil, engine.Result{}, fmt.Errorf("bc: %w", engine.ErrPullMode)
+	}
+	workers := p.workers
+	if workers > 0 {
+		workers = max(1, workers/len(p.parts))
+	}
+	scores, st, err := partition.RunBC(ctx, p.parts, p.backends, sources, workers)
+	p.last = st
+	res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()}
+	if err != nil {
+		return nil, res, err
+	}
+	return scores, res, nil
 }
 
 // stats describes the last run's supersteps: where the time went.

@@ -51,6 +51,45 @@ func TestRunPartitioned(t *testing.T) {
 	}
 }
 
+// TestRunPartitionedBC: bc over CPU parts, undirected and directed, from
+// one source and from several, validates and writes as many scores as the
+// unpartitioned run; every partitioner runs it. On parts of GPUs it is
+// refused (TestRunPartitionedBadFlags), not run on the host.
+func TestRunPartitionedBC(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range [][]string{
+		{"rmat:11:8", "--undirected", "--source", "7"},
+		{"rmat:10:8", "--sources", "3"},
+	} {
+		common := append([]string{"run", "bc"}, c...)
+		common = append(common, "--cache-dir", dir, "--threads", "2", "--panel-size", "64")
+		want := filepath.Join(dir, "bc.tsv")
+		code, _, errOut := mgraph(t, append(common, "--backend", "cpu", "--out", want)...)
+		require.Equal(t, 0, code, errOut)
+		wantData, err := os.ReadFile(want)
+		require.NoError(t, err)
+		for _, method := range []string{"brp", "random", "balanced", "static"} {
+			got := filepath.Join(dir, "bc-parts.tsv")
+			args := append(append([]string{}, common...), "--backend", "cpu", "--parts", "3", "--partition", method,
+				"--validate", "--out", got, "--trials", "2")
+			code, out, errOut := mgraph(t, args...)
+			require.Equal(t, 0, code, "%v: %s", args, errOut)
+			assert.Contains(t, out, "validation: ok", "%v", args)
+			assert.Contains(t, out, "3 parts on CPU", "%v", args)
+			assert.NotContains(t, errOut, "transposed", "%v", args)
+			gotData, err := os.ReadFile(got)
+			require.NoError(t, err)
+			// The parts sum the path counts in another order: validated,
+			// not byte-equal.
+			require.Equal(t, strings.Count(string(wantData), "\n"), strings.Count(string(gotData), "\n"), "%v", args)
+		}
+	}
+	code, _, errOut := mgraph(t, "run", "bc", "rmat:8", "--undirected", "--parts", "2", "--backend", "cpu", "--mode", "pull",
+		"--cache-dir", dir)
+	require.Equal(t, 1, code, errOut)
+	assert.Contains(t, errOut, "bc: mode pull runs the min programs")
+}
+
 // TestRunPartitionedBadFlags: what a partitioned run refuses, exit 2.
 func TestRunPartitionedBadFlags(t *testing.T) {
 	dir := t.TempDir()
@@ -58,7 +97,9 @@ func TestRunPartitionedBadFlags(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"run", "bc", "rmat:8", "--parts", "2"}, "run bfs, sssp, cc and pr"},
+		{[]string{"run", "tc", "rmat:8", "--parts", "2"}, "run bfs, sssp, cc, pr and bc"},
+		{[]string{"run", "bc", "rmat:8", "--gpus", "1"}, "partitioned bc runs on CPU parts only"},
+		{[]string{"run", "bc", "rmat:8", "--backend", "cuda", "--parts", "2"}, "partitioned bc runs on CPU parts only"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "-1"}, "--parts -1"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--mode", "async"}, "async"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--partition", "metis"}, "--partition"},
