@@ -137,13 +137,14 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, 
 	ps, ls, cut, cached := loadCachedParts(e, c, keys, l.Params, f.in.threads)
 	if !cached {
 		var err error
-		if ps, ls, cut, err = partitionLayout(ctx, f, l, spec); err != nil {
+		if ps, ls, cut, err = partitionLayout(ctx, e, f, l, spec); err != nil {
 			return nil, err
 		}
 		if c != nil {
 			storeParts(e, c, keys, ps, ls, f)
 		}
 	}
+	backendsStart := time.Now()
 	p := &partitioned{parts: ps, backends: make([]engine.Backend, parts), onGPUs: gpus > 0, host: spec.host, workers: f.in.threads}
 	fail := func(err error) (*partitioned, error) { p.close(); return nil, err }
 	for i, pl := range ls {
@@ -182,6 +183,7 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, 
 			exchange = "NCCL through the host"
 		}
 	}
+	fmt.Fprintf(e.stderr, "parts' backends ready in %s\n", fmtSeconds(time.Since(backendsStart).Seconds()))
 	where := "CPU"
 	if gpus > 0 {
 		where = fmt.Sprintf("%d GPUs", gpus)
@@ -197,25 +199,40 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, 
 }
 
 // partitionLayout partitions l's graph (in original ids) and builds every
-// part's layout; it returns the parts, their layouts and the arcs cut.
-func partitionLayout(ctx context.Context, f *runFlags, l *layout.Layout, spec partSpec) ([]*partition.Part, []*layout.Layout, uint64, error) {
+// part's layout; it returns the parts, their layouts and the arcs cut, and
+// says on stderr how long each phase took (the graph in original ids, the
+// assignment, the split, the parts' layouts).
+func partitionLayout(ctx context.Context, e *env, f *runFlags, l *layout.Layout, spec partSpec) ([]*partition.Part, []*layout.Layout, uint64, error) {
+	var phases []string
+	t := time.Now()
+	phase := func(name string) {
+		phases = append(phases, fmt.Sprintf("%s %s", name, fmtSeconds(time.Since(t).Seconds())))
+		t = time.Now()
+	}
 	el := apps.OriginalCSR(l, f.in.threads).IntoEdgeList(f.in.threads)
+	phase("graph in original ids")
 	owner, err := partition.Assign(ctx, el, partition.Options{Method: spec.method, Parts: spec.parts, Seed: f.seed})
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	phase("assignment")
 	ps, err := partition.Split(ctx, el, owner, spec.parts)
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	phase("split")
 	ls, err := partition.BuildLayouts(ctx, ps, l.Params, preprocess.Options{Workers: f.in.threads})
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	phase("layouts")
 	for _, pt := range ps {
 		pt.EL = nil // built: the arcs are in the layouts
 	}
-	return ps, ls, partition.EdgeCut(el, owner), nil
+	cut := partition.EdgeCut(el, owner)
+	phase("arcs cut")
+	fmt.Fprintf(e.stderr, "partitioning: %s\n", strings.Join(phases, ", "))
+	return ps, ls, cut, nil
 }
 
 // partKeys returns the cache keys of the parts' layouts of the graph
