@@ -39,6 +39,17 @@ type partitioned struct {
 	closers  []func() error
 	describe string          // for the summary line
 	last     partition.Stats // the last run's
+	store    func()          // caches the parts made by this run (storeParts), once the trials are done; nil: nothing to cache
+}
+
+// storeAfterTrials caches the parts this run made, if any (the trials
+// come first: the user's result does not wait for the cache write, as the
+// unpartitioned layout's does not).
+func (p *partitioned) storeAfterTrials() {
+	if p.store != nil {
+		p.store()
+		p.store = nil
+	}
 }
 
 // partitionedApps maps the apps a partitioned run has to partition.Run's.
@@ -125,8 +136,8 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 // newPartitioned partitions l's graph into spec's parts and makes a
 // backend per part: part i on GPU i mod spec.gpus, or on the CPU when
 // spec.gpus is 0 (threads shared out). With a cache (c, the layout's key),
-// the parts' layouts and tables are cached beside the layout and taken
-// from there next time.
+// the parts' layouts and tables are cached beside the layout (after the
+// trials: storeAfterTrials) and taken from there next time.
 func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, spec partSpec, c *cache.Cache, key string) (*partitioned, error) {
 	gpus, parts := spec.gpus, spec.parts
 	t0 := time.Now()
@@ -135,17 +146,19 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, 
 		keys = partKeys(key, spec, f.seed, l.Params)
 	}
 	ps, ls, cut, cached := loadCachedParts(e, c, keys, l.Params, f.in.threads)
+	var store func()
 	if !cached {
 		var err error
 		if ps, ls, cut, err = partitionLayout(ctx, e, f, l, spec); err != nil {
 			return nil, err
 		}
 		if c != nil {
-			storeParts(e, c, keys, ps, ls, f)
+			store = func() { storeParts(e, c, keys, ps, ls, f) }
 		}
 	}
 	backendsStart := time.Now()
-	p := &partitioned{parts: ps, backends: make([]engine.Backend, parts), onGPUs: gpus > 0, host: spec.host, workers: f.in.threads}
+	p := &partitioned{parts: ps, backends: make([]engine.Backend, parts), onGPUs: gpus > 0, host: spec.host, workers: f.in.threads,
+		store: store}
 	fail := func(err error) (*partitioned, error) { p.close(); return nil, err }
 	for i, pl := range ls {
 		if gpus == 0 {

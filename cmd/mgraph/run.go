@@ -488,6 +488,9 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	}
 	trialsDone := time.Since(wall)
 	storeStart := time.Now()
+	if parted != nil {
+		parted.storeAfterTrials()
+	}
 	if err := dl.finish(f.validate); err != nil {
 		return err
 	}
