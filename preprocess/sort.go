@@ -17,12 +17,8 @@ import (
 // cut into parts (a stable sort has one answer), so the caller may choose
 // parts by worker count freely.
 func countingSort(ctx context.Context, k uint64, parts, workers int, count func(part int, cnt []uint64), scatter func(part int, pos []uint64)) ([]uint64, error) {
-	cnts := make([][]uint64, parts)
-	parallel(parts, workers, func(p int) {
-		cnts[p] = make([]uint64, k)
-		count(p, cnts[p])
-	})
-	if err := ctx.Err(); err != nil {
+	cnts, err := countParts(ctx, k, parts, workers, count)
+	if err != nil {
 		return nil, err
 	}
 	offsets := make([]uint64, k+1)
@@ -52,6 +48,20 @@ func countingSort(ctx context.Context, k uint64, parts, workers int, count func(
 		return nil, err
 	}
 	return offsets, nil
+}
+
+// countParts is the counting pass of both sorts: part p's key counts
+// (k words) by count(p, ...), the parts in parallel.
+func countParts(ctx context.Context, k uint64, parts, workers int, count func(part int, cnt []uint64)) ([][]uint64, error) {
+	cnts := make([][]uint64, parts)
+	parallel(parts, workers, func(p int) {
+		cnts[p] = make([]uint64, k)
+		count(p, cnts[p])
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return cnts, nil
 }
 
 // parallel runs fn(i) for i in [0, n) on up to workers goroutines.
@@ -130,12 +140,8 @@ func radixShift(k uint64) uint {
 // read and may be nil.
 func radixSort(ctx context.Context, k uint64, shift uint, parts, workers int, keys, out, outW []uint32,
 	count func(part int, cnt []uint64), scatter func(part int, bpos []uint64, shift uint)) ([]uint64, error) {
-	cnts := make([][]uint64, parts)
-	parallel(parts, workers, func(p int) {
-		cnts[p] = make([]uint64, k)
-		count(p, cnts[p])
-	})
-	if err := ctx.Err(); err != nil {
+	cnts, err := countParts(ctx, k, parts, workers, count)
+	if err != nil {
 		return nil, err
 	}
 	nb := int((k-1)>>shift) + 1
