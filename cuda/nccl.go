@@ -304,9 +304,6 @@ func (r *NCCLRank) abortComm() error {
 	return nil
 }
 
-// Aborted reports whether the rank was aborted.
-func (r *NCCLRank) Aborted() bool { return r.aborted.Load() }
-
 // AllReduceSum returns the sum of x over the clique's ranks.
 func (r *NCCLRank) AllReduceSum(x uint64) (uint64, error) {
 	n := r.ranks

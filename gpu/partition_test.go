@@ -133,17 +133,7 @@ func checkPartitioned(t *testing.T, s testgraphs.Shape, parts, gpus int, mk func
 // and on the host, validated against the references; it needs two GPUs or
 // more and NCCL (cuda.OpenNCCL).
 func TestPartitionedRunsNCCL(t *testing.T) {
-	needGPU(t)
-	devices, err := cuda.DeviceCount()
-	require.NoError(t, err)
-	if devices < 2 {
-		t.Skip("one GPU: NCCL takes one rank per GPU")
-	}
-	v, err := cuda.OpenNCCL()
-	if err != nil {
-		t.Skipf("no NCCL: %v", err)
-	}
-	t.Logf("NCCL %d, %d GPUs", v, devices)
+	devices := needNCCLPair(t)
 	devs := make([]int, devices)
 	for i := range devs {
 		devs[i] = i
@@ -160,8 +150,9 @@ func TestPartitionedRunsNCCL(t *testing.T) {
 	require.ErrorContains(t, err, "twice")
 }
 
-// needNCCLPair skips unless there are two GPUs and NCCL.
-func needNCCLPair(t *testing.T) {
+// needNCCLPair skips unless there are two GPUs or more and NCCL, and
+// returns the GPU count.
+func needNCCLPair(t *testing.T) int {
 	t.Helper()
 	needGPU(t)
 	devices, err := cuda.DeviceCount()
@@ -169,9 +160,12 @@ func needNCCLPair(t *testing.T) {
 	if devices < 2 {
 		t.Skip("one GPU: NCCL takes one rank per GPU")
 	}
-	if _, err := cuda.OpenNCCL(); err != nil {
+	v, err := cuda.OpenNCCL()
+	if err != nil {
 		t.Skipf("no NCCL: %v", err)
 	}
+	t.Logf("NCCL %d, %d GPUs", v, devices)
+	return devices
 }
 
 // TestNCCLAbort: a rank waiting in a collective that its peer never joins
