@@ -51,8 +51,10 @@ func TestRunDirectedGraphs(t *testing.T) {
 func TestRunOutAndTrace(t *testing.T) {
 	dir := t.TempDir()
 	out, trace := filepath.Join(dir, "levels.tsv"), filepath.Join(dir, "trace.json")
+	// Mode hybrid: one iteration a level on both backends (auto runs a
+	// narrow graph's BFS in one thread block on the GPU: one iteration).
 	code, _, errOut := mgraph(t, "run", "bfs", "grid:8:0", "--source", "0", "--out", out, "--trace", trace,
-		"--cache-dir", dir, "--trials", "2")
+		"--cache-dir", dir, "--trials", "2", "--mode", "hybrid")
 	require.Equal(t, 0, code, errOut)
 	data, err := os.ReadFile(out)
 	require.NoError(t, err)
