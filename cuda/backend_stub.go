@@ -93,6 +93,13 @@ func backendPRPullStep(int, unsafe.Pointer, unsafe.Pointer, float64, float64, un
 }
 func backendBlockMaxVertices(int) (uint64, error)                     { return 0, ErrNoCUDA }
 func backendBlockMaxDegree(int, unsafe.Pointer, unsafe.Pointer) error { return ErrNoCUDA }
+func backendClusterMaxVertices(int) (uint64, uint32, error)           { return 0, 0, ErrNoCUDA }
+func backendClusterBFS(int, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendBCCluster(int, unsafe.Pointer, unsafe.Pointer, uint32, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
 func backendBlockRows(int, unsafe.Pointer, uint32, unsafe.Pointer) error {
 	return ErrNoCUDA
 }

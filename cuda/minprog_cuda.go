@@ -186,6 +186,23 @@ func backendBlockMaxVertices(dev int) (uint64, error) {
 	return uint64(out), err
 }
 
+func backendClusterMaxVertices(dev int) (uint64, uint32, error) {
+	var out C.uint64_t
+	var blocks C.uint32_t
+	err := call("cluster max vertices", func(e *C.char, n C.size_t) C.int {
+		return C.mg_cluster_max_vertices(C.int(dev), &out, &blocks, e, n)
+	})
+	return uint64(out), uint32(blocks), err
+}
+
+func backendClusterBFS(dev int, desc, rows unsafe.Pointer, blocks uint32, levels, frontier unsafe.Pointer, count uint32, order, spill unsafe.Pointer, bailout uint32, stats, ev unsafe.Pointer) error {
+	return call("cluster bfs", func(e *C.char, n C.size_t) C.int {
+		return C.mg_cluster_bfs(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(rows), C.uint32_t(blocks),
+			(*C.uint32_t)(levels), (*C.uint32_t)(frontier), C.uint32_t(count), (*C.uint32_t)(order),
+			(*C.uint32_t)(spill), C.uint32_t(bailout), (*C.mg_block_stats)(stats), nil, (*C.mg_event)(ev), e, n)
+	})
+}
+
 func backendBlockMaxDegree(dev int, desc, out unsafe.Pointer) error {
 	return call("block max degree", func(e *C.char, n C.size_t) C.int {
 		return C.mg_block_max_degree(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(out), nil, e, n)

@@ -24,6 +24,9 @@ type stepState struct {
 	records   *Buffer[LoopRecord]
 	loopCtr   *Buffer[StepCounters]
 	rows      blockRows // the one-block runs' fixed-width rows (block.go), built on first use
+	// clusterSpill is the cluster runs' spill (cluster.go), allocated on
+	// first use.
+	clusterSpill *Buffer[uint32]
 	owned
 }
 

@@ -46,6 +46,7 @@ type SumRun struct {
 	// BCBlock's levels, queue, level ends, the queued vertices' arc ranges
 	// and its statistics, allocated on its first use.
 	blockLevels, blockOrder, levelEnd, arcCount *Buffer[uint32]
+	queueRows                                   *Buffer[uint32] // BCCluster's rows in queue order
 	arcBegin                                    *Buffer[uint64]
 	blockStats                                  *Buffer[blockStats]
 }

@@ -26,32 +26,14 @@ func (b *Backend) blockFits(count uint64) bool {
 	return b.blockMax >= b.l.NumVertices && count <= BlockMaxLevel
 }
 
-// narrowBlock says whether mode auto starts a traversal from a frontier
-// of count vertices in one thread block rather than after
-// engine.AutoAsyncIterations synchronous iterations: when the block takes
-// the layout and the frontier, and the layout's rows are narrow enough
-// for the block's fixed-width rows (every vertex at most
-// cuda.BlockRowWidth out-arcs: road networks and meshes, whose thousands
-// of levels are what the hand-over is for; on luxembourg_osm the first 16
-// iterations cost 8 µs each in the device loop). rows is the run state's
-// BlockRows, which checks (and builds the rows) once.
-func (b *Backend) narrowBlock(rows func(use bool) (bool, error), count uint64) (bool, error) {
-	if b.noBlockRows || !b.blockFits(count) {
-		return false, nil
-	}
-	ok, err := rows(true)
-	if err != nil {
-		return false, fmt.Errorf("cuda backend: %w", err)
-	}
-	return ok, nil
-}
-
 // iterateBlock continues BFS (program prog, ProgBFS) from the current
 // frontier list's count vertices in one thread block (cuda.MinRun.BlockBFS:
 // the block's own barrier between levels; over the fixed-width rows where
 // the layout's rows fit them, unless WithoutBlockRows); a level it gives
-// back (more than BlockMaxLevel vertices) goes on asynchronously. One
-// iteration of mode "block" (plus the async one, if any).
+// back (more than BlockMaxLevel vertices) goes on in one cluster
+// (iterateCluster) when the block read the rows and the cluster takes the
+// level, else asynchronously. One iteration of mode "block" (plus the
+// cluster's or the async one, if any).
 func (b *Backend) iterateBlock(run *cuda.MinRun, p engine.Program[uint32], prog int, opts engine.RunOptions, count uint64) (engine.Result, error) {
 	start := time.Now()
 	st, err := run.BlockBFS(uint32(count), BlockMaxLevel, !b.noBlockRows)
@@ -60,10 +42,15 @@ func (b *Backend) iterateBlock(run *cuda.MinRun, p engine.Program[uint32], prog 
 		return res, fmt.Errorf("cuda backend: %w", err)
 	}
 	if opts.Trace {
-		res.Trace = append(res.Trace, blockTrace(st, count, res.Seconds))
+		res.Trace = append(res.Trace, blockTrace(ModeBlock, st, count, res.Seconds))
 	}
 	if st.Left > 0 {
-		ar, err := b.iterateAsync(run, p, prog, opts, uint64(st.Left), true)
+		next := func() (engine.Result, error) { return b.iterateAsync(run, p, prog, opts, uint64(st.Left), true) }
+		if st.Rows && b.clusterFits(uint64(st.Left)) {
+			b.outgrown.Store(true)
+			next = func() (engine.Result, error) { return b.iterateCluster(run, p, prog, opts, uint64(st.Left)) }
+		}
+		ar, err := next()
 		if err != nil {
 			return res, err
 		}
@@ -77,8 +64,9 @@ func (b *Backend) iterateBlock(run *cuda.MinRun, p engine.Program[uint32], prog 
 // thread block (cuda.SumRun.BCBlock: the BFS, σ and δ level by level, the
 // block's own barrier between levels; rows as in iterateBlock). One
 // iteration of mode "block"; a source whose BFS reaches a level of more
-// than BlockMaxLevel vertices runs again without levels (asyncSource; the
-// block's BFS so far is lost). The caller holds b.mu; the layout is
+// than BlockMaxLevel vertices runs again in one cluster (clusterSource)
+// when the block read the rows and the cluster takes the layout, else
+// without levels (asyncSource; the block's BFS so far is lost). The caller holds b.mu; the layout is
 // undirected and fits (blockMax).
 func (b *Backend) blockSource(run *cuda.SumRun, s uint32, opts engine.RunOptions) (engine.Result, error) {
 	start := time.Now()
@@ -91,10 +79,15 @@ func (b *Backend) blockSource(run *cuda.SumRun, s uint32, opts engine.RunOptions
 		return res, fmt.Errorf("cuda backend: bc: %w", err)
 	}
 	if opts.Trace {
-		res.Trace = append(res.Trace, blockTrace(st, 1, res.Seconds))
+		res.Trace = append(res.Trace, blockTrace(ModeBlock, st, 1, res.Seconds))
 	}
 	if st.Left > 0 {
-		ar, err := b.asyncSource(run, s, opts)
+		source := b.asyncSource
+		if st.Rows && b.clusterFits(1) {
+			b.outgrown.Store(true)
+			source = b.clusterSource
+		}
+		ar, err := source(run, s, opts)
 		if err != nil {
 			return res, err
 		}
@@ -110,14 +103,14 @@ const (
 	blockSourceCSR  = "csr"
 )
 
-// blockTrace is the trace entry of a one-block run from a frontier of
-// count vertices; its phase names the row source it read.
-func blockTrace(st cuda.BlockStats, count uint64, seconds float64) engine.IterationTrace {
+// blockTrace is the trace entry of a one-block or cluster run (mode) from
+// a frontier of count vertices; its phase names the row source it read.
+func blockTrace(mode string, st cuda.BlockStats, count uint64, seconds float64) engine.IterationTrace {
 	src := blockSourceCSR
 	if st.Rows {
 		src = blockSourceRows
 	}
-	return engine.IterationTrace{Mode: ModeBlock, FrontierVertices: count, Seconds: seconds,
-		Phases: []engine.Phase{{Name: fmt.Sprintf("%s (%s, %d levels, %d reached)", ModeBlock, src, st.Levels, st.Reached),
+	return engine.IterationTrace{Mode: mode, FrontierVertices: count, Seconds: seconds,
+		Phases: []engine.Phase{{Name: fmt.Sprintf("%s (%s, %d levels, %d reached)", mode, src, st.Levels, st.Reached),
 			Seconds: float64(st.Millis) / 1e3}}}
 }

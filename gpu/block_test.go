@@ -50,8 +50,8 @@ func TestBlockRuns(t *testing.T) {
 			tag := c.name
 			var opts []gpu.Option
 			if noBlock {
-				tag += " without block runs"
-				opts = append(opts, gpu.WithoutBlockRuns())
+				tag += " without block or cluster runs"
+				opts = append(opts, gpu.WithoutBlockRuns(), gpu.WithoutClusterRuns())
 			}
 			gb, err := gpu.New(l, 2, opts...)
 			require.NoError(t, err, tag)

@@ -35,7 +35,8 @@ var _ engine.BrandesBackend = (*Backend)(nil)
 // engine.AutoAsyncIterations levels, with a small frontier: a graph of high
 // diameter), drops the levels it has and runs again in one thread block
 // (blockSource) when the layout fits one, else without levels
-// (asyncSource).
+// (asyncSource). On a narrow layout (fixed-width rows) every source runs
+// in one block or one cluster from the start (narrowStart).
 func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var total engine.Result
 	if opts.Mode == engine.Async && b.l.Directed {
@@ -70,16 +71,20 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 	}
 	prog := &cuda.SumProgram{ID: cuda.SumProgBCForward}
 	st := sumSteps{SumRun: run, p: prog, bcDepth: true}
-	narrow := false // a road network's sources run in one block from the start
+	where := startLevels // a road network's or a mesh's sources run in one block or cluster from the start
 	if handOver {
-		if narrow, err = b.narrowBlock(run.BlockRows, 1); err != nil {
+		if where, err = b.narrowStart(run.BlockRows, 1); err != nil {
 			return nil, total, err
 		}
 	}
 	for _, s := range sources {
 		start := time.Now()
-		if narrow {
-			res, err := b.blockSource(run, s, opts)
+		if where != startLevels {
+			source := b.blockSource
+			if where == startCluster {
+				source = b.clusterSource
+			}
+			res, err := source(run, s, opts)
 			if err != nil {
 				return nil, total, err
 			}

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -52,16 +53,20 @@ type Backend struct {
 	// beyond loopFixed for a device-loop iteration.
 	fixed, arcCost map[int]float64
 	arcRef         map[int]uint64
-	loopFixed      map[int]float64 // the shortest device-loop iteration per program id (seconds)
-	fixedSamples   map[int]int     // host sparse steps fixed is the shortest of
-	noLoop         bool            // WithoutDeviceLoop
-	loopBlocks     uint32          // WithLoopBlocksPerSM
-	asyncBlocks    uint32          // WithAsyncBlocksPerSM
-	blockMax       uint64          // the most vertices a one-block run takes (0: none, or WithoutBlockRuns)
-	noBlockRows    bool            // WithoutBlockRows
-	asyncDelta     uint32          // SSSP's near-far bucket width in async runs
-	delta          uint32          // SSSP's near-far bucket width in device loops (0: off; WithNearFarDelta)
-	prScheme       cuda.PRScheme   // WithPRScheme
+	loopFixed      map[int]float64   // the shortest device-loop iteration per program id (seconds)
+	fixedSamples   map[int]int       // host sparse steps fixed is the shortest of
+	noLoop         bool              // WithoutDeviceLoop
+	loopBlocks     uint32            // WithLoopBlocksPerSM
+	asyncBlocks    uint32            // WithAsyncBlocksPerSM
+	blockMax       uint64            // the most vertices a one-block run takes (0: none, or WithoutBlockRuns)
+	noBlockRows    bool              // WithoutBlockRows
+	cluster        cuda.ClusterShape // what the cluster runs take (zero: none, or WithoutClusterRuns)
+	// outgrown is set once a one-block run over this layout gave a level
+	// to the cluster: later traversals start in the cluster (narrowStart).
+	outgrown   atomic.Bool
+	asyncDelta uint32        // SSSP's near-far bucket width in async runs
+	delta      uint32        // SSSP's near-far bucket width in device loops (0: off; WithNearFarDelta)
+	prScheme   cuda.PRScheme // WithPRScheme
 
 	// The operator device (package ops), made by the first OpsDevice and
 	// kept with its scratch and uploaded permutation; opsMu is held from
@@ -93,6 +98,8 @@ type options struct {
 	asyncBlocks uint32
 	noBlock     bool
 	noBlockRows bool
+	noCluster   bool
+	clusterSize uint32
 	nearFar     int64
 	prScheme    cuda.PRScheme
 	memLimit    uint64 // bytes of the device the layout may take (0: all)
@@ -146,6 +153,22 @@ func WithAsyncBlocksPerSM(n uint32) Option {
 // comparing the two; the results are the same).
 func WithoutBlockRuns() Option {
 	return func(o *options) { o.noBlock = true }
+}
+
+// WithoutClusterRuns keeps mode auto's traversals of narrow layouts
+// (every vertex at most cuda.BlockRowWidth out-arcs) out of one
+// thread-block cluster: where one block does not take them, they go to the
+// grid-wide async engine (for comparing the two; the results are the
+// same).
+func WithoutClusterRuns() Option {
+	return func(o *options) { o.noCluster = true }
+}
+
+// WithClusterBlocks makes the cluster runs launch clusters of n blocks (a
+// power of two from 2 to cuda.ClusterMaxBlocks, at most the device's
+// largest) instead of the largest that launches (0); for study and tests.
+func WithClusterBlocks(n uint32) Option {
+	return func(o *options) { o.clusterSize = n }
 }
 
 // WithoutBlockRows makes the one-block runs read the layout's CSR even
@@ -249,6 +272,12 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 		noBlockRows: o.noBlockRows}
 	if !o.noBlock {
 		if b.blockMax, err = cuda.BlockMaxVertices(dl.Device()); err != nil {
+			b.Close()
+			return nil, fmt.Errorf("cuda backend: %w", err)
+		}
+	}
+	if !o.noCluster {
+		if b.cluster, err = clusterShape(dl.Device(), o.clusterSize); err != nil {
 			b.Close()
 			return nil, fmt.Errorf("cuda backend: %w", err)
 		}
@@ -574,16 +603,30 @@ func (b *Backend) iterateMin(ctx context.Context, run *cuda.MinRun, p engine.Pro
 			if prog == cuda.ProgBFS && b.blockFits(count) {
 				return b.iterateBlock(run, p, prog, opts, count)
 			}
+			if prog == cuda.ProgBFS {
+				where, err := b.narrowStart(run.BlockRows, count)
+				if err != nil {
+					return engine.Result{}, err
+				}
+				if where == startCluster {
+					return b.iterateCluster(run, p, prog, opts, count)
+				}
+			}
 			return b.iterateAsync(run, p, prog, opts, count, true)
 		}
 		if prog == cuda.ProgBFS && isList && opts.MaxIterations == 0 {
-			narrow, err := b.narrowBlock(run.BlockRows, count)
+			where, err := b.narrowStart(run.BlockRows, count)
 			if err != nil {
 				return engine.Result{}, err
 			}
-			if narrow { // a road network's BFS: one block from the start
+			if where != startLevels { // a road network's or a mesh's BFS: one block or cluster from the start
 				start := time.Now()
-				res, err := b.iterateBlock(run, p, prog, opts, count)
+				var res engine.Result
+				if where == startBlock {
+					res, err = b.iterateBlock(run, p, prog, opts, count)
+				} else {
+					res, err = b.iterateCluster(run, p, prog, opts, count)
+				}
 				res.Seconds = time.Since(start).Seconds()
 				return res, err
 			}

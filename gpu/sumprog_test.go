@@ -125,7 +125,7 @@ func TestBCAutoHandsOver(t *testing.T) {
 		async bool
 	}{{"path", testgraphs.Undirected(n, path...), true}, {"star", testgraphs.Undirected(n, star...), false}} {
 		l := build(t, c.el, testgraphs.SmallParams())
-		gb, err := gpu.New(l, 2, gpu.WithoutBlockRuns())
+		gb, err := gpu.New(l, 2, gpu.WithoutBlockRuns(), gpu.WithoutClusterRuns())
 		require.NoError(t, err, c.name)
 		srcs := []uint32{0, 7}
 		bc, res, err := apps.BC(context.Background(), gb, gb, srcs, ro)

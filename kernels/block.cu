@@ -681,10 +681,9 @@ int launch_bc(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t sourc
     const int rc = prepare_launch(bc_kernel<R>, dev, l->n, "mg_bc_block", &smem, err, errlen);
     if (rc != MG_OK) return rc;
     cudaStream_t st = (cudaStream_t)s;
+    int rc2 = MG_OK;
     MG_RECORD(0);
-    reset_kernel<<<mg::grid_for(dev, l->n, kFillBlock, kFillBlocksPerSM), kFillBlock, 0, st>>>(l->n, source, levels,
-                                                                                            sigma, delta);
-    MG_CHECK_LAUNCH("block reset_kernel<<<grid, 256, 0, s>>>");
+    if ((rc2 = mg::bc_block_reset(dev, l->n, source, levels, sigma, delta, st, err, errlen)) != MG_OK) return rc2;
     bc_kernel<R><<<1, kBlock, smem, st>>>(*l, rows, source, levels, order, level_end, arc_begin, arc_count, bailout,
                                           sigma, delta, stats);
     MG_CHECK_LAUNCH("bc_kernel<<<1, MG_BLOCK_THREADS, bitmap + cache, s>>>");
@@ -693,6 +692,18 @@ int launch_bc(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t sourc
 }
 
 }  // namespace
+
+namespace mg {
+
+int bc_block_reset(int dev, uint64_t n, uint32_t source, uint32_t *levels, double *sigma, double *delta,
+                   cudaStream_t st, char *err, size_t errlen) {
+    reset_kernel<<<mg::grid_for(dev, n, kFillBlock, kFillBlocksPerSM), kFillBlock, 0, st>>>(n, source, levels, sigma,
+                                                                                         delta);
+    MG_CHECK_LAUNCH("block reset_kernel<<<grid, 256, 0, s>>>");
+    return MG_OK;
+}
+
+}  // namespace mg
 
 extern "C" {
 

@@ -25,6 +25,12 @@ int invalid(const char *msg, char *err, size_t errlen);
 // multiprocessors returns the SM count of dev (cached per ordinal).
 int multiprocessors(int dev);
 
+// bc_block_reset launches the reset of a one-block or cluster Brandes
+// source (block.cu) on stream st: levels unreached (0xffffffff) but the
+// source's (0), σ 0 but the source's (1), δ 0, over n vertices.
+int bc_block_reset(int dev, uint64_t n, uint32_t source, uint32_t *levels, double *sigma, double *delta,
+                   cudaStream_t st, char *err, size_t errlen);
+
 }  // namespace mg
 
 // MG_CHECK evaluates a CUDA runtime call and returns its error, with the

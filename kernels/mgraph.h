@@ -684,6 +684,46 @@ int mg_bc_block(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t sou
                 uint32_t *order, uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t bailout,
                 double *sigma, double *delta, mg_block_stats *stats, mg_stream s, mg_event *ev, char *err,
                 size_t errlen);
+/* Traversals in one thread-block cluster (cluster.cu, compute capability
+ * 9.0 and up): the one-block runs' level-synchronous BFS and Brandes over
+ * fixed-width rows (mg_block_rows), spread over the blocks of one
+ * cluster, whose barrier (the cluster's, in hardware) separates the
+ * levels. The visited bitmap is split over the blocks' shared memory
+ * (word w in block w mod blocks, claimed through distributed shared
+ * memory), so graphs of up to tens of millions of vertices fit; the
+ * block that holds a vertex's word expands it, keeping the ids of up to
+ * MG_CLUSTER_LIST vertices a level (more go to spill, global memory of
+ * MG_CLUSTER_SPILL_WORDS(n, blocks) words) and the rows of the first
+ * MG_CLUSTER_ROW_CACHE. */
+#define MG_CLUSTER_MAX_BLOCKS 16
+#define MG_CLUSTER_LIST 2048
+#define MG_CLUSTER_ROW_CACHE 512
+#define MG_CLUSTER_SPILL_WORDS(n, blocks) (3 * (((uint64_t)(n) + 31) / 32 + (uint64_t)(blocks)) * 32)
+/* The largest cluster the cluster runs launch on dev (*blocks: 16, 8, 4
+ * or 2 blocks; 0 where the device has no clusters) and the most vertices
+ * its bitmap takes (*vertices; 0 with no clusters). */
+int mg_cluster_max_vertices(int dev, uint64_t *vertices, uint32_t *blocks, char *err, size_t errlen);
+/* mg_block_bfs over a cluster of blocks blocks (mg_cluster_max_vertices's
+ * or a smaller power of two, at least 2): the same arguments, but rows
+ * must be set (mg_block_rows's), n at most mg_cluster_max_vertices for
+ * that size, and spill holds MG_CLUSTER_SPILL_WORDS(n, blocks) words. A
+ * level of more than bailout vertices (0: never) is found when the next
+ * is made: the run stops with that next level in frontier. ev: 2 events
+ * or NULL. Asynchronous on stream s. */
+int mg_cluster_bfs(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t blocks, uint32_t *levels,
+                   uint32_t *frontier, uint32_t count, uint32_t *order, uint32_t *spill, uint32_t bailout,
+                   mg_block_stats *stats, mg_stream s, mg_event *ev, char *err, size_t errlen);
+/* mg_bc_block over a cluster of blocks blocks, over rows (required): the
+ * BFS makes sigma as it goes and writes each queued vertex's row in queue
+ * order to qrows (n * MG_BLOCK_ROW_WIDTH words), which the backward pass
+ * reads; spill as mg_cluster_bfs's. It stops after the BFS
+ * (stats->frontier_count > 0, delta void) when a level has more than
+ * bailout vertices (0: never). ev: 2 events or NULL. Asynchronous on
+ * stream s. */
+int mg_bc_cluster(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t blocks, uint32_t source,
+                  uint32_t *levels, uint32_t *order, uint32_t *level_end, uint32_t *qrows, uint32_t *spill,
+                  uint32_t bailout, double *sigma, double *delta, mg_block_stats *stats, mg_stream s, mg_event *ev,
+                  char *err, size_t errlen);
 /* Data-driven PageRank in async mode (prasync.cu): x = 0 and residual = 1
  * everywhere, then every vertex on the async worklist absorbs its residual
  * into x and pushes damping·r/outdeg along its out-arcs; a push that lifts a

@@ -53,6 +53,8 @@ type runFlags struct {
 	gpuSplit    string
 	gpuNoLoop   bool
 	gpuNoBlock  bool
+	gpuNoClust  bool
+	gpuClustBl  uint
 	gpuNoRows   bool
 	gpuAsyncBl  uint32
 	gpuStream   bool
@@ -171,6 +173,8 @@ Examples:
 			fs.StringVar(&f.gpuSplit, "gpu-split", "", "cuda: the dense kernels' work split ROWS,EDGES,SLOTS (rows per heavy row chunk, light edges per chunk, slots per phase 2 chunk; 0 or empty: the default)")
 			fs.Uint32Var(&f.gpuAsyncBl, "gpu-async-blocks", 0, "cuda: thread blocks per SM of --mode async runs (0: the default; at most what fits)")
 			fs.BoolVar(&f.gpuNoBlock, "gpu-no-block", false, "cuda: --mode auto hands long runs with small frontiers to the grid-wide async engine, never to one thread block (for comparing the two)")
+			fs.BoolVar(&f.gpuNoClust, "gpu-no-cluster", false, "cuda: --mode auto never runs a traversal in one thread-block cluster; where one block does not take a narrow graph it goes to the grid-wide async engine (for comparing the two)")
+			fs.UintVar(&f.gpuClustBl, "gpu-cluster-blocks", 0, "cuda: blocks of the cluster runs' clusters (2, 4, 8 or 16; 0: the largest the device launches)")
 			fs.BoolVar(&f.gpuNoRows, "gpu-no-block-rows", false, fmt.Sprintf("cuda: one-block runs read the CSR even where every vertex has at most %d out-arcs, instead of fixed-width rows (for comparing the two)", cuda.BlockRowWidth))
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
 			fs.StringVar(&f.gpus, "gpus", "", "bfs, sssp, cc, pr: run partitioned over N GPUs (or all), a part per GPU unless --parts, the updates exchanged by NCCL")
@@ -347,6 +351,12 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		}
 		if f.gpuNoRows {
 			gopts = append(gopts, gpu.WithoutBlockRows())
+		}
+		if f.gpuNoClust {
+			gopts = append(gopts, gpu.WithoutClusterRuns())
+		}
+		if f.gpuClustBl > 0 {
+			gopts = append(gopts, gpu.WithClusterBlocks(uint32(f.gpuClustBl)))
 		}
 		if f.gpuStream {
 			gopts = append(gopts, gpu.WithPRScheme(cuda.PRStream))
@@ -655,7 +665,7 @@ func (f *runFlags) gpuMemoryLimit() (uint64, error) {
 
 // engineOnlyFlags tune the MultiGraph engines only; the operators refuse
 // them rather than ignore them.
-var engineOnlyFlags = []string{"gpu-split", "gpu-async-blocks", "gpu-no-loop", "gpu-no-block", "gpu-no-block-rows", "gpu-loop-blocks", "gpu-near-far", "gpu-pr-stream"}
+var engineOnlyFlags = []string{"gpu-split", "gpu-async-blocks", "gpu-no-loop", "gpu-no-block", "gpu-no-block-rows", "gpu-no-cluster", "gpu-cluster-blocks", "gpu-loop-blocks", "gpu-near-far", "gpu-pr-stream"}
 
 // checkFrom parses --from (comma-separated original ids; nil when not
 // given) and refuses what does not go with it: an app other than bfs and
