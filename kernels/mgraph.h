@@ -1101,6 +1101,94 @@ void mg_nvtx_pop(void);
 uint64_t mg_nvtx_start(const char *name);
 void mg_nvtx_end(uint64_t id);
 
+/* --- Partitioned betweenness centrality on the device (partbc.cu) ------- */
+/* (This section: partition.RunBC's device parts, cuda/partbc.go.) A part of
+ * a partitioned Brandes BC keeps its levels, path counts σ, offers
+ * (1+δ)/σ and scores on its device, over its layout (layout ids): every
+ * forward level claims and sums on the part, sends every ghost's σ sum to
+ * its owner (ghost_buf, a value per ghost in owner order: 0 = not claimed
+ * at this level) and adds the sums it receives (copy_buf, a value per
+ * ghost copy of its vertices in the other parts, by part); every backward
+ * level publishes the offers of the part's vertices to the parts that hold
+ * them as ghosts (copy_buf: MG_PART_BC_NO_OFFER where the vertex is not at
+ * the level asked) and takes its ghosts' (ghost_buf). Every call waits. */
+
+/* The level of a vertex not reached. */
+#define MG_PART_BC_UNVISITED 0xffffffffu
+/* A published offer for a vertex not at the level asked (offers are never
+ * negative). */
+#define MG_PART_BC_NO_OFFER (-1.0)
+/* A row (out- or in-) of more arcs is summed by a block instead of a warp
+ * when hub_list has room (else by its warp); a layout of m arcs has fewer
+ * than m / MG_PART_BC_HUB_ARCS + 1 such rows of each kind. */
+#define MG_PART_BC_HUB_ARCS 1024
+
+/* What a forward level leaves for the host. */
+typedef struct {
+    uint64_t count;    /* owned vertices the level reached (claimed here or received) */
+    uint64_t ghosts;   /* ghosts the level claimed (claimed[0..ghosts)) */
+    uint64_t total;    /* the all-reduce's sum of count over the parts */
+    uint64_t hubs;     /* rows listed for a block each (scratch of the calls) */
+} mg_part_bc_counters;
+
+/* A part's BC state on its device. */
+typedef struct {
+    uint64_t n;          /* vertices of the part's layout (owned and ghosts) */
+    uint64_t num_local;  /* owned vertices: order's capacity */
+    uint64_t num_ghosts; /* ghosts: ghost_lid's, claimed's and ghost_buf's length */
+    uint64_t num_recv;   /* ghost copies of the part's vertices elsewhere: recv_lid's and copy_buf's length */
+    const uint64_t *offsets;    /* out-adjacency: the layout's sparse part (n+1) */
+    const uint32_t *dst;
+    const uint64_t *in_offsets; /* in-adjacency (mg_transpose; n+1) */
+    const uint32_t *in_src;
+    const uint32_t *ghost_bits; /* bit v of word v/32: layout id v is a ghost */
+    const uint32_t *ghost_lid;  /* ghost g's layout id, ghosts ordered by owner */
+    const uint32_t *recv_lid;   /* the copies' layout ids: for each other part in turn, in its ghost order */
+    uint32_t *level;            /* n levels */
+    double *sigma, *offer, *score; /* n each */
+    uint32_t *order;            /* the owned vertices reached, level after level */
+    uint32_t *claimed;          /* the ghosts (layout ids) claimed by the current forward level */
+    double *ghost_buf;          /* a value per ghost */
+    double *copy_buf;           /* a value per copy */
+    uint32_t *hub_list;         /* hub_cap entries: rows of more than MG_PART_BC_HUB_ARCS arcs */
+    uint64_t hub_cap;
+    mg_part_bc_counters *ctr;
+} mg_part_bc;
+
+/* A source's start: every level MG_PART_BC_UNVISITED; source (a layout id;
+ * MG_PART_BC_UNVISITED: the part does not own it) at level 0 with σ = 1,
+ * order[0] = source. */
+int mg_part_bc_start(int dev, const mg_part_bc *p, uint32_t source, char *err, size_t errlen);
+/* Forward level d on the part: the counters zeroed; every owned vertex
+ * order[front_start .. front_start+front_count) (level d−1) claims its
+ * unreached out-neighbours for level d (atomic compare-and-swap): an owned
+ * one is appended to order from front_start+front_count (ctr->count), a
+ * ghost to claimed (ctr->ghosts); then every vertex claimed gets σ = the
+ * sum of σ over its in-neighbours at level d−1 (a warp per vertex, in a
+ * fixed order); then ghost_buf[g] = σ of ghost g if it is at level d, else
+ * 0. Rows of more than MG_PART_BC_HUB_ARCS arcs take a block each. */
+int mg_part_bc_forward(int dev, const mg_part_bc *p, uint32_t d, uint64_t front_start, uint64_t front_count,
+                       char *err, size_t errlen);
+/* The owners' side of forward level d: copy_buf holds, for every other part
+ * q (parts in index order, self skipped; recv_start, parts+1 host values,
+ * bounds q's copies), q's σ sums; a nonzero sum for a vertex still
+ * unreached gives it level d and that σ (appended to order from base,
+ * counted in ctr->count), one for a vertex at level d is added to its σ.
+ * The parts' segments are added one after the other, in part order. */
+int mg_part_bc_receive(int dev, const mg_part_bc *p, uint32_t d, uint64_t base, int parts, int self,
+                       const uint64_t *recv_start, char *err, size_t errlen);
+/* Backward level d, the publishing side: copy_buf[i] = the offer of copy
+ * i's vertex if it is at level d+1, else MG_PART_BC_NO_OFFER. */
+int mg_part_bc_publish(int dev, const mg_part_bc *p, uint32_t d, char *err, size_t errlen);
+/* Backward level d: every ghost the part has at level d+1 takes its offer
+ * from ghost_buf, or is unmarked (MG_PART_BC_UNVISITED) when its owner
+ * published none (it is not at d+1 there); then every owned vertex v of
+ * order[start .. start+count) (level d) gets δ = σ(v)·Σ offer(w) over its
+ * out-arcs v→w with w at level d+1 (a warp per vertex, in a fixed order),
+ * offer(v) = (1+δ)/σ(v) and score(v) += δ. */
+int mg_part_bc_backward(int dev, const mg_part_bc *p, uint32_t d, uint64_t start, uint64_t count, char *err,
+                        size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

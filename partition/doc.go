@@ -23,8 +23,11 @@
 //     part sums its vertices' local in-neighbours' shares, sends every
 //     ghost's sum to its owner, applies its owned ranks, and an all-reduce
 //     adds Σ|Δr| and the dangling rank (RankPart, RankExchanger).
+//   - RunBC runs Brandes' betweenness centrality over the same parts, a
+//     collective step per forward and per backward level of every source
+//     (BCPart, BCExchanger).
 //
 // Everything here runs on CPU backends, in memory; package gpu implements
-// DeviceExchanger and RankExchanger, which keep a run on the GPUs (NCCL or
-// peer copies between them).
+// DeviceExchanger, RankExchanger and BCExchanger, which keep a run on the
+// GPUs (NCCL or peer copies between them).
 package partition

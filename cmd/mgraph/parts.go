@@ -103,9 +103,7 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	case parts < 0 || parts > partition.MaxParts:
 		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return partSpec{}, usageError("--parts and --gpus run bfs, sssp, cc, pr and bc (CPU parts); not %s", app)
-	case app == "bc" && (gpus > 0 || f.backend == "cuda"):
-		return partSpec{}, usageError("partitioned bc runs on CPU parts only (the GPU parts have no device BC yet): use --backend cpu --parts N")
+		return partSpec{}, usageError("--parts and --gpus run bfs, sssp, cc, pr and bc; not %s", app)
 	case mode == engine.Async:
 		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
@@ -351,7 +349,7 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 		ro.Exchanger = gpu.NewPeerExchanger(len(p.parts))
 	}
 	if app == "bc" {
-		return p.runBC(ctx, sources, mode)
+		return p.runBC(ctx, sources, mode, ro.Exchanger)
 	}
 	if app == "pr" {
 		opts := partition.RankOptions{Damping: pr.Damping, Tolerance: pr.Tolerance, MaxIterations: pr.MaxIterations}
@@ -378,13 +376,12 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 	return values, res, nil
 }
 
-// runBC runs BC from sources over CPU parts on the host (partition.RunBC),
-// the threads shared out among the parts; mode pull is refused as the
-// unpartitioned bc refuses it.
-func (p *partitioned) runBC(ctx context.Context, sources []uint32, mode engine.Mode) (any, engine.Result, error) {
-	if p.onGPUs {
-		return nil, engine.Result{}, fmt.Errorf("partitioned bc runs on CPU parts only (the GPU parts have no device BC yet)")
-	}
+// runBC runs BC from sources over the parts (partition.RunBC) through
+// exchanger x: on the GPUs, the parts' levels, path counts and offers
+// staying on the devices (x a gpu exchanger, not --exchange host), else on
+// the host over the parts' layouts, the threads shared out among the
+// parts; mode pull is refused as the unpartitioned bc refuses it.
+func (p *partitioned) runBC(ctx context.Context, sources []uint32, mode engine.Mode, x partition.Exchanger) (any, engine.Result, error) {
 	if mode == engine.Pull {
 		return nil, engine.Result{}, fmt.Errorf("bc: %w", engine.ErrPullMode)
 	}
@@ -392,7 +389,7 @@ func (p *partitioned) runBC(ctx context.Context, sources []uint32, mode engine.M
 	if workers > 0 {
 		workers = max(1, workers/len(p.parts))
 	}
-	scores, st, err := partition.RunBC(ctx, p.parts, p.backends, sources, workers)
+	scores, st, err := partition.RunBC(ctx, p.parts, p.backends, sources, x, p.host, workers)
 	p.last = st
 	res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()}
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/partition"
 	"github.com/stretchr/testify/assert"
@@ -51,12 +52,18 @@ func TestRunPartitioned(t *testing.T) {
 	}
 }
 
-// TestRunPartitionedBC: bc over CPU parts, undirected and directed, from
-// one source and from several, validates and writes as many scores as the
-// unpartitioned run; every partitioner runs it. On parts of GPUs it is
-// refused (TestRunPartitionedBadFlags), not run on the host.
+// TestRunPartitionedBC: bc over parts, undirected and directed, from one
+// source and from several, validates and writes as many scores as the
+// unpartitioned run; every partitioner runs it, over CPU parts and, where
+// a GPU is visible, over GPU parts (parts on one GPU, a part per GPU, each
+// with the exchange on the devices and through the host).
 func TestRunPartitionedBC(t *testing.T) {
 	dir := t.TempDir()
+	backends := [][]string{{"--backend", "cpu", "--parts", "3"}}
+	if gpu.Available() {
+		backends = append(backends, []string{"--backend", "cuda", "--parts", "2"}, []string{"--gpus", "all"},
+			[]string{"--backend", "cuda", "--parts", "3", "--exchange", "host"}, []string{"--gpus", "all", "--exchange", "host"})
+	}
 	for _, c := range [][]string{
 		{"rmat:11:8", "--undirected", "--source", "7"},
 		{"rmat:10:8", "--sources", "3"},
@@ -68,26 +75,54 @@ func TestRunPartitionedBC(t *testing.T) {
 		require.Equal(t, 0, code, errOut)
 		wantData, err := os.ReadFile(want)
 		require.NoError(t, err)
-		for _, method := range []string{"brp", "random", "balanced", "static"} {
-			got := filepath.Join(dir, "bc-parts.tsv")
-			args := append(append([]string{}, common...), "--backend", "cpu", "--parts", "3", "--partition", method,
-				"--validate", "--out", got, "--trials", "2")
-			code, out, errOut := mgraph(t, args...)
-			require.Equal(t, 0, code, "%v: %s", args, errOut)
-			assert.Contains(t, out, "validation: ok", "%v", args)
-			assert.Contains(t, out, "3 parts on CPU", "%v", args)
-			assert.NotContains(t, errOut, "transposed", "%v", args)
-			gotData, err := os.ReadFile(got)
-			require.NoError(t, err)
-			// The parts sum the path counts in another order: validated,
-			// not byte-equal.
-			require.Equal(t, strings.Count(string(wantData), "\n"), strings.Count(string(gotData), "\n"), "%v", args)
+		for _, b := range backends {
+			for _, method := range []string{"brp", "random", "balanced", "static"} {
+				got := filepath.Join(dir, "bc-parts.tsv")
+				args := append(append(append([]string{}, common...), b...), "--partition", method, "--validate", "--out", got,
+					"--trials", "2")
+				code, out, errOut := mgraph(t, args...)
+				require.Equal(t, 0, code, "%v: %s", args, errOut)
+				assert.Contains(t, out, "validation: ok", "%v", args)
+				assert.Contains(t, out, "parts on", "%v", args)
+				if b[1] == "cpu" {
+					assert.Contains(t, out, "3 parts on CPU", "%v", args)
+				}
+				assert.NotContains(t, errOut, "transposed", "%v", args)
+				gotData, err := os.ReadFile(got)
+				require.NoError(t, err)
+				// The parts sum the path counts in another order: validated,
+				// not byte-equal.
+				require.Equal(t, strings.Count(string(wantData), "\n"), strings.Count(string(gotData), "\n"), "%v", args)
+			}
 		}
 	}
 	code, _, errOut := mgraph(t, "run", "bc", "rmat:8", "--undirected", "--parts", "2", "--backend", "cpu", "--mode", "pull",
 		"--cache-dir", dir)
 	require.Equal(t, 1, code, errOut)
 	assert.Contains(t, errOut, "bc: mode pull runs the min programs")
+}
+
+// TestRunPartitionedBCNoGPU: without a GPU, bc over GPU parts (--gpus,
+// --backend cuda --parts) is refused as every partitioned app is: the
+// build has no CUDA, or no GPU is visible.
+func TestRunPartitionedBCNoGPU(t *testing.T) {
+	if gpu.Available() {
+		t.Skip("a GPU is visible: TestRunPartitionedBC runs bc over GPU parts")
+	}
+	want := "GPUs visible"
+	if !cuda.BuiltWithCUDA() {
+		want = "built without CUDA"
+	}
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"run", "bc", "rmat:8", "--gpus", "1"},
+		{"run", "bc", "rmat:8", "--backend", "cuda", "--parts", "2"},
+	} {
+		code, _, errOut := mgraph(t, append(args, "--cache-dir", dir)...)
+		assert.Equal(t, 1, code, "%v: %s", args, errOut)
+		assert.Contains(t, errOut, want, "%v", args)
+		assert.NotContains(t, errOut, "CPU parts only", "%v", args)
+	}
 }
 
 // TestRunPartitionedBadFlags: what a partitioned run refuses, exit 2.
@@ -98,8 +133,6 @@ func TestRunPartitionedBadFlags(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"run", "tc", "rmat:8", "--parts", "2"}, "run bfs, sssp, cc, pr and bc"},
-		{[]string{"run", "bc", "rmat:8", "--gpus", "1"}, "partitioned bc runs on CPU parts only"},
-		{[]string{"run", "bc", "rmat:8", "--backend", "cuda", "--parts", "2"}, "partitioned bc runs on CPU parts only"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "-1"}, "--parts -1"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--mode", "async"}, "async"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--partition", "metis"}, "--partition"},
