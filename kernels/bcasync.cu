@@ -46,6 +46,7 @@ __device__ __forceinline__ bool release_one(uint32_t *left) {
 // Forward: x = σ[v]; σ[u] += σ[v] along the arcs down the DAG.
 struct ForwardPolicy {
     using V = double;
+    using Arc = uint8_t;  // the arc's place in the DAG
     const uint8_t *dag;  // per arc: kDagDown, kDagUp or 0
     double *sigma;
     uint32_t *pred_left;
@@ -57,9 +58,10 @@ struct ForwardPolicy {
         x = *(volatile double *)&sigma[v];
         return true;
     }
-    __device__ __forceinline__ bool relax(const double &x, const mg_dlayout &, uint64_t arc, uint32_t u,
+    __device__ __forceinline__ uint8_t arc(const double &, const mg_dlayout &, uint64_t a) const { return dag[a]; }
+    __device__ __forceinline__ bool relax(const double &x, const mg_dlayout &, const uint8_t &a, uint32_t u,
                                           uint32_t &ival) const {
-        if (dag[arc] != kDagDown) return false;
+        if (a != kDagDown) return false;
         atomicAdd(&sigma[u], x);
         ival = 0;
         return release_one(&pred_left[u]);  // the addition before the count that releases u
@@ -70,6 +72,7 @@ struct ForwardPolicy {
 // arcs up the DAG.
 struct BackwardPolicy {
     using V = double;
+    using Arc = uint8_t;
     const uint8_t *dag;
     const double *sigma;
     double *delta;
@@ -82,9 +85,10 @@ struct BackwardPolicy {
         x = (1.0 + *(volatile double *)&delta[w]) / sigma[w];
         return true;
     }
-    __device__ __forceinline__ bool relax(const double &x, const mg_dlayout &, uint64_t arc, uint32_t v,
+    __device__ __forceinline__ uint8_t arc(const double &, const mg_dlayout &, uint64_t a) const { return dag[a]; }
+    __device__ __forceinline__ bool relax(const double &x, const mg_dlayout &, const uint8_t &a, uint32_t v,
                                           uint32_t &ival) const {
-        if (dag[arc] != kDagUp) return false;
+        if (a != kDagUp) return false;
         atomicAdd(&delta[v], sigma[v] * x);
         ival = 0;
         return release_one(&succ_left[v]);  // the addition before the count that releases v

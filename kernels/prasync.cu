@@ -19,6 +19,7 @@ constexpr int kInitBlocksPerSM = 8;
 
 struct PRDeltaPolicy {
     using V = double;  // the share the item pushes along each out-arc
+    using Arc = mg::worklist::NoArc;
     double damping, eps;
     double *x, *residual;
 
@@ -35,7 +36,8 @@ struct PRDeltaPolicy {
         share = damping * r / (double)deg;
         return true;
     }
-    __device__ __forceinline__ bool relax(const double &share, const mg_dlayout &, uint64_t, uint32_t u,
+    __device__ __forceinline__ Arc arc(const double &, const mg_dlayout &, uint64_t) const { return Arc{}; }
+    __device__ __forceinline__ bool relax(const double &share, const mg_dlayout &, const Arc &, uint32_t u,
                                           uint32_t &ival) const {
         const double old = atomicAdd(&residual[u], share);
         ival = 0;

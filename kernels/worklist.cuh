@@ -36,14 +36,18 @@
 // The policy (taken by value; every thread has its own copy):
 //
 //   struct Policy {
-//       using V = ...;  // what a round reads once per item
+//       using V = ...;    // what a round reads once per item
+//       using Arc = ...;  // what relaxing an arc reads that does not wait for its destination
 //       __device__ bool has_buckets() const;
 //       // v's value, from ival (what it was queued with, 0: unknown) and
 //       // its out-degree deg; false: skip the item (stale)
 //       __device__ bool load(uint32_t v, uint32_t ival, uint64_t deg, V &out) const;
-//       // relax arc (from the item of value x) to u; true: queue u locally
-//       // with queued value ival
-//       __device__ bool relax(const V &x, const mg_dlayout &L, uint64_t arc, uint32_t u, uint32_t &ival) const;
+//       // arc's loads that do not need its destination (a weight, a flag,
+//       // the item's current value), issued before the destination's
+//       __device__ Arc arc(const V &x, const mg_dlayout &L, uint64_t arc) const;
+//       // relax the arc (from the item of value x, a: its arc()) to u;
+//       // true: queue u locally with queued value ival
+//       __device__ bool relax(const V &x, const mg_dlayout &L, const Arc &a, uint32_t u, uint32_t &ival) const;
 //       // with buckets: every thread of every block, when work is zero;
 //       // false: the run is over
 //       __device__ bool next_bucket(cg::grid_group &grid, Ring ring, uint32_t *queued, mg_async_state *st);
@@ -60,8 +64,6 @@ namespace worklist {
 
 namespace cg = cooperative_groups;
 
-namespace cg = cooperative_groups;
-
 constexpr int kAsyncBlock = MG_ASYNC_BLOCK;      // threads per block
 constexpr uint32_t kAsyncBatch = kAsyncBlock;    // items one round expands (one per thread)
 constexpr uint32_t kAsyncNext = 2 * kAsyncBatch; // the round's local next list, in shared memory
@@ -73,6 +75,10 @@ constexpr uint32_t kAsyncIdleNs = 256;           // back-off of a block that fou
 constexpr unsigned long long kEmpty = MG_ASYNC_EMPTY;
 
 enum : int { kClaimed = 0, kDone = 1, kBucket = 2 };
+
+// NoArc is the Arc of a policy whose relaxation reads nothing of an arc
+// but its destination.
+struct NoArc {};
 
 struct Ring {
     unsigned long long *slot;
@@ -254,6 +260,7 @@ __global__ void __launch_bounds__(kAsyncBlock) worklist_kernel(Policy pol, mg_dl
         for (uint64_t e = tid; e < total; e += kAsyncBlock) {
             const uint32_t i = (uint32_t)mg::lower_bound(s_pre + 1, k, e + 1);
             const uint64_t arc = s_beg[i] + (e - s_pre[i]);
+            const typename Policy::Arc a = pol.arc(s_val[i], L, arc);  // loads issued before the destination's
             const uint32_t u = L.sparse_dst[arc];
             uint64_t ub = 0, ue = 0;
             if (prefetch) {  // issued with the relaxation, not after it
@@ -261,7 +268,7 @@ __global__ void __launch_bounds__(kAsyncBlock) worklist_kernel(Policy pol, mg_dl
                 ue = L.sparse_offsets[u + 1];
             }
             uint32_t c;
-            if (!pol.relax(s_val[i], L, arc, u, c)) continue;
+            if (!pol.relax(s_val[i], L, a, u, c)) continue;
             const uint32_t j = atomicAdd(&s_count[1 - p], 1u);
             if (j < kAsyncNext) {
                 next[j] = u;
