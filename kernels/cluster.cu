@@ -621,6 +621,17 @@ int check_shape(int dev, uint64_t n, uint32_t blocks, const char *what, uint32_t
     return MG_OK;
 }
 
+// prepare checks the cluster's shape over n vertices (check_shape) and
+// sets kernel up for its launch on stream st (configure).
+template <typename K>
+int prepare(K kernel, int dev, uint64_t n, uint32_t blocks, const char *what, cudaStream_t st, uint32_t *log2,
+            cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, char *err, size_t errlen) {
+    size_t smem = 0;
+    const int rc = check_shape(dev, n, blocks, what, log2, &smem, err, errlen);
+    if (rc != MG_OK) return rc;
+    return configure(kernel, *log2, smem, st, cfg, attr, err, errlen);
+}
+
 }  // namespace
 
 extern "C" {
@@ -660,14 +671,12 @@ int mg_cluster_bfs(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t 
     if (count == 0 || count > l->n)
         return mg::invalid("mg_cluster_bfs: the frontier is empty or has more vertices than the graph", err, errlen);
     MG_SET_DEVICE(dev);
-    uint32_t log2 = 0;
-    size_t smem = 0;
-    int rc = check_shape(dev, l->n, blocks, "mg_cluster_bfs", &log2, &smem, err, errlen);
-    if (rc != MG_OK) return rc;
     cudaStream_t st = (cudaStream_t)s;
+    uint32_t log2 = 0;
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
-    if ((rc = configure(bfs_kernel, log2, smem, st, &cfg, &attr, err, errlen)) != MG_OK) return rc;
+    int rc = prepare(bfs_kernel, dev, l->n, blocks, "mg_cluster_bfs", st, &log2, &cfg, &attr, err, errlen);
+    if (rc != MG_OK) return rc;
     MG_RECORD(0);
     MG_CHECK(cudaLaunchKernelEx(&cfg, bfs_kernel, (uint64_t)l->n, rows, log2, levels, frontier, count, order, spill,
                                 spill_block(l->n, log2), bailout, stats));
@@ -685,14 +694,12 @@ int mg_bc_cluster(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t b
         return mg::invalid("mg_bc_cluster: NULL pointer", err, errlen);
     if (source >= l->n) return mg::invalid("mg_bc_cluster: source out of range", err, errlen);
     MG_SET_DEVICE(dev);
-    uint32_t log2 = 0;
-    size_t smem = 0;
-    int rc = check_shape(dev, l->n, blocks, "mg_bc_cluster", &log2, &smem, err, errlen);
-    if (rc != MG_OK) return rc;
     cudaStream_t st = (cudaStream_t)s;
+    uint32_t log2 = 0;
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
-    if ((rc = configure(bc_kernel, log2, smem, st, &cfg, &attr, err, errlen)) != MG_OK) return rc;
+    int rc = prepare(bc_kernel, dev, l->n, blocks, "mg_bc_cluster", st, &log2, &cfg, &attr, err, errlen);
+    if (rc != MG_OK) return rc;
     MG_RECORD(0);
     if ((rc = mg::bc_block_reset(dev, l->n, source, levels, sigma, delta, st, err, errlen)) != MG_OK) return rc;
     MG_CHECK(cudaLaunchKernelEx(&cfg, bc_kernel, (uint64_t)l->n, rows, log2, source, levels, order, level_end,
