@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"errors"
+	"fmt"
 	"unsafe"
 )
 
@@ -45,10 +46,12 @@ type partBC struct {
 // forward level, a value per ghost (ghost buffer: forward, the σ sums the
 // part sends the owners; backward, the offers it receives) and per ghost
 // copy of its vertices in the other parts (copy buffer: forward, the sums
-// it receives; backward, the offers it publishes), the counters, the
-// tables, and the collection's state (PartRanges). The tables are
-// PartRank's. Every buffer is sized once from them; nothing grows during
-// a run.
+// it receives; backward, the offers it publishes), the counters (and a
+// page-locked copy of them), the tables, and the collection's state
+// (PartRanges). The tables are PartRank's. Every buffer is sized once from
+// them; nothing grows during a run, and the state serves any number of
+// runs (Init clears the scores, Start the levels: nothing else is read
+// before a source writes it).
 type PartBC struct {
 	owned
 	partSeat
@@ -64,7 +67,8 @@ type PartBC struct {
 	sigma, offer, score         *Buffer[float64]
 	ghostBuf, copyBuf           *Buffer[float64]
 	ctr                         *Buffer[PartBCCounters]
-	out                         *Buffer[float64] // the owned scores, in the part's numbering
+	hostCtr                     *Pinned[PartBCCounters] // where ForwardNCCL copies the counters
+	out                         *Buffer[float64]        // the owned scores, in the part's numbering
 	col                         rangeCollect[float64]
 	desc                        partBC
 }
@@ -170,6 +174,10 @@ func NewPartBC(dl *DeviceLayout, t PartRankTables) (*PartBC, error) {
 	if p.ctr, err = allocNamed[PartBCCounters](&p.owned, d, "counters", 1); err != nil {
 		return fail(err)
 	}
+	if p.hostCtr, err = AllocPinned[PartBCCounters](d, 1); err != nil {
+		return fail(fmt.Errorf("page-locked counters: %w", err))
+	}
+	p.frees = append(p.frees, p.hostCtr.Free)
 	if err := p.col.init(&p.owned, d, "NewPartBC", "scores", t.PartRanges, t.Parts, no); err != nil {
 		return fail(err)
 	}
@@ -187,7 +195,8 @@ func NewPartBC(dl *DeviceLayout, t PartRankTables) (*PartBC, error) {
 // reached (and a source the part does not own).
 const partBCUnvisited = ^uint32(0)
 
-// Close frees the state (not the layout).
+// Close frees the state (not the layout), the pinned result (MakeResult)
+// included.
 func (p *PartBC) Close() error {
 	p.desc = partBC{}
 	return errors.Join(p.col.free(), p.release())
@@ -217,6 +226,7 @@ func (p *PartBC) Init() error { return p.score.Memset(0) }
 
 // Start begins a source: every vertex unreached; with hasSource, layout
 // id source (an owned vertex) at level 0 with σ = 1, the first of order.
+// It is queued on the default stream, before the Forward that waits.
 func (p *PartBC) Start(source uint32, hasSource bool) error {
 	if !hasSource {
 		source = partBCUnvisited
@@ -229,7 +239,7 @@ func (p *PartBC) Start(source uint32, hasSource bool) error {
 // unreached out-neighbours (the owned ones go to order from
 // frontStart+frontCount), the claimed vertices sum their in-neighbours' σ,
 // and every ghost's sum goes to the ghost buffer (0: not claimed at d).
-// The counters (Counters) say what it claimed.
+// The counters (Counters) say what it claimed. It waits for the device.
 func (p *PartBC) Forward(d uint32, frontStart, frontCount uint64) error {
 	return backendPartBCForward(p.dev.ordinal, p.state(), d, frontStart, frontCount)
 }
@@ -237,31 +247,30 @@ func (p *PartBC) Forward(d uint32, frontStart, frontCount uint64) error {
 // Receive takes the σ sums in the copy buffer (the other parts' claims of
 // this part's vertices at level d, part after part), appending the
 // vertices they reach first to order from base (the level's start) and
-// adding to the counters' Count.
+// adding to the counters' Count. It is queued on the default stream (no
+// wait: Counters, a copy on that stream, waits for it).
 func (p *PartBC) Receive(d uint32, base uint64) error {
-	return backendPartBCReceive(p.dev.ordinal, p.state(), d, base, p.parts, p.index, p.recvStart)
+	return backendPartBCReceive(p.dev.ordinal, p.state(), d, base, p.parts, p.index, p.recvStart, nil)
 }
 
-// Counters copies the counters to the host.
+// Sync waits for the work queued on the part's device (Publish's before
+// the other parts copy its offers).
+func (p *PartBC) Sync() error { return backendDeviceSync(p.dev.ordinal) }
+
+// Counters copies the counters to the host (after the default stream's
+// work: Receive's).
 func (p *PartBC) Counters() (PartBCCounters, error) {
 	c := make([]PartBCCounters, 1)
 	err := p.ctr.CopyToHost(c)
 	return c[0], err
 }
 
-// ReduceNCCL sums Count over the parts into Total, on the devices (rank is
-// this part's; collective), and returns the counters.
-func (p *PartBC) ReduceNCCL(rank *NCCLRank) (PartBCCounters, error) {
-	base := p.ctr.h.p // Count is the first word, Total the third
-	if err := rank.allReduceSum("PartBC.ReduceNCCL", base, unsafe.Add(base, 16), 1, false); err != nil {
-		return PartBCCounters{}, err
-	}
-	return p.Counters()
-}
-
 // Publish writes, for every ghost copy of the part's vertices, its
 // vertex's offer when it is at level d+1 (else none) into the copy buffer.
-func (p *PartBC) Publish(d uint32) error { return backendPartBCPublish(p.dev.ordinal, p.state(), d) }
+// It is queued on the default stream (no wait: Sync).
+func (p *PartBC) Publish(d uint32) error {
+	return backendPartBCPublish(p.dev.ordinal, p.state(), d, nil)
+}
 
 // Backward runs backward level d on the part: its ghosts at level d+1 take
 // their offers from the ghost buffer (or are unmarked), then the owned
@@ -283,18 +292,100 @@ const valueBytes = PartBCValueBytes
 // level (one per ghost copy of its vertices elsewhere: an offer, or none).
 func (p *PartBC) Sent() (forward, backward uint64) { return p.numGhosts, p.numRecv }
 
-// ForwardNCCL sends every other part its segment of the ghost buffer (the
-// σ sums of its vertices) and receives theirs into the copy buffer
-// (collective; rank is this part's).
-func (p *PartBC) ForwardNCCL(rank *NCCLRank) error {
-	return p.segmentsNCCL("PartBC.ForwardNCCL", rank, valueBytes, p.ghostBuf.h.p, p.ownerStart, p.copyBuf.h.p, p.recvStart)
+// ForwardNCCL is the exchange of forward level d after Forward
+// (collective; rank is this part's), queued on the rank's stream with one
+// wait at the end: it sends every other part its segment of the ghost
+// buffer (the σ sums of its vertices) and receives theirs into the copy
+// buffer, takes them (Receive, from base), sums Count over the parts into
+// Total on the devices, and returns the counters.
+func (p *PartBC) ForwardNCCL(rank *NCCLRank, d uint32, base uint64) (PartBCCounters, error) {
+	const what = "PartBC.ForwardNCCL"
+	seg, err := p.ncclSegments(what, rank, p.ownerStart, p.recvStart)
+	if err != nil {
+		return PartBCCounters{}, err
+	}
+	state, ctr := p.state(), p.ctr.h.p // Count is the first word, Total the third
+	err = rank.collective(what, func(comm, s unsafe.Pointer) error {
+		if seg.any {
+			if err := seg.queue(rank, comm, p.ghostBuf.h.p, p.copyBuf.h.p, s); err != nil {
+				return err
+			}
+		}
+		if err := backendPartBCReceive(p.dev.ordinal, state, d, base, p.parts, p.index, p.recvStart, s); err != nil {
+			return err
+		}
+		if err := backendNCCLAllReduceSum(p.dev.ordinal, comm, ctr, unsafe.Add(ctr, 16), 1, s); err != nil {
+			return err
+		}
+		return backendPartBCReadCounters(p.dev.ordinal, state, p.hostCtr.p, s)
+	})
+	if err != nil {
+		return PartBCCounters{}, err
+	}
+	return p.hostCtr.Slice()[0], nil
 }
 
-// BackwardNCCL sends every other part the offers published for its ghosts
-// (its segment of the copy buffer) and receives this part's ghosts' into
-// the ghost buffer (collective; rank is this part's).
-func (p *PartBC) BackwardNCCL(rank *NCCLRank) error {
-	return p.segmentsNCCL("PartBC.BackwardNCCL", rank, valueBytes, p.copyBuf.h.p, p.recvStart, p.ghostBuf.h.p, p.ownerStart)
+// BackwardNCCL is the exchange of backward level d before Backward
+// (collective; rank is this part's), queued on the rank's stream with one
+// wait at the end: it publishes the offers of the part's vertices at level
+// d+1 (Publish), sends every other part those for its ghosts (its segment
+// of the copy buffer) and receives this part's ghosts' into the ghost
+// buffer.
+func (p *PartBC) BackwardNCCL(rank *NCCLRank, d uint32) error {
+	const what = "PartBC.BackwardNCCL"
+	seg, err := p.ncclSegments(what, rank, p.recvStart, p.ownerStart)
+	if err != nil {
+		return err
+	}
+	state := p.state()
+	return rank.collective(what, func(comm, s unsafe.Pointer) error {
+		if err := backendPartBCPublish(p.dev.ordinal, state, d, s); err != nil {
+			return err
+		}
+		if !seg.any {
+			return nil
+		}
+		return seg.queue(rank, comm, p.copyBuf.h.p, p.ghostBuf.h.p, s)
+	})
+}
+
+// bcSegments are the byte offsets and sizes of an exchange of values
+// between the parts' buffers, segment q of the send buffer to part q and
+// part q's into the receive buffer's segment q (partSeat.segmentsNCCL's,
+// queued with other work on the rank's stream); any says whether there is
+// anything to move (a part with nothing to send or receive makes no NCCL
+// call, and its peers post none for it either).
+type bcSegments struct {
+	sendOff, sendBytes, recvOff, recvBytes []uint64
+	any                                    bool
+}
+
+// ncclSegments returns the segments of an exchange from the send buffer
+// split by sendStart to the receive buffer split by recvStart (values:
+// valueBytes each), checking that rank is this part's.
+func (p *PartBC) ncclSegments(what string, rank *NCCLRank, sendStart, recvStart []uint64) (bcSegments, error) {
+	n := rank.ranks
+	if n != p.parts || rank.rank != p.index || len(sendStart) != n+1 || len(recvStart) != n+1 {
+		return bcSegments{}, invalidf(what, "rank %d of %d for part %d of %d", rank.rank, n, p.index, p.parts)
+	}
+	g := bcSegments{sendOff: make([]uint64, n), sendBytes: make([]uint64, n), recvOff: make([]uint64, n),
+		recvBytes: make([]uint64, n)}
+	for q := range n {
+		if q == p.index {
+			continue
+		}
+		g.sendOff[q], g.sendBytes[q] = sendStart[q]*valueBytes, (sendStart[q+1]-sendStart[q])*valueBytes
+		g.recvOff[q], g.recvBytes[q] = recvStart[q]*valueBytes, (recvStart[q+1]-recvStart[q])*valueBytes
+	}
+	g.any = sumOf(g.sendBytes) > 0 || sumOf(g.recvBytes) > 0
+	return g, nil
+}
+
+// queue queues the grouped sends and receives on stream s of rank's
+// communicator comm.
+func (g bcSegments) queue(rank *NCCLRank, comm, send, recv, s unsafe.Pointer) error {
+	return backendNCCLExchange(rank.dev.ordinal, comm, rank.ranks, rank.rank, send, g.sendOff, g.sendBytes, recv, g.recvOff,
+		g.recvBytes, s)
 }
 
 // ForwardFromPeer copies src's (part q's) σ sums of this part's vertices
@@ -336,9 +427,17 @@ func (p *PartBC) CollectNCCL(rank *NCCLRank) error {
 	return p.col.nccl(p.partSeat, "PartBC.CollectNCCL", rank, p.out.h.p)
 }
 
+// MakeResult allocates (once, again when n changes) pinned host memory for
+// the whole result, n scores, which Assemble of every part fills, and
+// returns it. It stays with this part's state, reused by its next run:
+// the slice is valid until then (or Close).
+func (p *PartBC) MakeResult(n uint64) ([]float64, error) {
+	return p.col.makeResult(p.dev, n, "scores")
+}
+
 // Assemble puts the collected scores of the part's range in id order and
 // copies them to result[Lo:Hi] (result: the whole result, in host memory,
-// pinned or not), waiting.
+// pinned or not: MakeResult of one part), waiting.
 func (p *PartBC) Assemble(result []float64) error {
 	return p.col.assemble(p.partSeat, "PartBC.Assemble", result, backendPartPRScatter)
 }

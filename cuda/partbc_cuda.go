@@ -34,19 +34,27 @@ func backendPartBCForward(dev int, p unsafe.Pointer, d uint32, frontStart, front
 	})
 }
 
-func backendPartBCReceive(dev int, p unsafe.Pointer, d uint32, base uint64, parts, self int, recvStart []uint64) error {
+func backendPartBCReceive(dev int, p unsafe.Pointer, d uint32, base uint64, parts, self int, recvStart []uint64,
+	s unsafe.Pointer) error {
 	if len(recvStart) != parts+1 {
 		return invalidf("partitioned bc receive", "%d receive starts for %d parts", len(recvStart), parts)
 	}
 	return call("partitioned bc receive", func(e *C.char, n C.size_t) C.int {
 		return C.mg_part_bc_receive(C.int(dev), (*C.mg_part_bc)(p), C.uint32_t(d), C.uint64_t(base), C.int(parts),
-			C.int(self), (*C.uint64_t)(unsafe.Pointer(&recvStart[0])), e, n)
+			C.int(self), (*C.uint64_t)(unsafe.Pointer(&recvStart[0])), C.mg_stream(s), e, n)
 	})
 }
 
-func backendPartBCPublish(dev int, p unsafe.Pointer, d uint32) error {
+func backendPartBCPublish(dev int, p unsafe.Pointer, d uint32, s unsafe.Pointer) error {
 	return call("partitioned bc publish", func(e *C.char, n C.size_t) C.int {
-		return C.mg_part_bc_publish(C.int(dev), (*C.mg_part_bc)(p), C.uint32_t(d), e, n)
+		return C.mg_part_bc_publish(C.int(dev), (*C.mg_part_bc)(p), C.uint32_t(d), C.mg_stream(s), e, n)
+	})
+}
+
+func backendPartBCReadCounters(dev int, p, host, s unsafe.Pointer) error {
+	return call("partitioned bc counters", func(e *C.char, n C.size_t) C.int {
+		return C.mg_part_bc_read_counters(C.int(dev), (*C.mg_part_bc)(p), (*C.mg_part_bc_counters)(host), C.mg_stream(s),
+			e, n)
 	})
 }
 

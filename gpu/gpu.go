@@ -82,6 +82,9 @@ type Backend struct {
 	// rankHeld is the partitioned PageRank state over this backend's
 	// layout (a part), kept for the next run (under mu); gpu/partrank.go.
 	rankHeld *heldRank
+	// bcHeld is the partitioned BC state over this backend's layout (a
+	// part), kept for the next run (under mu); gpu/partbc.go.
+	bcHeld *heldBC
 }
 
 var _ engine.Backend = (*Backend)(nil)
@@ -326,6 +329,12 @@ func (b *Backend) Close() error {
 			first = err
 		}
 		b.rankHeld = nil
+	}
+	if b.bcHeld != nil { // before the layout it runs over
+		if err := b.bcHeld.st.Close(); err != nil && first == nil {
+			first = err
+		}
+		b.bcHeld = nil
 	}
 	if b.run != nil {
 		if err := b.run.Close(); err != nil && first == nil {

@@ -3,6 +3,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/cuda"
@@ -12,34 +13,52 @@ import (
 
 // Partitioned BC on the devices (partition.BCExchanger): each part's
 // levels, path counts σ, offers (1+δ)/σ and scores live in a cuda.PartBC
-// over its backend's layout, made for the run. A forward level is one
-// call on the part (claims, σ sums over the in-rows, every ghost's sum
-// into the ghost buffer), the exchange of the ghost buffers' segments to
-// the owners (NCCL, or peer copies), one call taking the sums received
-// (part after part, in index order) and an all-reduce of the new
-// vertices' count; a backward level is the owners publishing their
-// vertices' offers per ghost copy, the exchange back to the parts that
-// hold the copies, and one call on the part (the ghosts take their offers
-// or are unmarked, the owned vertices of the level get their
-// dependencies). The host sees a counters struct per forward level, and
-// the scores at the end, collected by ranges of original ids as a
-// partitioned PageRank's.
+// over its backend's layout, which the backend keeps for the next run
+// over the same parts (heldBC: tables uploaded and buffers allocated
+// once; a run clears the scores, a source the levels). A forward level is
+// one call on the part (claims, σ sums over the in-rows, every ghost's sum
+// into the ghost buffer; it waits), then the exchange of the ghost
+// buffers' segments to the owners (NCCL, or peer copies), the sums
+// received taken (part after part, in index order) and an all-reduce of
+// the new vertices' count, the counters coming back with it (NCCL: all of
+// it queued on the rank's stream, one wait); a backward level is the
+// owners publishing their vertices' offers per ghost copy and the exchange
+// back to the parts that hold the copies (NCCL: one wait), then one call
+// on the part (the ghosts take their offers or are unmarked, the owned
+// vertices of the level get their dependencies; it waits). The host sees
+// a counters struct per forward level, and the scores at the end,
+// collected by ranges of original ids into pinned memory kept with part
+// 0's state, as a partitioned PageRank's.
 
 // bcLink moves a BC level's values between the parts and sums the forward
 // levels' counts. Every call is collective.
 type bcLink interface {
-	// forward delivers every part's ghost sums to the owners' copy
-	// buffers.
-	forward(ctx context.Context, d *bcPart) error
-	// reduce returns d's counters with Total, the sum of Count over the
-	// parts.
-	reduce(ctx context.Context, d *bcPart) (cuda.PartBCCounters, error)
-	// backward delivers the offers every part published to the ghost
-	// buffers of the parts that hold its vertices as ghosts.
-	backward(ctx context.Context, d *bcPart) error
+	// forward, after forward level `level` on every part, delivers every
+	// part's ghost sums to the owners' copy buffers, has d take them
+	// (cuda.PartBC.Receive, the level's owned vertices from base) and
+	// returns d's counters with Total, the sum of Count over the parts.
+	forward(ctx context.Context, d *bcPart, level uint32, base uint64) (cuda.PartBCCounters, error)
+	// backward has every part publish its offers for backward level
+	// `level` (cuda.PartBC.Publish) and delivers them to the ghost buffers
+	// of the parts that hold its vertices as ghosts.
+	backward(ctx context.Context, d *bcPart, level uint32) error
 	// collect moves every part's gathered scores to the parts whose ranges
 	// of original ids they fall in.
 	collect(ctx context.Context, d *bcPart) error
+}
+
+// heldBC is a backend's partitioned BC state for part index of a set of
+// parts, kept between runs (its tables depend on every part).
+type heldBC struct {
+	parts []*partition.Part
+	index int
+	st    *cuda.PartBC
+	runs  int // the runs that used it
+}
+
+// holds reports whether h is the state of parts[i] among parts.
+func (h *heldBC) holds(parts []*partition.Part, i int) bool {
+	return h != nil && h.index == i && slices.Equal(h.parts, parts)
 }
 
 // bcPart is partition.BCPart on a Backend. It holds the backend's lock
@@ -54,7 +73,7 @@ type bcPart struct {
 	// vertices: level d is [starts[d], starts[d+1]).
 	starts            []uint64
 	fwdSent, backSent uint64    // the values a forward and a backward level send (cuda.PartBC.Sent)
-	result            []float64 // the whole result, shared by the parts, each filling its range
+	result            []float64 // the whole result, pinned (part 0's PartBC's), which every part fills its range of
 }
 
 var _ partition.BCPart = (*bcPart)(nil)
@@ -98,15 +117,9 @@ func (d *bcPart) Forward(ctx context.Context, level uint32) (partition.BCStep, e
 		return step, fmt.Errorf("cuda backend: %w", err)
 	}
 	step.Compute = time.Since(start)
-	if err := d.link.forward(ctx, d); err != nil {
-		return step, fmt.Errorf("exchange: %w", err)
-	}
-	if err := d.st.Receive(level, end); err != nil {
-		return step, fmt.Errorf("cuda backend: %w", err)
-	}
-	c, err := d.link.reduce(ctx, d)
+	c, err := d.link.forward(ctx, d, level, end)
 	if err != nil {
-		return step, fmt.Errorf("all-reduce: %w", err)
+		return step, fmt.Errorf("exchange: %w", err)
 	}
 	if end+c.Count > d.pt.NumLocal {
 		return step, fmt.Errorf("cuda backend: level %d reached %d owned vertices after %d of %d", level, c.Count, end, d.pt.NumLocal)
@@ -125,10 +138,7 @@ func (d *bcPart) Backward(ctx context.Context, level uint32) (partition.BCStep, 
 	}
 	lo, hi := d.starts[level], d.starts[level+1]
 	step := partition.BCStep{Active: hi - lo, Sent: d.backSent, Bytes: d.backSent * cuda.PartBCValueBytes}
-	if err := d.st.Publish(level); err != nil {
-		return step, fmt.Errorf("cuda backend: %w", err)
-	}
-	if err := d.link.backward(ctx, d); err != nil {
+	if err := d.link.backward(ctx, d, level); err != nil {
 		return step, fmt.Errorf("exchange: %w", err)
 	}
 	start := time.Now()
@@ -142,32 +152,28 @@ func (d *bcPart) Backward(ctx context.Context, level uint32) (partition.BCStep, 
 // Collect implements partition.BCPart: every part gathers its owned
 // scores, sends each other part those in its range of original ids (NCCL,
 // or peer copies), puts the ones it receives in id order and copies its
-// range to the shared result, which part 0 returns (collectRanges).
+// range to the pinned result, which part 0 returns (collectRanges; the
+// parts reuse it: valid until their next run).
 func (d *bcPart) Collect(ctx context.Context) ([]float64, error) {
 	return collectRanges(d.st, d.rank, d.result, func() error { return d.link.collect(ctx, d) })
 }
 
-// Close implements partition.BCPart: it frees the part's state and
-// releases the backend.
+// Close implements partition.BCPart: it releases the backend; the state
+// stays with it for the next run over the same parts.
 func (d *bcPart) Close() error {
 	if d.st == nil {
 		return nil
 	}
-	err := d.st.Close()
 	d.st = nil
 	d.b.mu.Unlock()
-	if err != nil {
-		return fmt.Errorf("part %d: cuda backend: %w", d.rank, err)
-	}
 	return nil
 }
 
 // bcParts makes the BC parts of a run over backends, or returns nil when
 // one of them is not a Backend (or there are more parts than a device run
 // counts). device, when not nil, checks part i's backend. A part's state
-// is made for the run from its tables (PageRank's: rankTables), and the
-// layout's in-adjacency is built on the device when New could not (the σ
-// sums run over it).
+// is the one its backend holds when that was made for the same parts, and
+// is made from its tables (PageRank's: rankTables) otherwise (holdBC).
 func bcParts(parts []*partition.Part, backends []engine.Backend, link bcLink, device func(i int, b *Backend) error) ([]*bcPart, error) {
 	bs, err := partBackends(parts, backends, device)
 	if bs == nil || err != nil {
@@ -182,33 +188,56 @@ func bcParts(parts []*partition.Part, backends []engine.Backend, link bcLink, de
 		}
 		return nil, err
 	}
-	result := make([]float64, parts[0].NumVertices)
 	for i, b := range bs {
 		b.mu.Lock()
-		st, err := b.newPartBC(parts, i)
-		if err != nil {
-			b.mu.Unlock()
-			return fail(fmt.Errorf("part %d on GPU %d: %w", i, b.dl.Device().Ordinal(), err))
+		if !b.bcHeld.holds(parts, i) {
+			if err := b.holdBC(parts, i); err != nil {
+				b.mu.Unlock()
+				return fail(fmt.Errorf("part %d on GPU %d: %w", i, b.dl.Device().Ordinal(), err))
+			}
 		}
-		d := &bcPart{b: b, rank: i, pt: parts[i], st: st, link: link, result: result}
+		b.bcHeld.runs++
+		st := b.bcHeld.st
+		d := &bcPart{b: b, rank: i, pt: parts[i], st: st, link: link}
 		d.fwdSent, d.backSent = st.Sent()
 		ds[i] = d
+	}
+	result, err := ds[0].st.MakeResult(parts[0].NumVertices)
+	if err != nil {
+		return fail(fmt.Errorf("part 0 on GPU %d: %w", bs[0].dl.Device().Ordinal(), err))
+	}
+	for _, d := range ds {
+		d.result = result
 	}
 	return ds, nil
 }
 
-// newPartBC makes the BC state of parts[i] over the backend's layout (the
-// part's). The caller holds b.mu.
-func (b *Backend) newPartBC(parts []*partition.Part, i int) (*cuda.PartBC, error) {
+// holdBC replaces the backend's partitioned BC state by one for parts[i]
+// over its layout (the part's), building the layout's in-adjacency on the
+// device when New could not (the σ sums run over it). The caller holds
+// b.mu.
+func (b *Backend) holdBC(parts []*partition.Part, i int) error {
+	if b.bcHeld != nil {
+		err := b.bcHeld.st.Close()
+		b.bcHeld = nil
+		if err != nil {
+			return err
+		}
+	}
 	if pt := parts[i]; b.l.NumVertices != pt.NumPartVertices() {
-		return nil, fmt.Errorf("a layout of %d vertices for %d owned and %d ghosts", b.l.NumVertices, pt.NumLocal, pt.NumGhosts)
+		return fmt.Errorf("a layout of %d vertices for %d owned and %d ghosts", b.l.NumVertices, pt.NumLocal, pt.NumGhosts)
 	}
 	if !b.dl.HasIn() {
 		if err := b.dl.BuildIn(); err != nil {
-			return nil, fmt.Errorf("the layout's in-adjacency, which BC sums path counts over: %w", err)
+			return fmt.Errorf("the layout's in-adjacency, which BC sums path counts over: %w", err)
 		}
 	}
-	return cuda.NewPartBC(b.dl, rankTables(parts, i, b.l.Perm))
+	st, err := cuda.NewPartBC(b.dl, rankTables(parts, i, b.l.Perm))
+	if err != nil {
+		return err
+	}
+	b.bcHeld = &heldBC{parts: slices.Clone(parts), index: i, st: st}
+	return nil
 }
 
 func asBCParts(ds []*bcPart, err error) ([]partition.BCPart, error) {
@@ -226,25 +255,18 @@ func asBCParts(ds []*bcPart, err error) ([]partition.BCPart, error) {
 // be cancelled: ctx is checked before them.
 type ncclBCLink struct{ ranks []*cuda.NCCLRank }
 
-func (l ncclBCLink) forward(ctx context.Context, d *bcPart) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return d.st.ForwardNCCL(l.ranks[d.rank])
-}
-
-func (l ncclBCLink) reduce(ctx context.Context, d *bcPart) (cuda.PartBCCounters, error) {
+func (l ncclBCLink) forward(ctx context.Context, d *bcPart, level uint32, base uint64) (cuda.PartBCCounters, error) {
 	if err := ctx.Err(); err != nil {
 		return cuda.PartBCCounters{}, err
 	}
-	return d.st.ReduceNCCL(l.ranks[d.rank])
+	return d.st.ForwardNCCL(l.ranks[d.rank], level, base)
 }
 
-func (l ncclBCLink) backward(ctx context.Context, d *bcPart) error {
+func (l ncclBCLink) backward(ctx context.Context, d *bcPart, level uint32) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return d.st.BackwardNCCL(l.ranks[d.rank])
+	return d.st.BackwardNCCL(l.ranks[d.rank], level)
 }
 
 func (l ncclBCLink) collect(ctx context.Context, d *bcPart) error {
@@ -271,26 +293,30 @@ func (x *NCCLExchanger) BCParts(parts []*partition.Part, backends []engine.Backe
 var _ partition.BCExchanger = (*NCCLExchanger)(nil)
 
 // peerBCLink is bcLink by copies between the parts' buffers, with host
-// barriers: after a barrier (every part has filled its buffers) each part
-// copies its segments out of the others'. A forward level's counts are
-// posted and added on the host after a second barrier, which also keeps
-// the ghost buffers until every copy is done (the next level fills them
-// after it); a backward level has a second barrier of its own, which keeps
-// the copy buffers until every copy is done.
+// barriers: after a barrier (every part has filled its buffers: Forward
+// waits, and Publish is waited for) each part copies its segments out of
+// the others'. A forward level's sums are taken behind the copies on the
+// default stream, and its counts, read behind them (a copy that waits),
+// are posted and added on the host after a second barrier, which also
+// keeps the ghost buffers until every copy is done (the next level fills
+// them after it); a backward level has a second barrier of its own, which
+// keeps the copy buffers until every copy is done.
 type peerBCLink struct {
 	bar    *partition.Barrier
 	parts  []*bcPart
 	counts []uint64
 }
 
-func (l *peerBCLink) forward(ctx context.Context, d *bcPart) error {
-	return fromPeers(ctx, l.bar, d.rank, len(l.parts), func(q int) error { return d.st.ForwardFromPeer(l.parts[q].st, q) })
-}
-
-func (l *peerBCLink) reduce(ctx context.Context, d *bcPart) (cuda.PartBCCounters, error) {
+func (l *peerBCLink) forward(ctx context.Context, d *bcPart, level uint32, base uint64) (cuda.PartBCCounters, error) {
+	if err := fromPeers(ctx, l.bar, d.rank, len(l.parts), func(q int) error { return d.st.ForwardFromPeer(l.parts[q].st, q) }); err != nil {
+		return cuda.PartBCCounters{}, err
+	}
+	if err := d.st.Receive(level, base); err != nil {
+		return cuda.PartBCCounters{}, fmt.Errorf("cuda backend: %w", err)
+	}
 	c, err := d.st.Counters()
 	if err != nil {
-		return c, err
+		return c, fmt.Errorf("cuda backend: %w", err)
 	}
 	l.counts[d.rank] = c.Count
 	if err := l.bar.Wait(ctx); err != nil {
@@ -303,7 +329,13 @@ func (l *peerBCLink) reduce(ctx context.Context, d *bcPart) (cuda.PartBCCounters
 	return c, nil
 }
 
-func (l *peerBCLink) backward(ctx context.Context, d *bcPart) error {
+func (l *peerBCLink) backward(ctx context.Context, d *bcPart, level uint32) error {
+	if err := d.st.Publish(level); err != nil {
+		return fmt.Errorf("cuda backend: %w", err)
+	}
+	if err := d.st.Sync(); err != nil {
+		return fmt.Errorf("cuda backend: %w", err)
+	}
 	if err := fromPeers(ctx, l.bar, d.rank, len(l.parts), func(q int) error { return d.st.BackwardFromPeer(l.parts[q].st, q) }); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
@@ -46,9 +47,21 @@ const (
 	playNoOffer   = -1.0
 )
 
+// bcPlayState is the parts' state of a play, kept from run to run as the
+// backends keep the device parts' (heldBC).
+type bcPlayState struct {
+	parts []*partition.Part
+	ps    []*bcPlay
+}
+
 // playBC runs BC from sources over the parts with the device's protocol,
 // on the host, and returns the scores at original ids.
 func playBC(parts []*partition.Part, ls []*layout.Layout, sources []uint32) []float64 {
+	return newBCPlay(parts, ls).run(sources)
+}
+
+// newBCPlay makes the parts' state of a play over their layouts ls.
+func newBCPlay(parts []*partition.Part, ls []*layout.Layout) *bcPlayState {
 	np := len(parts)
 	ps := make([]*bcPlay, np)
 	for i, l := range ls {
@@ -62,6 +75,37 @@ func playBC(parts []*partition.Part, ls []*layout.Layout, sources []uint32) []fl
 			p.ghost[v] = true
 		}
 		ps[i] = p
+	}
+	return &bcPlayState{parts: parts, ps: ps}
+}
+
+// poison overwrites every value of the state that a run must set before
+// it reads it (all but the tables) with NaN or an out-of-range id, as a
+// device state left by another run, failed or not, may hold anything.
+func (r *bcPlayState) poison() {
+	nan := math.NaN()
+	for _, p := range r.ps {
+		for _, f := range [][]float64{p.sigma, p.offer, p.score, p.ghostBuf, p.copyBuf} {
+			for i := range f {
+				f[i] = nan
+			}
+		}
+		for v := range p.level {
+			p.level[v] = uint32(v) % 3
+		}
+		p.order = append(p.order[:0], playUnvisited, playUnvisited)
+		p.claimed = append(p.claimed[:0], playUnvisited)
+		p.starts, p.count = []uint64{7, 3}, 5
+	}
+}
+
+// run is one run from sources over the state: the scores cleared (the
+// device's Init), then, per source, the levels (Start), the forward and
+// the backward levels; it returns the scores at original ids.
+func (r *bcPlayState) run(sources []uint32) []float64 {
+	parts, ps := r.parts, r.ps
+	for _, p := range ps {
+		clear(p.score)
 	}
 	for _, s := range sources {
 		for i, p := range ps {
@@ -230,7 +274,12 @@ func (p *bcPlay) backward(d uint32) {
 // Every shape, directed and symmetrized, every partitioner, 1–4 and 7
 // parts (some without a vertex), several source lists: the scores match
 // ref.BC within apps.ValidateBC's tolerance and the host parts'
-// (partition.RunBC) within 1e-9 relative.
+// (partition.RunBC) within 1e-9 relative. The state is kept from run to
+// run as the backends keep the device parts' (each source list runs over
+// the state the last left), and a run over a poisoned state (every value
+// a run must set first overwritten with NaN) gives the same scores, bit
+// for bit: clearing the scores per run and the levels per source is all
+// the reset a run needs.
 func TestPartBCProtocol(t *testing.T) {
 	ctx := context.Background()
 	counts := []int{1, 2, 3, 4, 7}
@@ -251,13 +300,16 @@ func TestPartBCProtocol(t *testing.T) {
 					ls, err := partition.BuildLayouts(ctx, ps, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
 					require.NoError(t, err)
 					bs := hostBackends(t, ls)
+					play := newBCPlay(ps, ls)
 					for _, sources := range playSources(el.NumVertices) {
 						tag := fmt.Sprintf("%s/directed=%v/%s/%d parts/sources %v", s.Name, el.Directed, m, np, sources)
-						got := playBC(ps, ls, sources)
+						got := play.run(sources)
 						require.NoError(t, apps.ValidateBC(g, sources, got), tag)
 						want, _, err := partition.RunBC(ctx, ps, bs, sources, nil, true, 1)
 						require.NoError(t, err, tag)
 						requireClose(t, want, got, tag)
+						play.poison()
+						require.Equal(t, got, play.run(sources), "%s: a run over a poisoned state", tag)
 					}
 				}
 			}
@@ -301,4 +353,16 @@ func hostBackends(t *testing.T, ls []*layout.Layout) []engine.Backend {
 		bs[i] = b
 	}
 	return bs
+}
+
+// HeldBC returns the partitioned BC state b keeps for its next run (nil:
+// none) and the number of runs made over it: for the external tests
+// (gpu_test) that check a run reuses it.
+func HeldBC(b *Backend) (*cuda.PartBC, int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bcHeld == nil {
+		return nil, 0
+	}
+	return b.bcHeld.st, b.bcHeld.runs
 }

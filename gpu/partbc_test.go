@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -80,14 +81,16 @@ func bcSourceLists(n uint64) [][]uint32 {
 // supersteps as the host's (a forward step per level and the empty one, a
 // backward step per level, for every source), the bytes (a forward level
 // sends 8 bytes per ghost of every part), and, with again, a second run
-// bit-equal to the first (the device's sums have a fixed order). It
-// returns the scores.
+// bit-equal to the first (the device's sums have a fixed order; the first
+// run's result is copied, as the second reuses its memory). It returns the
+// scores.
 func checkDeviceBC(t *testing.T, tag string, g *graph.CSR, ps []*partition.Part, bs []engine.Backend, sources []uint32,
 	ex func() partition.Exchanger, again bool) []float64 {
 	t.Helper()
 	ctx := context.Background()
 	got, st, err := partition.RunBC(ctx, ps, bs, sources, ex(), false, 2)
 	require.NoError(t, err, tag)
+	got = slices.Clone(got) // the parts' memory, reused by their next run
 	require.Len(t, got, int(g.NumVertices), tag)
 	require.NoError(t, apps.ValidateBC(g, sources, got), tag)
 	want, hst, err := partition.RunBC(ctx, ps, bs, sources, nil, true, 2)
@@ -184,6 +187,70 @@ func TestPartitionedBCHubs(t *testing.T) {
 				tag := fmt.Sprintf("%s/%d parts on %d GPUs/nccl=%v/sources %v", s.Name, c.parts, c.gpus, c.nccl, sources)
 				checkDeviceBC(t, tag, g, ps, bs, sources, func() partition.Exchanger { return c.exchanger(x) }, true)
 			}
+		}
+	}
+}
+
+// TestPartitionedBCReusesState runs the same partitioned BC twice over the
+// same parts and backends, in every placement of bcConfigs (2, 3 and 8
+// parts on one GPU by peer copies; with several GPUs, a part or two per
+// GPU by peer copies and a part per GPU by NCCL), on the larger R-MAT (a
+// few rows of more than cuda.PartBCHubArcs arcs) from several sources:
+// the first run leaves every backend holding its part's state (gpu's
+// HeldBC); the second makes none (the same cuda.PartBC, two runs over it),
+// fills the same result memory and gives the same scores bit for bit. A
+// run from other sources over that state then validates against ref.BC
+// (the scores and levels the runs before left are cleared), and, after
+// NCCL, a run by peer copies over the same state gives the NCCL run's
+// scores bit for bit (the same sums in the same order).
+func TestPartitionedBCReusesState(t *testing.T) {
+	needGPU(t)
+	configs, x := bcConfigs(t)
+	var el *graph.EdgeList
+	for _, s := range testgraphs.Shapes(t, testgraphs.Large) {
+		if s.Name == "rmat" {
+			el = s.EL
+		}
+	}
+	require.NotNil(t, el, "the large shapes have an R-MAT")
+	g := graph.ToCSR(el, 4)
+	n := uint32(el.NumVertices)
+	sources, other := []uint32{0, n / 2, n - 1, 0}, []uint32{1, n / 3}
+	ctx := context.Background()
+	for _, c := range configs {
+		tag := fmt.Sprintf("%d parts on %d GPUs/nccl=%v", c.parts, c.gpus, c.nccl)
+		ps, bs := gpuParts(t, el, partition.Options{Method: partition.Random, Parts: c.parts, Seed: 5}, c.gpus)
+		held := func(runs int) []*cuda.PartBC {
+			sts := make([]*cuda.PartBC, len(bs))
+			for i, b := range bs {
+				st, r := gpu.HeldBC(b.(*gpu.Backend))
+				require.NotNil(t, st, "%s: part %d's backend holds no state after a run", tag, i)
+				require.Equal(t, runs, r, "%s: part %d's state's runs", tag, i)
+				sts[i] = st
+			}
+			return sts
+		}
+		res, _, err := partition.RunBC(ctx, ps, bs, sources, c.exchanger(x), false, 1)
+		require.NoError(t, err, tag)
+		require.NoError(t, apps.ValidateBC(g, sources, res), tag)
+		first := slices.Clone(res)
+		states := held(1)
+		second, _, err := partition.RunBC(ctx, ps, bs, sources, c.exchanger(x), false, 1)
+		require.NoError(t, err, tag)
+		require.Equal(t, first, second, "%s: the second run's scores differ", tag)
+		require.Same(t, &res[0], &second[0], "%s: the second run's result is new memory", tag)
+		again := held(2)
+		for i := range states {
+			require.Same(t, states[i], again[i], "%s: part %d's state was made again", tag, i)
+		}
+		bc, _, err := partition.RunBC(ctx, ps, bs, other, c.exchanger(x), false, 1)
+		require.NoError(t, err, tag)
+		require.NoError(t, apps.ValidateBC(g, other, bc), "%s: from %v over the held state", tag, other)
+		if c.nccl {
+			bc, _, err = partition.RunBC(ctx, ps, bs, sources, gpu.NewPeerExchanger(c.parts), false, 1)
+			require.NoError(t, err, tag)
+			require.Equal(t, first, bc, "%s: peer copies over the state NCCL used", tag)
+			held(4)
 		}
 	}
 }

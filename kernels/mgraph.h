@@ -1111,7 +1111,11 @@ void mg_nvtx_end(uint64_t id);
  * ghost copy of its vertices in the other parts, by part); every backward
  * level publishes the offers of the part's vertices to the parts that hold
  * them as ghosts (copy_buf: MG_PART_BC_NO_OFFER where the vertex is not at
- * the level asked) and takes its ghosts' (ghost_buf). Every call waits. */
+ * the level asked) and takes its ghosts' (ghost_buf). mg_part_bc_forward
+ * and mg_part_bc_backward wait for the device; mg_part_bc_start is queued
+ * on the legacy default stream, and mg_part_bc_receive, mg_part_bc_publish
+ * and mg_part_bc_read_counters on stream s (NULL: the legacy default
+ * stream), without waiting. */
 
 /* The level of a vertex not reached. */
 #define MG_PART_BC_UNVISITED 0xffffffffu
@@ -1157,7 +1161,7 @@ typedef struct {
 
 /* A source's start: every level MG_PART_BC_UNVISITED; source (a layout id;
  * MG_PART_BC_UNVISITED: the part does not own it) at level 0 with σ = 1,
- * order[0] = source. */
+ * order[0] = source. Queued on the legacy default stream (no wait). */
 int mg_part_bc_start(int dev, const mg_part_bc *p, uint32_t source, char *err, size_t errlen);
 /* Forward level d on the part: the counters zeroed; every owned vertex
  * order[front_start .. front_start+front_count) (level d−1) claims its
@@ -1174,12 +1178,18 @@ int mg_part_bc_forward(int dev, const mg_part_bc *p, uint32_t d, uint64_t front_
  * bounds q's copies), q's σ sums; a nonzero sum for a vertex still
  * unreached gives it level d and that σ (appended to order from base,
  * counted in ctr->count), one for a vertex at level d is added to its σ.
- * The parts' segments are added one after the other, in part order. */
+ * The parts' segments are added one after the other, in part order.
+ * Queued on stream s (no wait). */
 int mg_part_bc_receive(int dev, const mg_part_bc *p, uint32_t d, uint64_t base, int parts, int self,
-                       const uint64_t *recv_start, char *err, size_t errlen);
+                       const uint64_t *recv_start, mg_stream s, char *err, size_t errlen);
 /* Backward level d, the publishing side: copy_buf[i] = the offer of copy
- * i's vertex if it is at level d+1, else MG_PART_BC_NO_OFFER. */
-int mg_part_bc_publish(int dev, const mg_part_bc *p, uint32_t d, char *err, size_t errlen);
+ * i's vertex if it is at level d+1, else MG_PART_BC_NO_OFFER. Queued on
+ * stream s (no wait). */
+int mg_part_bc_publish(int dev, const mg_part_bc *p, uint32_t d, mg_stream s, char *err, size_t errlen);
+/* Copies the counters (p->ctr) to host, page-locked memory for the copy to
+ * be asynchronous: queued on stream s (no wait). */
+int mg_part_bc_read_counters(int dev, const mg_part_bc *p, mg_part_bc_counters *host, mg_stream s, char *err,
+                             size_t errlen);
 /* Backward level d: every ghost the part has at level d+1 takes its offer
  * from ghost_buf, or is unmarked (MG_PART_BC_UNVISITED) when its owner
  * published none (it is not at d+1 there); then every owned vertex v of

@@ -23,6 +23,15 @@
 // vertex v at level d pulls the offers over its out-row, a warp per
 // vertex: δ(v) = σ(v)·Σ offer(w), offer(v) = (1+δ)/σ(v), score(v) += δ.
 //
+// Forward and backward wait for the device (their time is the part's
+// compute); start, receive, publish and the counters' copy are queued and
+// do not wait: start on the legacy default stream, before the forward
+// level that waits; receive, publish and the copy on the stream given,
+// which the NCCL link makes its rank's (the exchanges, the sums taken, the
+// all-reduce and the counters' copy of a level queued in order there, one
+// wait), and the peer link the default one (the copies and the host's
+// counters read behind them).
+//
 // Every sum over a row is a warp's (a block's for a row of more than
 // MG_PART_BC_HUB_ARCS arcs, listed by its warp for a second kernel): each
 // thread adds its arcs in row order, then the warp or block reduces in a
@@ -324,7 +333,8 @@ int mg_part_bc_start(int dev, const mg_part_bc *p, uint32_t source, char *err, s
         start_kernel<<<1, 1>>>(*p, source);
         MG_CHECK_LAUNCH("start_kernel<<<1, 1>>>");
     }
-    MG_SYNC("mg_part_bc_start (start_kernel)");
+    // No wait: the forward level that follows is queued after it on the
+    // same stream, and waits.
     return MG_OK;
 }
 
@@ -359,7 +369,7 @@ int mg_part_bc_forward(int dev, const mg_part_bc *p, uint32_t d, uint64_t front_
 }
 
 int mg_part_bc_receive(int dev, const mg_part_bc *p, uint32_t d, uint64_t base, int parts, int self,
-                       const uint64_t *recv_start, char *err, size_t errlen) {
+                       const uint64_t *recv_start, mg_stream s, char *err, size_t errlen) {
     if (int rc = check_state(p, "mg_part_bc_receive: NULL pointer", err, errlen)) return rc;
     if (parts < 1 || self < 0 || self >= parts || recv_start == NULL)
         return mg::invalid("mg_part_bc_receive: bad part tables", err, errlen);
@@ -372,20 +382,27 @@ int mg_part_bc_receive(int dev, const mg_part_bc *p, uint32_t d, uint64_t base, 
         if (q == self || hi == lo) continue;
         // One launch per part, in part order on one stream: the sums of
         // one vertex are added in part order.
-        receive_kernel<<<grid_for(dev, hi - lo), kBlock>>>(*p, d, base, lo, hi);
+        receive_kernel<<<grid_for(dev, hi - lo), kBlock, 0, (cudaStream_t)s>>>(*p, d, base, lo, hi);
         MG_CHECK_LAUNCH("receive_kernel<<<grid, 256>>>");
     }
-    MG_SYNC("mg_part_bc_receive (receive_kernel)");
     return MG_OK;
 }
 
-int mg_part_bc_publish(int dev, const mg_part_bc *p, uint32_t d, char *err, size_t errlen) {
+int mg_part_bc_publish(int dev, const mg_part_bc *p, uint32_t d, mg_stream s, char *err, size_t errlen) {
     if (int rc = check_state(p, "mg_part_bc_publish: NULL pointer", err, errlen)) return rc;
     if (p->num_recv == 0) return MG_OK;
     MG_SET_DEVICE(dev);
-    publish_kernel<<<grid_for(dev, p->num_recv), kBlock>>>(*p, d);
+    publish_kernel<<<grid_for(dev, p->num_recv), kBlock, 0, (cudaStream_t)s>>>(*p, d);
     MG_CHECK_LAUNCH("publish_kernel<<<grid, 256>>>");
-    MG_SYNC("mg_part_bc_publish (publish_kernel)");
+    return MG_OK;
+}
+
+int mg_part_bc_read_counters(int dev, const mg_part_bc *p, mg_part_bc_counters *host, mg_stream s, char *err,
+                             size_t errlen) {
+    if (p == NULL || p->ctr == NULL || host == NULL)
+        return mg::invalid("mg_part_bc_read_counters: NULL pointer", err, errlen);
+    MG_SET_DEVICE(dev);
+    MG_CHECK(cudaMemcpyAsync(host, p->ctr, sizeof(mg_part_bc_counters), cudaMemcpyDeviceToHost, (cudaStream_t)s));
     return MG_OK;
 }
 

@@ -58,10 +58,14 @@ type BCPart interface {
 	Backward(ctx context.Context, d uint32) (BCStep, error)
 	// Collect puts the part's owned scores at their original ids in the
 	// run's result (collective); part 0 returns the result, the others nil.
-	// It is complete once every part's Collect has returned, and it is the
-	// caller's: it stays valid after Close.
+	// It is complete once every part's Collect has returned, and stays
+	// valid after Close; it may be memory the parts reuse (the device
+	// parts' pinned result), valid until their next run or their
+	// backends' Close.
 	Collect(ctx context.Context) ([]float64, error)
-	// Close releases what the part took for the run.
+	// Close releases what the part took for the run (device parts: the
+	// backend; their state stays with it for the next run over the same
+	// parts).
 	Close() error
 }
 
@@ -99,7 +103,9 @@ type BCExchanger interface {
 //
 // With a BCExchanger (and not host) part i runs on backends[i]'s device
 // (backends[i] built from parts[i].EL), the levels, path counts and
-// offers staying there (gpu's BC parts); otherwise every part runs on the
+// offers staying there (gpu's BC parts, whose state the backends keep for
+// the next run over the same parts: the result is then host memory they
+// reuse, valid until their next run or their Close); otherwise every part runs on the
 // host over its backend's layout with workers goroutines each (0: all
 // cores), exchanging in memory (hostBC). Per source, as BCPart says:
 //
