@@ -39,6 +39,27 @@ func uploadNamed[T any](o *owned, dev Device, name string, src []T) (*Buffer[T],
 	return b, err
 }
 
+// idsUpload is a table of 32-bit ids for uploadIds: src goes to a new
+// buffer in *dst, named name in errors.
+type idsUpload struct {
+	name string
+	dst  **Buffer[uint32]
+	src  []uint32
+}
+
+// uploadIds uploads every table of us into buffers o owns on dev, stopping
+// at the first error.
+func (o *owned) uploadIds(dev Device, us ...idsUpload) error {
+	for _, u := range us {
+		b, err := uploadNamed(o, dev, u.name, u.src)
+		if err != nil {
+			return err
+		}
+		*u.dst = b
+	}
+	return nil
+}
+
 // newEvents creates one event on dev for every entry of evs (as uintptr
 // handles, see evp), each destroyed with o.
 func (o *owned) newEvents(dev Device, evs []uintptr) error {

@@ -126,19 +126,13 @@ func NewPartBC(dl *DeviceLayout, t PartRankTables) (*PartBC, error) {
 		ownerStart: append([]uint64(nil), t.OwnerStart...), recvStart: append([]uint64(nil), t.RecvStart...)}
 	fail := func(err error) (*PartBC, error) { p.Close(); return nil, err }
 	var err error
-	for _, u := range []struct {
-		name string
-		dst  **Buffer[uint32]
-		src  []uint32
-	}{
-		{"owned vertices' layout ids", &p.ownedLid, t.OwnedLid},
-		{"ghosts' layout ids", &p.ghostLid, t.GhostLid},
-		{"copies' layout ids", &p.recvLid, t.RecvLid},
-		{"ghost flags", &p.ghostBits, ghost},
-	} {
-		if *u.dst, err = uploadNamed(&p.owned, d, u.name, u.src); err != nil {
-			return fail(err)
-		}
+	if err = p.owned.uploadIds(d,
+		idsUpload{"owned vertices' layout ids", &p.ownedLid, t.OwnedLid},
+		idsUpload{"ghosts' layout ids", &p.ghostLid, t.GhostLid},
+		idsUpload{"copies' layout ids", &p.recvLid, t.RecvLid},
+		idsUpload{"ghost flags", &p.ghostBits, ghost},
+	); err != nil {
+		return fail(err)
 	}
 	hubCap := min(n, dl.desc.m/PartBCHubArcs+1)
 	for _, a := range []struct {

@@ -83,18 +83,12 @@ func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
 		recvStart: append([]uint64(nil), t.RecvStart...)}
 	fail := func(err error) (*PartRank, error) { p.Close(); return nil, err }
 	var err error
-	for _, u := range []struct {
-		name string
-		dst  **Buffer[uint32]
-		src  []uint32
-	}{
-		{"owned vertices' layout ids", &p.ownedLid, t.OwnedLid},
-		{"ghosts' layout ids", &p.ghostLid, t.GhostLid},
-		{"received sums' layout ids", &p.recvLid, t.RecvLid},
-	} {
-		if *u.dst, err = uploadNamed(&p.owned, p.dev, u.name, u.src); err != nil {
-			return fail(err)
-		}
+	if err = p.owned.uploadIds(p.dev,
+		idsUpload{"owned vertices' layout ids", &p.ownedLid, t.OwnedLid},
+		idsUpload{"ghosts' layout ids", &p.ghostLid, t.GhostLid},
+		idsUpload{"received sums' layout ids", &p.recvLid, t.RecvLid},
+	); err != nil {
+		return fail(err)
 	}
 	if p.send, err = allocRank[float64](p, "send buffer", int(ng)); err != nil {
 		return fail(err)

@@ -127,19 +127,13 @@ func NewPartRun(run *MinRun, t PartTables) (*PartRun, error) {
 	fail := func(err error) (*PartRun, error) { p.Close(); return nil, err }
 	var localLid, ghostLid, ghostOwner, ghostRemote *Buffer[uint32]
 	var err error
-	for _, u := range []struct {
-		name string
-		dst  **Buffer[uint32]
-		src  []uint32
-	}{
-		{"owned vertices' layout ids", &localLid, t.LocalLid},
-		{"ghosts' layout ids", &ghostLid, t.GhostLid},
-		{"ghosts' owners", &ghostOwner, t.GhostOwner},
-		{"ghosts' ids in their owners", &ghostRemote, t.GhostRemote},
-	} {
-		if *u.dst, err = uploadNamed(&p.owned, d, u.name, u.src); err != nil {
-			return fail(err)
-		}
+	if err = p.owned.uploadIds(d,
+		idsUpload{"owned vertices' layout ids", &localLid, t.LocalLid},
+		idsUpload{"ghosts' layout ids", &ghostLid, t.GhostLid},
+		idsUpload{"ghosts' owners", &ghostOwner, t.GhostOwner},
+		idsUpload{"ghosts' ids in their owners", &ghostRemote, t.GhostRemote},
+	); err != nil {
+		return fail(err)
 	}
 	if t.Global != nil {
 		if p.global, err = uploadNamed(&p.owned, d, "original ids", t.Global); err != nil {

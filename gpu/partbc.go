@@ -279,15 +279,10 @@ func (l ncclBCLink) collect(ctx context.Context, d *bcPart) error {
 // BCParts implements partition.BCExchanger: part i must be on rank i's
 // GPU.
 func (x *NCCLExchanger) BCParts(parts []*partition.Part, backends []engine.Backend) ([]partition.BCPart, error) {
-	if len(parts) != len(x.ranks) {
-		return nil, fmt.Errorf("nccl exchanger: %d ranks for %d parts", len(x.ranks), len(parts))
+	if err := x.fits(parts); err != nil {
+		return nil, err
 	}
-	return asBCParts(bcParts(parts, backends, ncclBCLink{x.ranks}, func(i int, b *Backend) error {
-		if got, want := b.dl.Device().Ordinal(), x.ranks[i].Device().Ordinal(); got != want {
-			return fmt.Errorf("nccl exchanger: part %d is on GPU %d but its rank on GPU %d", i, got, want)
-		}
-		return nil
-	}))
+	return asBCParts(bcParts(parts, backends, ncclBCLink{x.ranks}, x.onRank))
 }
 
 var _ partition.BCExchanger = (*NCCLExchanger)(nil)

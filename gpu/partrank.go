@@ -298,15 +298,10 @@ func (l ncclRankLink) reduce(ctx context.Context, d *rankPart) (float64, float64
 // RankParts implements partition.RankExchanger: part i must be on rank
 // i's GPU.
 func (x *NCCLExchanger) RankParts(parts []*partition.Part, backends []engine.Backend) ([]partition.RankPart, error) {
-	if len(parts) != len(x.ranks) {
-		return nil, fmt.Errorf("nccl exchanger: %d ranks for %d parts", len(x.ranks), len(parts))
+	if err := x.fits(parts); err != nil {
+		return nil, err
 	}
-	return asRankParts(rankParts(parts, backends, ncclRankLink{x.ranks}, func(i int, b *Backend) error {
-		if got, want := b.dl.Device().Ordinal(), x.ranks[i].Device().Ordinal(); got != want {
-			return fmt.Errorf("nccl exchanger: part %d is on GPU %d but its rank on GPU %d", i, got, want)
-		}
-		return nil
-	}))
+	return asRankParts(rankParts(parts, backends, ncclRankLink{x.ranks}, x.onRank))
 }
 
 var _ partition.RankExchanger = (*NCCLExchanger)(nil)

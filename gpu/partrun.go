@@ -335,15 +335,26 @@ func (l ncclLink) reduce(ctx context.Context, d *devicePart) (cuda.PartCounters,
 // DeviceParts implements partition.DeviceExchanger: part i must be on
 // rank i's GPU.
 func (x *NCCLExchanger) DeviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions) ([]partition.DevicePart, error) {
-	if len(parts) != len(x.ranks) {
-		return nil, fmt.Errorf("nccl exchanger: %d ranks for %d parts", len(x.ranks), len(parts))
+	if err := x.fits(parts); err != nil {
+		return nil, err
 	}
-	return deviceParts(parts, backends, prog, opts, ncclLink{x.ranks}, func(i int, b *Backend) error {
-		if got, want := b.dl.Device().Ordinal(), x.ranks[i].Device().Ordinal(); got != want {
-			return fmt.Errorf("nccl exchanger: part %d is on GPU %d but its rank on GPU %d", i, got, want)
-		}
-		return nil
-	})
+	return deviceParts(parts, backends, prog, opts, ncclLink{x.ranks}, x.onRank)
+}
+
+// fits checks that the exchanger has one rank per part.
+func (x *NCCLExchanger) fits(parts []*partition.Part) error {
+	if len(parts) != len(x.ranks) {
+		return fmt.Errorf("nccl exchanger: %d ranks for %d parts", len(x.ranks), len(parts))
+	}
+	return nil
+}
+
+// onRank checks that part i's backend b is on rank i's GPU.
+func (x *NCCLExchanger) onRank(i int, b *Backend) error {
+	if got, want := b.dl.Device().Ordinal(), x.ranks[i].Device().Ordinal(); got != want {
+		return fmt.Errorf("nccl exchanger: part %d is on GPU %d but its rank on GPU %d", i, got, want)
+	}
+	return nil
 }
 
 var _ partition.DeviceExchanger = (*NCCLExchanger)(nil)
