@@ -71,14 +71,17 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 	}
 	prog := &cuda.SumProgram{ID: cuda.SumProgBCForward}
 	st := sumSteps{SumRun: run, p: prog, bcDepth: true}
-	where := startLevels // a road network's or a mesh's sources run in one block or cluster from the start
-	if handOver {
-		if where, err = b.narrowStart(run.BlockRows, 1); err != nil {
-			return nil, total, err
-		}
-	}
 	for _, s := range sources {
 		start := time.Now()
+		// A road network's or a mesh's sources run in one block or
+		// cluster from the start (asked per source: once a source's block
+		// gave a level to the cluster, the next ones start there).
+		where := startLevels
+		if handOver {
+			if where, err = b.narrowStart(run.BlockRows, 1); err != nil {
+				return nil, total, err
+			}
+		}
 		if where != startLevels {
 			source := b.blockSource
 			if where == startCluster {
