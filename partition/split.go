@@ -2,6 +2,7 @@ package partition
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	mbits "math/bits"
 	"slices"
@@ -52,6 +53,10 @@ type Part struct {
 	// EL is the part's arcs in local numbering, weights kept, in the input
 	// order of the arcs.
 	EL *graph.EdgeList
+	// GhostArcs is the number of the part's arcs that reach a ghost: its
+	// share of the arcs the partition cuts (EdgeCut is the parts' sum).
+	// Split sets it; the tables files keep it.
+	GhostArcs uint64
 }
 
 // Local returns the local id of an original vertex the part owns, and
@@ -77,12 +82,17 @@ func (p *Part) GhostRange(q int) (lo, hi uint64) {
 // Split cuts el into parts parts by owner (one entry per vertex, each in
 // [0, parts), as Assign returns): part p holds the arcs whose source p
 // owns, relabelled locally (see Part). Every arc of el is in exactly one
-// part. The arcs are cut into chunks that all the cores share (par.Each):
-// a first pass counts every part's arcs per chunk and marks its ghosts in
-// a bitset per part, indexed by the owners' order (so that a part's ghosts
-// in bit order are already ordered by owner and then id); a prefix sum
-// over the chunks and a rank table per bitset then let a second pass write
-// every arc to its place, in input order. Parts are handled in batches of
+// part, and each part counts its arcs to ghosts (GhostArcs: together, the
+// EdgeCut). The arcs are cut into chunks that all the cores share
+// (par.Each): a first pass counts every part's arcs per chunk and marks
+// its ghosts by id in a bitset per part (reading the owners from a table
+// of bytes when there are at most smallParts parts, a quarter of the
+// random reads' memory); the marks then move to a bitset per part indexed
+// by the owners' order (so that a part's ghosts in bit order are already
+// ordered by owner and then id); a prefix sum over the chunks and a rank
+// table per bitset let a second pass write every arc to its place, in
+// input order (it loads the places of a block of destinations before it
+// uses them, so that the loads overlap). Parts are handled in batches of
 // at most splitBatch (two passes over the arcs each). It fails on an
 // invalid graph or owner table, and when ctx is cancelled.
 func Split(ctx context.Context, el *graph.EdgeList, owner []uint32, parts int) ([]*Part, error) {
@@ -134,6 +144,11 @@ const (
 	ctxArcs = 1 << 16
 	// wordBits is the number of bits of a bitset word.
 	wordBits = 32
+	// gatherArcs is how many arcs' positions the second pass gathers
+	// before it uses them (the loads independent of one another).
+	gatherArcs = 1024
+	// smallParts is the most parts whose owners Split keeps in bytes.
+	smallParts = 1 << 8
 )
 
 // words is the number of bitset words that hold n bits.
@@ -156,6 +171,10 @@ type splitter struct {
 	// owner's part is pos[v] - start[owner[v]]): one array of 32-bit
 	// entries, so that the passes' random reads stay in cache longer.
 	pos []uint32
+	// small is owner in bytes when there are at most smallParts parts (nil
+	// otherwise): the table the first pass reads at random, a quarter of
+	// owner's size.
+	small []uint8
 	// anyGhost marks, by position in the owners' order, the vertices that
 	// are a ghost in some part.
 	anyGhost []uint32
@@ -202,6 +221,9 @@ func (s *splitter) number() error {
 	s.start[parts] = sum
 	s.owned = make([]uint32, n)
 	s.pos = make([]uint32, n)
+	if parts <= smallParts {
+		s.small = make([]uint8, n)
+	}
 	par.ForChunks(vc, func(c par.Chunk) {
 		fill := counts[c.Index*parts : (c.Index+1)*parts]
 		for v := c.Lo; v < c.Hi; v++ {
@@ -210,6 +232,9 @@ func (s *splitter) number() error {
 			fill[p]++
 			s.owned[x] = uint32(v)
 			s.pos[v] = uint32(x)
+			if s.small != nil {
+				s.small[v] = uint8(p)
+			}
 		}
 	})
 	return nil
@@ -225,51 +250,54 @@ func (s *splitter) batch(p0, p1 int) error {
 	}
 	nc := len(s.chunks)
 	arcs := make([]uint64, nc*k) // arcs[c*k+i]: part p0+i's arcs in chunk c
+	cut := make([]uint64, nc*k)  // cut[c*k+i]: those of them that reach a ghost
 	errs := make([]error, nc)
-	// Pass 1: count the arcs and mark the ghosts.
-	owner, pos := s.owner, s.pos
+	// Pass 1: count the arcs and mark the ghosts by id (the owners' small
+	// table, not the positions', is read at random), then the ghosts by
+	// position in the owners' order.
 	lo, hi := uint32(p0), uint32(p1)
-	// first[j], last[j]: part p0+j's range in the owners' order.
-	first, last := make([]uint32, k), make([]uint32, k)
-	for j := range k {
-		first[j], last[j] = uint32(s.start[p0+j]), uint32(s.start[p0+j+1])
+	idBits := make([][]uint32, k)
+	for i := range idBits {
+		idBits[i] = make([]uint32, nw)
 	}
-	par.Each(nc, s.workers, func(_, ci int) {
-		c := s.chunks[ci]
-		var cnt [splitBatch]uint64 // local: chunks' counters would share cache lines
-		defer copy(arcs[ci*k:(ci+1)*k], cnt[:k])
-		for at := c.Lo; at < c.Hi; at += ctxArcs {
-			if err := s.ctx.Err(); err != nil {
-				errs[ci] = err
-				return
-			}
-			end := min(c.Hi, at+ctxArcs)
-			dst := el.Dst[at:end]
-			for i, u := range el.Src[at:end] {
-				pu := owner[u]
-				if pu < lo || pu >= hi {
-					continue
-				}
-				j := pu - lo
-				cnt[j]++
-				if x := pos[dst[i]]; x < first[j] || x >= last[j] {
-					par.Claim(bits[j], x)
+	if s.small != nil {
+		countArcs(s, s.small, lo, hi, idBits, arcs, cut, errs)
+	} else {
+		countArcs(s, s.owner, lo, hi, idBits, arcs, cut, errs)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	pos := s.pos
+	par.For(int(nw), s.workers, splitMinVertices/wordBits, func(wlo, whi int) {
+		for j, ib := range idBits {
+			for w := wlo; w < whi; w++ {
+				for b := ib[w]; b != 0; b &= b - 1 {
+					par.Claim(bits[j], pos[uint32(w)*wordBits+uint32(mbits.TrailingZeros32(b))])
 				}
 			}
 		}
 	})
+	owner := s.owner
+	// first[j]: part p0+j's first position in the owners' order.
+	first := make([]uint32, k)
+	for j := range k {
+		first[j] = uint32(s.start[p0+j])
+	}
 	// Every part's arcs of chunk c start after those of the chunks before.
-	total := make([]uint64, k)
+	total, ghostArcs := make([]uint64, k), make([]uint64, k)
 	for i := 0; i < k; i++ {
 		for c := 0; c < nc; c++ {
 			a := arcs[c*k+i]
 			arcs[c*k+i] = total[i]
 			total[i] += a
+			ghostArcs[i] += cut[c*k+i]
 		}
 	}
 	// Rank tables: rank[i][w] is the number of part p0+i's ghosts at
 	// positions before word w.
 	rank := make([][]uint32, k)
+	inner := max(1, s.workers/k) // each part's goroutines
 	par.Each(k, s.workers, func(_, i int) {
 		r := make([]uint32, nw)
 		var sum uint32
@@ -278,7 +306,8 @@ func (s *splitter) batch(p0, p1 int) error {
 			sum += uint32(mbits.OnesCount32(b))
 		}
 		rank[i] = r
-		s.out[p0+i] = s.newPart(p0+i, bits[i], r, uint64(sum), total[i])
+		s.out[p0+i] = s.newPart(p0+i, bits[i], r, uint64(sum), total[i], inner)
+		s.out[p0+i].GhostArcs = ghostArcs[i]
 	})
 	// Pass 2: the arcs in local numbering, in input order.
 	srcs, dsts, ws := make([][]uint32, k), make([][]uint32, k), make([][]uint32, k)
@@ -289,24 +318,33 @@ func (s *splitter) batch(p0, p1 int) error {
 		numLocal[j] = uint32(s.out[p0+j].NumLocal)
 	}
 	weights := el.Weights
+	whole := k == s.parts // one batch: every arc is the batch's
 	par.Each(nc, s.workers, func(_, ci int) {
 		c := s.chunks[ci]
 		var next [splitBatch]uint64 // local, as pass 1's counters
 		copy(next[:k], arcs[ci*k:(ci+1)*k])
-		for at := c.Lo; at < c.Hi; at += ctxArcs {
-			if err := s.ctx.Err(); err != nil {
-				errs[ci] = err
-				return
+		var xs [gatherArcs]uint32
+		for at := c.Lo; at < c.Hi; at += gatherArcs {
+			if (at-c.Lo)%ctxArcs == 0 {
+				if err := s.ctx.Err(); err != nil {
+					errs[ci] = err
+					return
+				}
 			}
-			end := min(c.Hi, at+ctxArcs)
-			dst := el.Dst[at:end]
-			for i, u := range el.Src[at:end] {
+			end := min(c.Hi, at+gatherArcs)
+			xb, src := xs[:end-at], el.Src[at:end]
+			for i, d := range el.Dst[at:end] {
+				if pu := owner[src[i]]; whole || (pu >= lo && pu < hi) {
+					xb[i] = pos[d]
+				}
+			}
+			for i, u := range src {
 				pu := owner[u]
 				if pu < lo || pu >= hi {
 					continue
 				}
 				j := pu - lo
-				x := pos[dst[i]]
+				x := xb[i]
 				ld := x - first[j]
 				if ld >= numLocal[j] { // x outside the part's range: a ghost
 					w := x / wordBits
@@ -323,6 +361,9 @@ func (s *splitter) batch(p0, p1 int) error {
 			}
 		}
 	})
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
 	// Every ghost of the batch is someone's boundary vertex.
 	par.For(int(nw), s.workers, splitMinVertices/wordBits, func(lo, hi int) {
 		for _, b := range bits {
@@ -334,9 +375,46 @@ func (s *splitter) batch(p0, p1 int) error {
 	return nil
 }
 
+// countArcs is Split's first pass over the arcs for parts [lo, hi), own
+// being the owners' table (s.owner or its bytes, s.small): it counts every
+// part's arcs per chunk (arcs[c*k+j], k = hi-lo) and those of them that
+// reach a ghost (cut), and marks each part's ghosts by id (idBits[j]). A
+// chunk cancelled stops with its error in errs.
+func countArcs[T uint8 | uint32](s *splitter, own []T, lo, hi uint32, idBits [][]uint32, arcs, cut []uint64, errs []error) {
+	el, k := s.el, int(hi-lo)
+	par.Each(len(s.chunks), s.workers, func(_, ci int) {
+		c := s.chunks[ci]
+		var cnt, ghost [splitBatch]uint64 // local: chunks' counters would share cache lines
+		defer func() {
+			copy(arcs[ci*k:(ci+1)*k], cnt[:k])
+			copy(cut[ci*k:(ci+1)*k], ghost[:k])
+		}()
+		for at := c.Lo; at < c.Hi; at += ctxArcs {
+			if err := s.ctx.Err(); err != nil {
+				errs[ci] = err
+				return
+			}
+			end := min(c.Hi, at+ctxArcs)
+			dst := el.Dst[at:end]
+			for i, u := range el.Src[at:end] {
+				pu := own[u]
+				if uint32(pu) < lo || uint32(pu) >= hi {
+					continue
+				}
+				j := uint32(pu) - lo
+				cnt[j]++
+				if d := dst[i]; own[d] != pu {
+					ghost[j]++
+					par.Claim(idBits[j], d)
+				}
+			}
+		}
+	})
+}
+
 // newPart makes part p's tables and arc arrays from its ghost bitset, its
-// rank table, its ghost count and its arc count.
-func (s *splitter) newPart(p int, bits, rank []uint32, ghosts, arcs uint64) *Part {
+// rank table, its ghost count and its arc count, on workers goroutines.
+func (s *splitter) newPart(p int, bits, rank []uint32, ghosts, arcs uint64, workers int) *Part {
 	numLocal := s.start[p+1] - s.start[p]
 	pt := &Part{
 		Index: p, NumParts: s.parts, NumVertices: s.n,
@@ -346,26 +424,21 @@ func (s *splitter) newPart(p int, bits, rank []uint32, ghosts, arcs uint64) *Par
 		GhostRemote: make([]uint32, ghosts),
 		Directed:    s.el.Directed,
 	}
-	copy(pt.Global, s.owned[s.start[p]:s.start[p+1]])
-	for w, b := range bits {
-		for b != 0 {
-			x := uint64(w)*wordBits + uint64(mbits.TrailingZeros32(b))
-			b &= b - 1
-			g := rank[w]
-			rank[w]++
-			v := s.owned[x]
-			q := s.owner[v]
-			pt.Global[numLocal+uint64(g)] = v
-			pt.GhostOwner[g] = q
-			pt.GhostRemote[g] = uint32(x - s.start[q])
+	par.Copy(pt.Global[:numLocal], s.owned[s.start[p]:s.start[p+1]], workers, splitMinVertices)
+	par.For(len(bits), workers, splitMinVertices/wordBits, func(lo, hi int) {
+		for w := lo; w < hi; w++ {
+			g := uint64(rank[w])
+			for b := bits[w]; b != 0; b &= b - 1 {
+				x := uint64(w)*wordBits + uint64(mbits.TrailingZeros32(b))
+				v := s.owned[x]
+				q := s.owner[v]
+				pt.Global[numLocal+g] = v
+				pt.GhostOwner[g] = q
+				pt.GhostRemote[g] = uint32(x - s.start[q])
+				g++
+			}
 		}
-	}
-	// rank[w] now counts the ghosts up to the end of word w: shift it back.
-	var sum uint32
-	for w, b := range bits {
-		rank[w] = sum
-		sum += uint32(mbits.OnesCount32(b))
-	}
+	})
 	sub := &graph.EdgeList{
 		NumVertices: pt.NumPartVertices(),
 		Src:         make([]uint32, arcs),
@@ -379,30 +452,51 @@ func (s *splitter) newPart(p int, bits, rank []uint32, ghosts, arcs uint64) *Par
 	return pt
 }
 
-// boundaries lists every part's owned vertices that are a ghost elsewhere.
+// boundaries lists every part's owned vertices that are a ghost elsewhere:
+// each part's range of the owners' order is cut into chunks whose marks
+// are counted, then listed at their chunks' offsets.
 func (s *splitter) boundaries() {
+	inner := max(1, s.workers/s.parts) // each part's goroutines
 	par.Each(s.parts, s.workers, func(_, p int) {
 		lo, hi := s.start[p], s.start[p+1]
-		var b []uint32
-		for x := lo; x < hi; {
-			w := x / wordBits
-			word := s.anyGhost[w] >> (x % wordBits)
-			end := min(hi, (w+1)*wordBits)
-			if word == 0 {
-				x = end
-				continue
-			}
-			if r := end - x; r < wordBits {
-				word &= 1<<r - 1
-			}
-			for word != 0 {
-				b = append(b, uint32(x-lo)+uint32(mbits.TrailingZeros32(word)))
-				word &= word - 1
-			}
-			x = end
+		chunks := par.Split(int(hi-lo), max(1, min(inner, int(hi-lo)/splitMinVertices)))
+		at := make([]uint64, len(chunks)+1)
+		par.ForChunks(chunks, func(c par.Chunk) {
+			s.eachGhost(lo+uint64(c.Lo), lo+uint64(c.Hi), func(uint64) { at[c.Index+1]++ })
+		})
+		for i := range chunks {
+			at[i+1] += at[i]
 		}
+		if at[len(chunks)] == 0 {
+			return // no boundary: nil, as appending to none gives
+		}
+		b := make([]uint32, at[len(chunks)])
+		par.ForChunks(chunks, func(c par.Chunk) {
+			next := at[c.Index]
+			s.eachGhost(lo+uint64(c.Lo), lo+uint64(c.Hi), func(x uint64) {
+				b[next] = uint32(x - lo)
+				next++
+			})
+		})
 		s.out[p].Boundary = b
 	})
+}
+
+// eachGhost calls fn, in increasing order, with the positions in [lo, hi)
+// of the owners' order that anyGhost marks.
+func (s *splitter) eachGhost(lo, hi uint64, fn func(x uint64)) {
+	for x := lo; x < hi; {
+		w := x / wordBits
+		word := s.anyGhost[w] >> (x % wordBits)
+		end := min(hi, (w+1)*wordBits)
+		if r := end - x; r < wordBits {
+			word &= 1<<r - 1
+		}
+		for ; word != 0; word &= word - 1 {
+			fn(x + uint64(mbits.TrailingZeros32(word)))
+		}
+		x = end
+	}
 }
 
 // BuildLayouts builds the dual layout of every part's graph with

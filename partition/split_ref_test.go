@@ -8,8 +8,11 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/par"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/preprocess"
 	"github.com/stretchr/testify/require"
 )
 
@@ -157,6 +160,7 @@ func splitPartReference(ctx context.Context, el *graph.EdgeList, owner, local, o
 		ld := local[d]
 		if owner[d] != me {
 			ld = uint32(numLocal) + slot[d] - 1
+			pt.GhostArcs++
 		}
 		sub.Src = append(sub.Src, local[u])
 		sub.Dst = append(sub.Dst, ld)
@@ -326,6 +330,58 @@ func TestBRPMatchesReference(t *testing.T) {
 				got, err := Assign(ctx, el, o)
 				require.NoError(t, err)
 				require.Equal(t, want, got, "directed %v bias %v parts %d", directed, bias, parts)
+			}
+		}
+	}
+}
+
+// TestSplitIgnoresArcOrder checks what a partitioned run relies on when it
+// partitions the graph as read rather than the graph in original ids of
+// its whole layout (apps.OriginalCSR, rows in the layout's order): the
+// assignment, the parts and the parts' layouts are the same, for every
+// method, with duplicate arcs (whose weights differ) and self loops in a
+// shuffled order.
+func TestSplitIgnoresArcOrder(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(5, 17))
+	p := layout.Params{PanelSize: 64, HeavyThreshold: 8, HeavyColumns: 4, SegmentSize: 128, HighGroups: 1, GroupThresholds: []uint64{64, 8}}
+	for _, directed := range []bool{true, false} {
+		el := randomGraph(rng, 3000, 40000, true, true)
+		for i := range 4000 { // duplicates of earlier arcs, other weights
+			j := rng.IntN(len(el.Src))
+			el.Src, el.Dst = append(el.Src, el.Src[j]), append(el.Dst, el.Dst[j])
+			el.Weights = append(el.Weights, uint32(i))
+		}
+		if !directed {
+			el.Symmetrize(2)
+		}
+		perm := rng.Perm(len(el.Src))
+		shuffled := el.Clone()
+		for i, j := range perm {
+			shuffled.Src[i], shuffled.Dst[i], shuffled.Weights[i] = el.Src[j], el.Dst[j], el.Weights[j]
+		}
+		whole, err := preprocess.Build(ctx, shuffled, p, preprocess.Options{Workers: 2})
+		require.NoError(t, err)
+		orig := apps.OriginalCSR(whole, 2).IntoEdgeList(2)
+		for _, m := range Methods {
+			for _, parts := range []int{1, 2, 3, 7} {
+				tag := fmt.Sprintf("directed %v %s %d parts", directed, m, parts)
+				build := func(g *graph.EdgeList) ([]*Part, []*layout.Layout) {
+					owner, err := Assign(ctx, g, Options{Method: m, Parts: parts, Seed: 3, Bias: 0.5, GroupThresholds: p.GroupThresholds})
+					require.NoError(t, err, tag)
+					ps, err := Split(ctx, g, owner, parts)
+					require.NoError(t, err, tag)
+					ls, err := BuildLayouts(ctx, ps, p, preprocess.Options{Workers: 2})
+					require.NoError(t, err, tag)
+					for _, pt := range ps {
+						pt.EL = nil
+					}
+					return ps, ls
+				}
+				wantParts, wantLayouts := build(orig)
+				gotParts, gotLayouts := build(shuffled)
+				require.Equal(t, wantParts, gotParts, tag)
+				require.Equal(t, wantLayouts, gotLayouts, tag)
 			}
 		}
 	}

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/graph"
@@ -39,6 +41,7 @@ func checkSplit(t *testing.T, tag string, el *graph.EdgeList, owner []uint32, pa
 	n := el.NumVertices
 	seen := make([]int, n)
 	var back []arc
+	var cut uint64
 	boundary := make([]map[uint32]bool, len(parts))
 	for i := range boundary {
 		boundary[i] = map[uint32]bool{}
@@ -83,16 +86,23 @@ func checkSplit(t *testing.T, tag string, el *graph.EdgeList, owner []uint32, pa
 			covered += hi - lo
 		}
 		require.Equal(t, p.NumGhosts, covered, "%s: the owners' ranges cover every ghost", tag)
+		var ghostArcs uint64
 		for k := range p.EL.Src {
 			src, dst := p.EL.Src[k], p.EL.Dst[k]
 			require.Less(t, uint64(src), p.NumLocal, "%s: an arc leaves a ghost", tag)
+			if uint64(dst) >= p.NumLocal {
+				ghostArcs++
+			}
 			a := arc{p.Global[src], p.Global[dst], 0}
 			if p.EL.Weights != nil {
 				a.w = p.EL.Weights[k]
 			}
 			back = append(back, a)
 		}
+		require.Equal(t, ghostArcs, p.GhostArcs, "%s: part %d's arcs to ghosts", tag, i)
+		cut += p.GhostArcs
 	}
+	require.Equal(t, partition.EdgeCut(el, owner), cut, "%s: the parts' arcs to ghosts are the arcs cut", tag)
 	for v, k := range seen {
 		require.Equal(t, 1, k, "%s: vertex %d owned %d times", tag, v, k)
 	}
@@ -164,4 +174,44 @@ func TestSplitErrors(t *testing.T) {
 	cancel()
 	_, err = partition.Split(cctx, el, []uint32{0, 1, 0}, 2)
 	require.ErrorIs(t, err, context.Canceled)
+}
+
+// cancelAfter is a context whose Err reports context.Canceled from its
+// calls' n+1th on: a cancellation in the middle of a pass.
+type cancelAfter struct {
+	context.Context
+	calls atomic.Int64
+	n     int64
+}
+
+func (c *cancelAfter) Err() error {
+	if c.calls.Add(1) > c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestSplitCancelledMidway: a cancellation during either pass over the
+// arcs is Split's error, not parts left half written.
+func TestSplitCancelledMidway(t *testing.T) {
+	s := testgraphs.Shapes(t, testgraphs.Small)
+	el := s[0].EL
+	for _, sh := range s {
+		if sh.EL.NumArcs() > el.NumArcs() {
+			el = sh.EL
+		}
+	}
+	owner, err := partition.Assign(context.Background(), el, partition.Options{Method: partition.Random, Parts: 3, Seed: 1})
+	require.NoError(t, err)
+	count := &cancelAfter{Context: context.Background(), n: math.MaxInt64}
+	_, err = partition.Split(count, el, owner, 3)
+	require.NoError(t, err)
+	checks := count.calls.Load()
+	require.Greater(t, checks, int64(2), "Split checks its context in its passes")
+	for n := range checks {
+		ctx := &cancelAfter{Context: context.Background(), n: n}
+		ps, err := partition.Split(ctx, el, owner, 3)
+		require.ErrorIs(t, err, context.Canceled, "cancelled after %d of %d checks", n, checks)
+		require.Nil(t, ps)
+	}
 }

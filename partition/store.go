@@ -16,7 +16,7 @@ import (
 // its own), so that a partitioned run need not partition again:
 //
 //	magic "MGPT", version uint32 (TablesVersion)
-//	index, parts uint32; vertices, local, ghosts, boundary uint64; directed uint8, 7 zero bytes
+//	index, parts uint32; vertices, local, ghosts, boundary uint64; directed uint8, 7 zero bytes; ghost arcs uint64
 //	Global (local+ghosts uint32), GhostOwner (ghosts), GhostRemote (ghosts), Boundary (boundary)
 //	CRC-32C of every byte before it, uint32
 //
@@ -26,8 +26,9 @@ import (
 // TablesExt is the extension of a part's tables file.
 const TablesExt = ".mgpt"
 
-// TablesVersion is the tables format's version.
-const TablesVersion = 1
+// TablesVersion is the tables format's version (2: the arcs to ghosts
+// are kept; a version 1 file is refused, and the graph partitioned again).
+const TablesVersion = 2
 
 var tablesMagic = [4]byte{'M', 'G', 'P', 'T'}
 
@@ -39,10 +40,12 @@ type tablesHeader struct {
 	Vertices, Local, Ghosts, Boundary uint64
 	Directed                          uint8
 	Pad                               [7]byte // zero
+	GhostArcs                         uint64
 }
 
-// SaveTables writes pt's tables (not its layout, not its arcs) to path,
-// atomically: the file appears whole or not at all.
+// SaveTables writes pt's tables and its count of arcs to ghosts (not its
+// layout, not its arcs) to path, atomically: the file appears whole or not
+// at all.
 func SaveTables(path string, pt *Part) error {
 	f, err := atomicfile.Create(path)
 	if err != nil {
@@ -62,7 +65,7 @@ func SaveTables(path string, pt *Part) error {
 func EncodeTables(pt *Part) []byte {
 	var buf bytes.Buffer
 	h := tablesHeader{Magic: tablesMagic, Version: TablesVersion, Index: uint32(pt.Index), Parts: uint32(pt.NumParts),
-		Vertices: pt.NumVertices, Local: pt.NumLocal, Ghosts: pt.NumGhosts, Boundary: uint64(len(pt.Boundary))}
+		Vertices: pt.NumVertices, Local: pt.NumLocal, Ghosts: pt.NumGhosts, Boundary: uint64(len(pt.Boundary)), GhostArcs: pt.GhostArcs}
 	if pt.Directed {
 		h.Directed = 1
 	}
@@ -131,7 +134,7 @@ func DecodeTables(data []byte, path string) (*Part, error) {
 		return bad("checksum %08x, stored %08x (the file is corrupt)", got, want)
 	}
 	pt := &Part{Index: int(h.Index), NumParts: int(h.Parts), NumVertices: h.Vertices, NumLocal: h.Local,
-		NumGhosts: h.Ghosts, Directed: h.Directed != 0}
+		NumGhosts: h.Ghosts, Directed: h.Directed != 0, GhostArcs: h.GhostArcs}
 	rest := body[hsize:]
 	take := func(n uint64) []uint32 {
 		a := make([]uint32, n)

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/apps"
@@ -31,6 +30,7 @@ import (
 // part, in memory otherwise).
 type partitioned struct {
 	parts    []*partition.Part
+	layouts  []*layout.Layout // the parts' layouts
 	backends []engine.Backend
 	x        partition.Exchanger // nil: a new one per run (peer copies on GPUs, in memory on the CPU)
 	onGPUs   bool
@@ -50,6 +50,76 @@ func (p *partitioned) storeAfterTrials() {
 		p.store()
 		p.store = nil
 	}
+}
+
+// outDegree returns original vertex v's out-degree: its row's length in
+// the layout of the part that owns it (0 when no part owns it).
+func (p *partitioned) outDegree(v uint32) uint64 {
+	for i, pt := range p.parts {
+		if u, ok := pt.Local(v); ok {
+			l := p.layouts[i]
+			return l.OutDegree(l.Perm[u])
+		}
+	}
+	return 0
+}
+
+// originalCSR returns the whole graph in original ids, gathered from the
+// parts' layouts (every arc is in its source's part): the validation's
+// graph, as apps.OriginalCSR gives it from a whole layout (a row lists
+// the arcs in its part's layout order).
+func (p *partitioned) originalCSR(workers int) *graph.CSR {
+	first := p.layouts[0]
+	n := p.parts[0].NumVertices
+	g := &graph.CSR{Adjacency: graph.Adjacency{NumVertices: n, Offsets: make([]uint64, n+1), Directed: p.parts[0].Directed}}
+	var m uint64
+	for _, l := range p.layouts {
+		m += l.NumArcs
+	}
+	g.Neighbors = make([]uint32, m)
+	if first.Weighted {
+		g.Weights, g.WeightKind = make([]uint32, m), first.WeightKind
+	}
+	// The degrees, then the offsets, then the rows, each part's vertices
+	// shared out among the workers.
+	each := func(fn func(pt *partition.Part, l *layout.Layout, u uint64)) {
+		for i, pt := range p.parts {
+			l := p.layouts[i]
+			par.For(int(pt.NumLocal), workers, originalMinVertices, func(lo, hi int) {
+				for u := lo; u < hi; u++ {
+					fn(pt, l, uint64(u))
+				}
+			})
+		}
+	}
+	each(func(pt *partition.Part, l *layout.Layout, u uint64) {
+		g.Offsets[pt.Global[u]+1] = l.OutDegree(l.Perm[u])
+	})
+	for v := range n {
+		g.Offsets[v+1] += g.Offsets[v]
+	}
+	each(func(pt *partition.Part, l *layout.Layout, u uint64) {
+		v := l.Perm[u]
+		src, at := l.SparseOffsets[v], g.Offsets[pt.Global[u]]
+		for i := range l.OutDegree(v) {
+			g.Neighbors[at+i] = pt.Global[l.InvPerm[l.SparseDst[src+i]]]
+			if g.Weights != nil {
+				g.Weights[at+i] = l.SparseWeights[src+i]
+			}
+		}
+	})
+	return g
+}
+
+// originalMinVertices is the fewest vertices per worker of originalCSR's
+// loops.
+const originalMinVertices = 1 << 14
+
+// validate checks a partitioned run's result as validateResult checks an
+// unpartitioned one's, on the graph gathered from the parts (l, a
+// description of the whole graph without sections, is not read).
+func (p *partitioned) validate(app string, _ *layout.Layout, workers int, sources []uint32, pr apps.PageRankOptions, maxIter int, result any) error {
+	return validateGraph(app, func() *graph.CSR { return p.originalCSR(workers) }, sources, pr, maxIter, result)
 }
 
 // partitionedApps maps the apps a partitioned run has to partition.Run's.
@@ -131,31 +201,128 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	return partSpec{gpus: gpus, parts: parts, method: method, host: f.exchange == "host"}, nil
 }
 
-// newPartitioned partitions l's graph into spec's parts and makes a
-// backend per part: part i on GPU i mod spec.gpus, or on the CPU when
-// spec.gpus is 0 (threads shared out). With a cache (c, the layout's key),
-// the parts' layouts and tables are cached beside the layout (after the
-// trials: storeAfterTrials) and taken from there next time.
-func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, spec partSpec, c *cache.Cache, key string) (*partitioned, error) {
+// partInput is what a partitioned run starts from: the parts and their
+// layouts taken from the cache, or else the graph to partition, in
+// original ids. No layout of the whole graph is built for a partitioned
+// run: whole only describes the graph (its counts, flags and the layout
+// parameters) and has no sections.
+type partInput struct {
+	whole   *layout.Layout
+	el      *graph.EdgeList   // the graph to partition; nil when cached
+	parts   []*partition.Part // the cached parts, or nil
+	layouts []*layout.Layout  // their layouts
+	cut     uint64            // the arcs the cached parts cut
+	cache   *cache.Cache      // the cache the parts are stored in (nil: none)
+	keys    []string          // the parts' keys in it
+	phases  []string          // what making the graph to partition took (a layout file's graph in original ids)
+}
+
+// loadPartInput finds what a partitioned run of app over path starts
+// from: the parts cached under the graph's key (partKeys), else the graph
+// as read or generated (loadGraph, as a layout is built from it), or, for
+// a layout file, its graph in original ids. An app that needs an
+// undirected graph reads a directed one symmetrized (--undirected), as
+// the unpartitioned run does.
+func loadPartInput(ctx context.Context, e *env, f *runFlags, app, path string, spec partSpec) (*partInput, error) {
+	if ok, err := layout.IsLayoutFile(path); err == nil && ok {
+		return layoutPartInput(ctx, e, f, app, path)
+	}
+	p, err := f.lf.params()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		in := &partInput{}
+		if !f.lf.noCache {
+			var key string
+			if in.cache, key, err = cacheFor(path, &f.in, &f.lf, p); err != nil {
+				return nil, err
+			}
+			in.keys = partKeys(key, spec, f.seed, p)
+			start := time.Now()
+			if ps, ls, cut, ok := loadCachedParts(e, in.cache, in.keys, p); ok {
+				if symmetrizeFor(e, f, app, ps[0].Directed) {
+					continue
+				}
+				fmt.Fprintf(e.stderr, "loaded %d cached parts in %s\n", len(ps), fmtSeconds(time.Since(start).Seconds()))
+				in.parts, in.layouts, in.cut = ps, ls, cut
+				in.whole = &layout.Layout{Params: p, NumVertices: ps[0].NumVertices, Directed: ps[0].Directed,
+					Weighted: ls[0].Weighted, WeightKind: ls[0].WeightKind}
+				for _, l := range ls {
+					in.whole.NumArcs += l.NumArcs
+				}
+				return in, nil
+			}
+		}
+		g, err := loadGraph(ctx, e, path, &f.in)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(e.stderr, "read %s (%d vertices, %d arcs) in %.3fs\n", path, g.el.NumVertices, g.el.NumArcs(), g.elapsed.Seconds())
+		if symmetrizeFor(e, f, app, g.el.Directed) {
+			continue
+		}
+		in.el = g.el
+		in.whole = &layout.Layout{Params: p, NumVertices: g.el.NumVertices, NumArcs: g.el.NumArcs(), Directed: g.el.Directed,
+			Weighted: g.el.Weighted(), WeightKind: g.el.WeightKind}
+		return in, nil
+	}
+}
+
+// layoutPartInput is loadPartInput's for a layout file: the graph to
+// partition is the layout's, in original ids (no cache).
+func layoutPartInput(ctx context.Context, e *env, f *runFlags, app, path string) (*partInput, error) {
+	l, err := loadLayout(ctx, e, path, &f.in, &f.lf)
+	if err != nil {
+		return nil, err
+	}
+	symmetrizeFor(e, f, app, l.Directed) // a layout file is taken as it is
+	start := time.Now()
+	el := apps.OriginalCSR(l, f.in.threads).IntoEdgeList(f.in.threads)
+	return &partInput{whole: l, el: el, phases: []string{"graph in original ids " + fmtSeconds(time.Since(start).Seconds())}}, nil
+}
+
+// symmetrizeFor reports whether app, which may need an undirected graph,
+// is to read the graph again symmetrized (--undirected) because it is
+// directed, and then says so on stderr and sets the flag.
+func symmetrizeFor(e *env, f *runFlags, app string, directed bool) bool {
+	if !apps.Undirected(app) || !directed || f.in.undirected {
+		return false
+	}
+	fmt.Fprintf(e.stderr, "%s: the graph is directed; using its symmetrized layout (%s)\n", app, undirectedWhy(app))
+	f.in.undirected = true
+	return true
+}
+
+// undirectedWhy says why app runs on the symmetrized graph.
+func undirectedWhy(app string) string {
+	if app != "cc" && app != "cc-lp" {
+		return app + " needs an undirected graph"
+	}
+	return "weak components"
+}
+
+// newPartitioned partitions in's graph into spec's parts, or takes in's
+// cached parts, and makes a backend per part: part i on GPU i mod
+// spec.gpus, or on the CPU when spec.gpus is 0 (threads shared out). With
+// a cache, parts made here are cached (after the trials: storeAfterTrials)
+// and taken from there next time.
+func newPartitioned(ctx context.Context, e *env, f *runFlags, in *partInput, spec partSpec) (*partitioned, error) {
 	gpus, parts := spec.gpus, spec.parts
 	t0 := time.Now()
-	var keys []string
-	if c != nil {
-		keys = partKeys(key, spec, f.seed, l.Params)
-	}
-	ps, ls, cut, cached := loadCachedParts(e, c, keys, l.Params, f.in.threads)
+	ps, ls, cut, cached := in.parts, in.layouts, in.cut, in.parts != nil
 	var store func()
 	if !cached {
 		var err error
-		if ps, ls, cut, err = partitionLayout(ctx, e, f, l, spec); err != nil {
+		if ps, ls, cut, err = partitionGraph(ctx, e, f, in, spec); err != nil {
 			return nil, err
 		}
-		if c != nil {
+		if c, keys := in.cache, in.keys; c != nil {
 			store = func() { storeParts(e, c, keys, ps, ls, f) }
 		}
 	}
 	backendsStart := time.Now()
-	p := &partitioned{parts: ps, backends: make([]engine.Backend, parts), onGPUs: gpus > 0, host: spec.host, workers: f.in.threads,
+	p := &partitioned{parts: ps, layouts: ls, backends: make([]engine.Backend, parts), onGPUs: gpus > 0, host: spec.host, workers: f.in.threads,
 		store: store}
 	fail := func(err error) (*partitioned, error) { p.close(); return nil, err }
 	for i, pl := range ls {
@@ -200,7 +367,7 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, 
 		where = fmt.Sprintf("%d GPUs", gpus)
 	}
 	p.describe = fmt.Sprintf("%d parts on %s (%s, %.1f%% of the arcs cut, exchange %s)", parts, where, spec.method,
-		100*float64(cut)/float64(max(l.NumArcs, 1)), exchange)
+		100*float64(cut)/float64(max(in.whole.NumArcs, 1)), exchange)
 	how := "partitioned into"
 	if cached {
 		how = "cached partition:"
@@ -209,19 +376,19 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, l *layout.Layout, 
 	return p, nil
 }
 
-// partitionLayout partitions l's graph (in original ids) and builds every
-// part's layout; it returns the parts, their layouts and the arcs cut, and
-// says on stderr how long each phase took (the graph in original ids, the
-// assignment, the split, the parts' layouts).
-func partitionLayout(ctx context.Context, e *env, f *runFlags, l *layout.Layout, spec partSpec) ([]*partition.Part, []*layout.Layout, uint64, error) {
-	var phases []string
+// partitionGraph partitions in's graph and builds every part's layout; it
+// returns the parts, their layouts and the arcs cut, and says on stderr
+// how long each phase took (the assignment, the split, the parts'
+// layouts). The graph is let go once split (in.el is cleared), so that
+// the layouts' builds can reuse its memory.
+func partitionGraph(ctx context.Context, e *env, f *runFlags, in *partInput, spec partSpec) ([]*partition.Part, []*layout.Layout, uint64, error) {
+	phases := in.phases
 	t := time.Now()
 	phase := func(name string) {
 		phases = append(phases, fmt.Sprintf("%s %s", name, fmtSeconds(time.Since(t).Seconds())))
 		t = time.Now()
 	}
-	el := apps.OriginalCSR(l, f.in.threads).IntoEdgeList(f.in.threads)
-	phase("graph in original ids")
+	el := in.el
 	owner, err := partition.Assign(ctx, el, partition.Options{Method: spec.method, Parts: spec.parts, Seed: f.seed})
 	if err != nil {
 		return nil, nil, 0, err
@@ -231,17 +398,20 @@ func partitionLayout(ctx context.Context, e *env, f *runFlags, l *layout.Layout,
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	var cut uint64
+	for _, pt := range ps {
+		cut += pt.GhostArcs
+	}
+	in.el = nil // the parts hold the arcs now
 	phase("split")
-	ls, err := partition.BuildLayouts(ctx, ps, l.Params, preprocess.Options{Workers: f.in.threads})
+	ls, err := partition.BuildLayouts(ctx, ps, in.whole.Params, preprocess.Options{Workers: f.in.threads})
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	phase("layouts")
 	for _, pt := range ps {
 		pt.EL = nil // built: the arcs are in the layouts
 	}
-	cut := partition.EdgeCut(el, owner)
-	phase("arcs cut")
+	phase("layouts")
 	fmt.Fprintf(e.stderr, "partitioning: %s\n", strings.Join(phases, ", "))
 	return ps, ls, cut, nil
 }
@@ -266,7 +436,7 @@ func tablesPath(c *cache.Cache, key string) string {
 // loadCachedParts returns the cached parts under keys, their layouts and
 // the arcs cut, or cached false when one is missing or unusable (said on
 // stderr; a bad file was removed by the cache or is overwritten next).
-func loadCachedParts(e *env, c *cache.Cache, keys []string, p layout.Params, workers int) ([]*partition.Part, []*layout.Layout, uint64, bool) {
+func loadCachedParts(e *env, c *cache.Cache, keys []string, p layout.Params) ([]*partition.Part, []*layout.Layout, uint64, bool) {
 	if c == nil {
 		return nil, nil, 0, false
 	}
@@ -284,8 +454,9 @@ func loadCachedParts(e *env, c *cache.Cache, keys []string, p layout.Params, wor
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, 0, false
 		}
-		if err == nil && l.NumVertices != pt.NumPartVertices() {
-			err = fmt.Errorf("part %d's layout has %d vertices, its tables %d", i, l.NumVertices, pt.NumPartVertices())
+		if err == nil && (l.NumVertices != pt.NumPartVertices() || l.NumArcs < pt.GhostArcs) {
+			err = fmt.Errorf("part %d's layout has %d vertices and %d arcs, its tables %d vertices and %d arcs to ghosts",
+				i, l.NumVertices, l.NumArcs, pt.NumPartVertices(), pt.GhostArcs)
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "warning: cached part %d: %v; partitioning again\n", i, err)
@@ -298,26 +469,10 @@ func loadCachedParts(e *env, c *cache.Cache, keys []string, p layout.Params, wor
 		return nil, nil, 0, false
 	}
 	var cut uint64
-	for i, l := range ls {
-		cut += ghostArcs(l, ps[i].NumLocal, workers)
+	for _, pt := range ps {
+		cut += pt.GhostArcs
 	}
 	return ps, ls, cut, true
-}
-
-// ghostArcs counts the arcs of a part's layout l that go to ghosts (the
-// part's vertices numLocal and above): the arcs the partition cut.
-func ghostArcs(l *layout.Layout, numLocal uint64, workers int) uint64 {
-	var total atomic.Uint64
-	par.For(len(l.SparseDst), workers, 1<<16, func(lo, hi int) {
-		var k uint64
-		for _, d := range l.SparseDst[lo:hi] {
-			if uint64(l.InvPerm[d]) >= numLocal {
-				k++
-			}
-		}
-		total.Add(k)
-	})
-	return total.Load()
 }
 
 // storeParts caches the parts' layouts and tables under keys; a failure is
@@ -335,6 +490,7 @@ func storeParts(e *env, c *cache.Cache, keys []string, ps []*partition.Part, ls 
 		}
 	}
 	fmt.Fprintf(e.stderr, "cached %d parts in %.2fs\n", len(keys), time.Since(start).Seconds())
+	evictCache(e, c, f.lf.cacheMax, keys[len(keys)-1])
 }
 
 // run runs app from sources[0] (cc, pr: none; bc: from all of them) over

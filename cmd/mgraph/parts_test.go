@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -205,4 +206,66 @@ func TestRunModePull(t *testing.T) {
 	require.Equal(t, 1, code)
 	assert.Contains(t, errOut, "pr: mode pull runs the min programs")
 	assert.NotContains(t, errOut, "pr: pr:")
+}
+
+// TestRunPartitionedNoWholeLayout: a partitioned run builds its parts from
+// the graph as read (no whole layout is preprocessed, or loaded from the
+// cache, or cached), picks the sources the unpartitioned run picks and
+// writes what it writes; a second run loads the parts alone; an app that
+// needs an undirected graph reads a directed one symmetrized, cached
+// under its own key; a layout file is partitioned from its graph in
+// original ids.
+func TestRunPartitionedNoWholeLayout(t *testing.T) {
+	dir := t.TempDir()
+	cacheDir := filepath.Join(dir, "cache")
+	for _, c := range []struct {
+		app   string
+		input []string
+	}{
+		{"bfs", []string{"rmat:10:8", "--undirected"}},    // random sources of out-degree > 0
+		{"sssp", []string{"rmat:10:8", "--weights", "5"}}, // directed
+		{"cc", []string{"rmat:9:8"}},                      // directed: symmetrized
+	} {
+		common := append(append([]string{"run", c.app}, c.input...), "--threads", "2", "--panel-size", "64", "--trials", "3")
+		want := filepath.Join(dir, c.app+".tsv")
+		code, _, errOut := mgraph(t, append(common, "--backend", "cpu", "--no-cache", "--out", want)...)
+		require.Equal(t, 0, code, errOut)
+		wantData, err := os.ReadFile(want)
+		require.NoError(t, err)
+		got := filepath.Join(dir, c.app+"-parts.tsv")
+		parted := append(common, "--backend", "cpu", "--parts", "2", "--validate", "--cache-dir", cacheDir, "--out", got)
+		cuts := map[string]bool{} // the arcs cut, counted by the split, then kept in the tables
+		for run, how := range []string{"partitioned into", "cached partition:"} {
+			code, out, errOut := mgraph(t, parted...)
+			cuts[regexp.MustCompile(`[0-9.]+% of the arcs cut`).FindString(errOut)] = true
+			require.Equal(t, 0, code, "%s run %d: %s", c.app, run, errOut)
+			assert.Contains(t, out, "validation: ok", c.app)
+			assert.Contains(t, errOut, how, "%s run %d", c.app, run)
+			assert.NotContains(t, errOut, "preprocessed", "%s run %d: no whole layout", c.app, run)
+			assert.NotContains(t, errOut, "cached layout", "%s run %d: no whole layout", c.app, run)
+			if c.app == "cc" {
+				assert.Contains(t, errOut, "the graph is directed; using its symmetrized layout", c.app)
+			}
+			gotData, err := os.ReadFile(got)
+			require.NoError(t, err)
+			require.Equal(t, string(wantData), string(gotData), "%s run %d", c.app, run)
+		}
+		assert.Len(t, cuts, 1, "%s: %v", c.app, cuts)
+		assert.NotContains(t, cuts, "", c.app)
+	}
+	// The cache holds the parts' layouts and tables, not the whole graph's.
+	layouts, err := filepath.Glob(filepath.Join(cacheDir, "*.mgl"))
+	require.NoError(t, err)
+	tables, err := filepath.Glob(filepath.Join(cacheDir, "*"+partition.TablesExt))
+	require.NoError(t, err)
+	assert.Len(t, tables, 6)
+	assert.Len(t, layouts, len(tables))
+
+	mgl := filepath.Join(dir, "g.mgl")
+	code, _, errOut := mgraph(t, "preprocess", "rmat:10:8", "--undirected", "--panel-size", "64", "-o", mgl)
+	require.Equal(t, 0, code, errOut)
+	code, out, errOut := mgraph(t, "run", "bfs", mgl, "--parts", "3", "--backend", "cpu", "--source", "3", "--validate")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "validation: ok")
+	assert.Contains(t, errOut, "graph in original ids")
 }

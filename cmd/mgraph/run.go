@@ -309,17 +309,21 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	// starts from it, and the host gets the rest of it (for the cache and
 	// the validation) after the results, as the cache write does.
 	keep := f.backend == "cuda" && spec.parts == 0 // a partitioned run reads the whole graph on the host
-	dl, err := loadLayoutDeferred(ctx, e, graphPath, &f.in, &f.lf, keep)
-	if err != nil {
+	var dl *deferredLayout
+	var pin *partInput
+	if spec.parts > 0 {
+		// A partitioned run builds no whole layout: its parts are made from
+		// the graph as read, or taken from the cache (dl.l describes the graph).
+		if pin, err = loadPartInput(ctx, e, f, app, graphPath, spec); err != nil {
+			return err
+		}
+		dl = &deferredLayout{l: pin.whole, done: true}
+	} else if dl, err = loadLayoutDeferred(ctx, e, graphPath, &f.in, &f.lf, keep); err != nil {
 		return err
 	}
 	l := dl.l
-	if apps.Undirected(app) && l.Directed {
-		why := "weak components"
-		if app != "cc" && app != "cc-lp" {
-			why = app + " needs an undirected graph"
-		}
-		fmt.Fprintf(e.stderr, "%s: the graph is directed; using its symmetrized layout (%s)\n", app, why)
+	if apps.Undirected(app) && l.Directed && pin == nil {
+		fmt.Fprintf(e.stderr, "%s: the graph is directed; using its symmetrized layout (%s)\n", app, undirectedWhy(app))
 		dl.finish(false)
 		f.in.undirected = true
 		if dl, err = loadLayoutDeferred(ctx, e, graphPath, &f.in, &f.lf, keep); err != nil {
@@ -335,7 +339,7 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	var fwd engine.Backend
 	var parted *partitioned
 	if spec.parts > 0 {
-		if parted, err = newPartitioned(ctx, e, f, l, spec, dl.cache, dl.key); err != nil {
+		if parted, err = newPartitioned(ctx, e, f, pin, spec); err != nil {
 			return err
 		}
 		defer parted.close()
@@ -412,8 +416,10 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 	var sources []uint32
 	if from != nil {
 		sources, err = checkFromVertices(from, l)
+	} else if parted != nil {
+		sources, err = f.pickSources(app, l.NumVertices, parted.outDegree)
 	} else {
-		sources, err = f.pickSources(app, l)
+		sources, err = f.pickSources(app, l.NumVertices, func(v uint32) uint64 { return l.OutDegree(l.Perm[v]) })
 	}
 	if err != nil {
 		return err
@@ -567,6 +573,9 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		validate := validateResult
 		if from != nil {
 			validate = validateFrom
+		}
+		if parted != nil {
+			validate = parted.validate
 		}
 		if err := validate(app, l, fwd.Workers(), lastSources, pr, opts.MaxIterations, last); err != nil {
 			sum.Validation = "failed: " + err.Error()
@@ -764,12 +773,12 @@ func (f *runFlags) checkBackend(app string) error {
 }
 
 // pickSources returns the sources of the run: --source, or random vertices
-// with out-degree > 0 drawn from --seed.
-func (f *runFlags) pickSources(app string, l *layout.Layout) ([]uint32, error) {
+// with out-degree > 0 drawn from --seed (n vertices, outDegree by original
+// id).
+func (f *runFlags) pickSources(app string, n uint64, outDegree func(v uint32) uint64) ([]uint32, error) {
 	if !apps.SingleSource(app) && !apps.MultiSource(app) {
 		return nil, nil
 	}
-	n := l.NumVertices
 	if f.source >= 0 {
 		if uint64(f.source) >= n {
 			return nil, usageError("--source %d is not a vertex: the graph has %d vertices (0..%d)", f.source, n, int64(n)-1)
@@ -790,7 +799,7 @@ func (f *runFlags) pickSources(app string, l *layout.Layout) ([]uint32, error) {
 	out := make([]uint32, 0, count)
 	for tries := 0; len(out) < count; tries++ {
 		v := uint32(rng.Uint64N(n))
-		if l.OutDegree(l.Perm[v]) > 0 || tries > 1000*count {
+		if outDegree(v) > 0 || tries > 1000*count {
 			out = append(out, v)
 		}
 	}
@@ -893,10 +902,16 @@ func fmtSeconds(s float64) string {
 // run's iteration cap (bfs's depth limit; other apps but pr, pr-delta, ppr,
 // hits and salsa, whose caps are pr's, are not validated under one).
 func validateResult(app string, l *layout.Layout, workers int, sources []uint32, pr apps.PageRankOptions, maxIter int, result any) error {
+	return validateGraph(app, func() *graph.CSR { return apps.OriginalCSR(l, workers) }, sources, pr, maxIter, result)
+}
+
+// validateGraph is validateResult on the graph in original ids that
+// original returns (called once, after the checks of the arguments).
+func validateGraph(app string, original func() *graph.CSR, sources []uint32, pr apps.PageRankOptions, maxIter int, result any) error {
 	if maxIter > 0 && app != "bfs" && app != "bfs-tree" {
 		return fmt.Errorf("%s is not validated under --max-iterations (only bfs and bfs-tree, as a depth limit)", app)
 	}
-	g := apps.OriginalCSR(l, workers)
+	g := original()
 	switch app {
 	case "bfs":
 		return apps.ValidateBFSWithin(g, sources[0], maxIter, result.([]uint32))
