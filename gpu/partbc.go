@@ -179,37 +179,24 @@ func bcParts(parts []*partition.Part, backends []engine.Backend, link bcLink, de
 	if bs == nil || err != nil {
 		return nil, err
 	}
-	ds := make([]*bcPart, len(parts))
-	fail := func(err error) ([]*bcPart, error) {
-		for _, d := range ds {
-			if d != nil {
-				d.Close()
-			}
-		}
-		return nil, err
-	}
-	for i, b := range bs {
-		b.mu.Lock()
+	return lockedParts(bs, func(i int, b *Backend) (*bcPart, error) {
 		if !b.bcHeld.holds(parts, i) {
 			if err := b.holdBC(parts, i); err != nil {
-				b.mu.Unlock()
-				return fail(fmt.Errorf("part %d on GPU %d: %w", i, b.dl.Device().Ordinal(), err))
+				return nil, err
 			}
 		}
 		b.bcHeld.runs++
 		st := b.bcHeld.st
 		d := &bcPart{b: b, rank: i, pt: parts[i], st: st, link: link}
 		d.fwdSent, d.backSent = st.Sent()
-		ds[i] = d
-	}
-	result, err := ds[0].st.MakeResult(parts[0].NumVertices)
-	if err != nil {
-		return fail(fmt.Errorf("part 0 on GPU %d: %w", bs[0].dl.Device().Ordinal(), err))
-	}
-	for _, d := range ds {
-		d.result = result
-	}
-	return ds, nil
+		return d, nil
+	}, func(ds []*bcPart) error {
+		result, err := ds[0].st.MakeResult(parts[0].NumVertices)
+		for _, d := range ds {
+			d.result = result
+		}
+		return err
+	})
 }
 
 // holdBC replaces the backend's partitioned BC state by one for parts[i]

@@ -149,33 +149,46 @@ func rankParts(parts []*partition.Part, backends []engine.Backend, link rankLink
 	if bs == nil || err != nil {
 		return nil, err
 	}
-	ds := make([]*rankPart, len(parts))
-	fail := func(err error) ([]*rankPart, error) {
-		for _, d := range ds {
-			if d != nil {
-				d.Close()
+	return lockedParts(bs, func(i int, b *Backend) (*rankPart, error) {
+		if h := b.rankHeld; h == nil || h.pt != parts[i] {
+			if err := b.holdRank(parts, i); err != nil {
+				return nil, err
 			}
+		}
+		return &rankPart{b: b, rank: i, pt: parts[i], sent: parts[i].NumGhosts, link: link, pr: b.rankHeld.pr}, nil
+	}, func(ds []*rankPart) error {
+		result, err := ds[0].pr.MakeResult(parts[0].NumVertices)
+		for _, d := range ds {
+			d.result = result
+		}
+		return err
+	})
+}
+
+// lockedParts makes the parts of a device run over the backends bs: part
+// i by newPart(i, b) with b.mu locked, which the part keeps until its
+// Close; then shared(parts) gives them what they share (part 0's pinned
+// result). On an error the parts made so far are closed (releasing their
+// backends) and the error names the part and its GPU.
+func lockedParts[P interface{ Close() error }](bs []*Backend, newPart func(i int, b *Backend) (P, error), shared func([]P) error) ([]P, error) {
+	ds := make([]P, 0, len(bs))
+	fail := func(err error) ([]P, error) {
+		for _, d := range ds {
+			d.Close()
 		}
 		return nil, err
 	}
 	for i, b := range bs {
 		b.mu.Lock()
-		d := &rankPart{b: b, rank: i, pt: parts[i], sent: parts[i].NumGhosts, link: link}
-		if h := b.rankHeld; h == nil || h.pt != parts[i] {
-			if err := b.holdRank(parts, i); err != nil {
-				b.mu.Unlock()
-				return fail(fmt.Errorf("part %d on GPU %d: %w", i, b.dl.Device().Ordinal(), err))
-			}
+		d, err := newPart(i, b)
+		if err != nil {
+			b.mu.Unlock()
+			return fail(fmt.Errorf("part %d on GPU %d: %w", i, b.dl.Device().Ordinal(), err))
 		}
-		d.pr = b.rankHeld.pr
-		ds[i] = d
+		ds = append(ds, d)
 	}
-	result, err := ds[0].pr.MakeResult(parts[0].NumVertices)
-	if err != nil {
+	if err := shared(ds); err != nil {
 		return fail(fmt.Errorf("part 0 on GPU %d: %w", bs[0].dl.Device().Ordinal(), err))
-	}
-	for _, d := range ds {
-		d.result = result
 	}
 	return ds, nil
 }
