@@ -24,6 +24,7 @@ __global__ void k(int iters, unsigned *g, unsigned long long *out) {
     if (MODE == 6) { acc += __ldcg(&g[((r * 1024 + threadIdx.x) * 8 + acc) % (1u<<26)]); __syncthreads(); }
     if (MODE == 7) { acc += __ldcg(&g[((r * 1024 + threadIdx.x) * 8 + acc) % (1u<<26)]); cl.sync(); }
     if (MODE == 8) { if (threadIdx.x < 32) { unsigned *p = cl.map_shared_rank(&sh[threadIdx.x], (r + 1) % C); acc += *p; } cl.sync(); }
+    if (MODE == 9) { g[(r * 1024 + threadIdx.x) * 8 + (i & 7)] = i; __syncthreads(); }
   }
   unsigned long long t1 = clock64();
   if (threadIdx.x == 0 && r == 0) out[0] = t1 - t0;
@@ -58,5 +59,6 @@ int main() {
     run<6>(C, g, out, "dependent global load (L2) + syncthreads");
     run<7>(C, g, out, "dependent global load (L2) + cl.sync");
     run<8>(C, g, out, "warp0 dsmem read + cl.sync");
+    run<9>(C, g, out, "global store + __syncthreads");
   }
 }
