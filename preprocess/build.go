@@ -75,6 +75,11 @@ type builder struct {
 	n, m    uint64
 	l       *layout.Layout
 	stageT  time.Time
+	// sortShift and sortKeys are the bucket shift and the key scratch of
+	// the three sorts (radixPlan), all of m items by a vertex id: the
+	// scratch is allocated once and reused.
+	sortShift uint
+	sortKeys  []uint32
 }
 
 func (b *builder) meter(stage string, total uint64) *progress.Meter {
@@ -125,11 +130,14 @@ func Build(ctx context.Context, el *graph.EdgeList, p layout.Params, opts Option
 		return nil, err
 	}
 	b.renumber(indeg)
+	// The in-adjacency's offsets, for sort 2: the in-degrees renumbered.
+	off2 := b.renumberedOffsets(indeg)
 	indeg = nil
 	if err := b.done(StageRenumber, nil); err != nil {
 		return nil, err
 	}
 	// Sort 1: group the arcs by new source, rows in input order.
+	b.sortShift, b.sortKeys = radixPlan(b.n, b.m)
 	mt := b.meter(StageSortSrc, b.m)
 	off1, dst1, w1, err := b.sortBySource(mt)
 	if err != nil {
@@ -145,17 +153,20 @@ func Build(ctx context.Context, el *graph.EdgeList, p layout.Params, opts Option
 	}
 	// Sort 2: in-adjacency with each row sorted by source (the dense order).
 	mt = b.meter(StageSortDst, b.m)
-	off2, src2, w2, err := b.transpose(off1, dst1, w1, mt)
+	src2, w2, err := b.transpose(off1, dst1, w1, off2, newSortOut(b.m, w1 != nil), mt)
 	if err != nil {
 		return nil, err
 	}
-	dst1, w1 = nil, nil
 	if err := b.done(StageSortDst, mt); err != nil {
 		return nil, err
 	}
-	// Sort 3: out-adjacency with each row sorted by destination (sparse).
+	// Sort 3: out-adjacency with each row sorted by destination (sparse);
+	// its offsets are sort 1's. Sort 1's arrays, no longer needed, take
+	// its output (every entry is overwritten).
 	mt = b.meter(StageSparse, b.m)
-	_, b.l.SparseDst, b.l.SparseWeights, err = b.transpose(off2, src2, w2, mt)
+	b.l.SparseDst, b.l.SparseWeights, err = b.transpose(off2, src2, w2, off1, sortOut{dst1, w1}, mt)
+	dst1, w1 = nil, nil
+	b.sortKeys = nil
 	if err != nil {
 		return nil, err
 	}
@@ -291,6 +302,20 @@ func (b *builder) renumber(indeg []uint64) {
 	l.GroupStart = off
 }
 
+// renumberedOffsets returns the n+1 offsets of rows of indeg[v] items
+// each, the rows in new vertex order (after renumber).
+func (b *builder) renumberedOffsets(indeg []uint64) []uint64 {
+	perm := b.l.Perm
+	off := make([]uint64, b.n+1)
+	par.For(int(b.n), b.workers, 1<<16, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			off[perm[v]] = indeg[v]
+		}
+	})
+	par.ExclusiveScan(off)
+	return off
+}
+
 // sortBySource groups the arcs by new source id (stable): it returns the
 // offsets and, per arc in that order, the new destination and weight.
 func (b *builder) sortBySource(mt *progress.Meter) ([]uint64, []uint32, []uint32, error) {
@@ -301,12 +326,18 @@ func (b *builder) sortBySource(mt *progress.Meter) ([]uint64, []uint32, []uint32
 	if el.Weights != nil {
 		w = make([]uint32, b.m)
 	}
+	// Count by original source, then move the counts to the new ids: no
+	// random look-up of perm per arc.
 	count := func(p int, cnt []uint64) {
+		orig := make([]uint64, len(cnt))
 		for _, s := range el.Src[chunks[p].Lo:chunks[p].Hi] {
-			cnt[perm[s]]++
+			orig[s]++
+		}
+		for s, c := range orig {
+			cnt[perm[s]] = c
 		}
 	}
-	shift, keys := radixPlan(b.n, b.m)
+	shift, keys := b.sortShift, b.sortKeys
 	off, err := radixSort(b.ctx, b.n, shift, len(chunks), b.workers, keys, dst, w, count,
 		func(p int, bpos []uint64, shift uint) {
 			c := chunks[p]
@@ -334,25 +365,43 @@ func (b *builder) sortBySource(mt *progress.Meter) ([]uint64, []uint32, []uint32
 	return off, dst, w, nil
 }
 
+// sortOut is the output of a sort: values and, for weighted graphs,
+// weights, each of m entries.
+type sortOut struct {
+	val, w []uint32
+}
+
+// newSortOut allocates a sort output of m entries, with weights or not.
+func newSortOut(m uint64, weighted bool) sortOut {
+	o := sortOut{val: make([]uint32, m)}
+	if weighted {
+		o.w = make([]uint32, m)
+	}
+	return o
+}
+
 // transpose is a stable counting sort of an adjacency (rows off, neighbours
 // nbr, weights w) by neighbour: row x of the result lists, in order, the
-// rows whose lists contain x.
-func (b *builder) transpose(off []uint64, nbr, w []uint32, mt *progress.Meter) ([]uint64, []uint32, []uint32, error) {
+// rows whose lists contain x. offT holds the result's n+1 offsets, known
+// from the degrees, so the counting pass only counts the first-pass
+// buckets (radixSortKnown); offT is only read. The result is written to
+// dstBuf (its weights when w is not nil), whose old contents do not matter.
+func (b *builder) transpose(off []uint64, nbr, w []uint32, offT []uint64, dstBuf sortOut, mt *progress.Meter) ([]uint32, []uint32, error) {
 	n, m := b.n, b.m
 	bounds := splitRows(off, sortParts(m, n, b.workers))
 	parts := len(bounds) - 1
-	out := make([]uint32, m)
+	out := dstBuf.val[:m]
 	var outW []uint32
 	if w != nil {
-		outW = make([]uint32, m)
+		outW = dstBuf.w[:m]
 	}
-	count := func(p int, cnt []uint64) {
+	countBuckets := func(p int, bc []uint64, shift uint) {
 		for _, x := range nbr[off[bounds[p]]:off[bounds[p+1]]] {
-			cnt[x]++
+			bc[x>>shift]++
 		}
 	}
-	shift, keys := radixPlan(n, m)
-	offT, err := radixSort(b.ctx, n, shift, parts, b.workers, keys, out, outW, count,
+	shift, keys := b.sortShift, b.sortKeys
+	err := radixSortKnown(b.ctx, offT, shift, parts, b.workers, keys, out, outW, countBuckets,
 		func(p int, bpos []uint64, shift uint) {
 			var pending int64
 			for u := bounds[p]; u < bounds[p+1]; u++ {
@@ -378,9 +427,9 @@ func (b *builder) transpose(off []uint64, nbr, w []uint32, mt *progress.Meter) (
 			mt.Add(pending)
 		})
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("preprocess: %w", err)
+		return nil, nil, fmt.Errorf("preprocess: %w", err)
 	}
-	return offT, out, outW, nil
+	return out, outW, nil
 }
 
 // segments computes SegmentBounds and SegmentSplit from the sparse rows.

@@ -2,6 +2,7 @@ package preprocess
 
 import (
 	"context"
+	"fmt"
 	mbits "math/bits"
 	"sort"
 
@@ -173,6 +174,53 @@ func radixSort(ctx context.Context, k uint64, shift uint, parts, workers int, ke
 	})
 	cnts = nil
 	par.ExclusiveScan(offsets)
+	if err := radixPlace(ctx, offsets, shift, bpos, workers, keys, out, outW, scatter); err != nil {
+		return nil, err
+	}
+	return offsets, nil
+}
+
+// radixSortKnown is radixSort when the K+1 key offsets of the result are
+// already known (from degrees counted before): the counting pass then only
+// counts the items of every part per first-pass bucket, in a small array,
+// instead of per key. countBuckets(part, bc, shift) must add 1 to
+// bc[key>>shift] for each item of the part. offsets is only read. It fails
+// if the bucket counts disagree with offsets.
+func radixSortKnown(ctx context.Context, offsets []uint64, shift uint, parts, workers int, keys, out, outW []uint32,
+	countBuckets func(part int, bc []uint64, shift uint), scatter func(part int, bpos []uint64, shift uint)) error {
+	k := uint64(len(offsets) - 1)
+	nb := int((k-1)>>shift) + 1
+	width := uint64(1) << shift
+	bpos := make([][]uint64, parts)
+	parallel(parts, workers, func(p int) {
+		bc := make([]uint64, nb)
+		countBuckets(p, bc, shift)
+		bpos[p] = bc
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for b := range nb {
+		var sum uint64
+		for _, bc := range bpos {
+			sum += bc[b]
+		}
+		klo, khi := uint64(b)*width, min(uint64(b+1)*width, k)
+		if want := offsets[khi] - offsets[klo]; sum != want {
+			return fmt.Errorf("internal error: %d items in keys %d..%d, %d expected", sum, klo, khi-1, want)
+		}
+	}
+	return radixPlace(ctx, offsets, shift, bpos, workers, keys, out, outW, scatter)
+}
+
+// radixPlace runs both passes of radixSort once the key offsets and every
+// part's item counts per bucket (bpos, turned into positions here) are
+// known.
+func radixPlace(ctx context.Context, offsets []uint64, shift uint, bpos [][]uint64, workers int, keys, out, outW []uint32,
+	scatter func(part int, bpos []uint64, shift uint)) error {
+	k := uint64(len(offsets) - 1)
+	nb := int((k-1)>>shift) + 1
+	width := uint64(1) << shift
 	// Per part: first position of its items in every bucket.
 	for b := range nb {
 		pos := offsets[uint64(b)*width]
@@ -182,12 +230,12 @@ func radixSort(ctx context.Context, k uint64, shift uint, parts, workers int, ke
 			pos += x
 		}
 	}
-	parallel(parts, workers, func(p int) { scatter(p, bpos[p], shift) })
+	parallel(len(bpos), workers, func(p int) { scatter(p, bpos[p], shift) })
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	if shift == 0 { // a bucket per key: the first pass was the whole sort
-		return offsets, nil
+		return nil
 	}
 	// Second pass: each bucket by key, through a per-worker copy.
 	type scratch struct {
@@ -228,10 +276,7 @@ func radixSort(ctx context.Context, k uint64, shift uint, parts, workers int, ke
 			outW[q] = s.valW[i]
 		}
 	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return offsets, nil
+	return ctx.Err()
 }
 
 // radixPlan returns the bucket shift of a sort of m items by a key below k

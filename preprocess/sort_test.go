@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,24 +56,52 @@ func TestRadixSortMatchesCountingSort(t *testing.T) {
 							}
 						})
 						require.NoError(t, err)
-						got, keys := make([]uint32, m), make([]uint32, m)
-						gotOff, err := radixSort(ctx, k, shift, len(chunks), 2, keys, got, gotW, count,
-							func(p int, bpos []uint64, s uint) {
+						scatter := func(keys, got, gotW []uint32) func(p int, bpos []uint64, s uint) {
+							return func(p int, bpos []uint64, s uint) {
 								for i := chunks[p].Lo; i < chunks[p].Hi; i++ {
 									bk := key[i] >> s
 									q := bpos[bk]
 									bpos[bk] = q + 1
 									keys[q] = key[i]
 									got[q] = uint32(i)
-									if weighted {
+									if gotW != nil {
 										gotW[q] = uint32(i) * 7
 									}
 								}
-							})
+							}
+						}
+						got, keys := make([]uint32, m), make([]uint32, m)
+						if weighted {
+							gotW = make([]uint32, m)
+						}
+						gotOff, err := radixSort(ctx, k, shift, len(chunks), 2, keys, got, gotW, count, scatter(keys, got, gotW))
 						require.NoError(t, err)
 						assert.Equal(t, wantOff, gotOff)
 						assert.Equal(t, want, got)
 						assert.Equal(t, wantW, gotW)
+						// The same with the offsets known in advance.
+						countBuckets := func(p int, bc []uint64, s uint) {
+							for _, x := range key[chunks[p].Lo:chunks[p].Hi] {
+								bc[x>>s]++
+							}
+						}
+						got = make([]uint32, m)
+						if weighted {
+							gotW = make([]uint32, m)
+						}
+						require.NoError(t, radixSortKnown(ctx, wantOff, shift, len(chunks), 2, keys, got, gotW, countBuckets, scatter(keys, got, gotW)))
+						assert.Equal(t, want, got)
+						assert.Equal(t, wantW, gotW)
+						// Offsets that disagree with the items are an error.
+						if k > 1 {
+							bad := slices.Clone(wantOff)
+							for i := 1; i < len(bad)-1; i++ {
+								bad[i] = 0
+							}
+							bad[len(bad)-1]++
+							err := radixSortKnown(ctx, bad, shift, len(chunks), 2, keys, got, gotW, countBuckets, scatter(keys, got, gotW))
+							assert.ErrorContains(t, err, "internal error")
+						}
 					})
 				}
 			}
