@@ -274,16 +274,8 @@ func RunBC(ctx context.Context, parts []*Part, backends []engine.Backend, source
 	}
 	wg.Wait()
 	ranksDone()
-	if err := ctx.Err(); err != nil {
+	if err := runError(ctx, runCtx, ws); err != nil {
 		return fail(err)
-	}
-	if cause := context.Cause(runCtx); cause != nil && !errors.Is(cause, context.Canceled) {
-		return fail(cause)
-	}
-	for _, w := range ws {
-		if w.err != nil {
-			return fail(w.err)
-		}
 	}
 	if uint64(len(out)) != n {
 		return fail(fmt.Errorf("part 0 collected %d scores for %d vertices", len(out), n))

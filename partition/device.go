@@ -95,16 +95,8 @@ func runDevice(ctx context.Context, dps []DevicePart, ex Exchanger, app string, 
 	for _, dp := range dps {
 		errs = append(errs, dp.Close())
 	}
-	if err := ctx.Err(); err != nil {
+	if err := runError(ctx, runCtx, workers); err != nil {
 		return nil, Stats{}, err
-	}
-	if cause := context.Cause(runCtx); cause != nil && !errors.Is(cause, context.Canceled) {
-		return nil, Stats{}, cause
-	}
-	for _, w := range workers {
-		if w.err != nil {
-			return nil, Stats{}, w.err
-		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, Stats{}, err

@@ -183,16 +183,8 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 	}
 	wg.Wait()
 	ranksDone()
-	if err := ctx.Err(); err != nil {
+	if err := runError(ctx, runCtx, workersState); err != nil {
 		return fail(err)
-	}
-	if cause := context.Cause(runCtx); cause != nil && !errors.Is(cause, context.Canceled) {
-		return fail(cause)
-	}
-	for _, w := range workersState {
-		if w.err != nil {
-			return fail(w.err)
-		}
 	}
 	if uint64(len(out)) != n {
 		return fail(fmt.Errorf("part 0 collected %d ranks for %d vertices", len(out), n))

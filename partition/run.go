@@ -228,19 +228,30 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 	}
 	wg.Wait()
 	ranksDone()
-	if err := ctx.Err(); err != nil {
+	if err := runError(ctx, runCtx, workers); err != nil {
 		return fail(err)
-	}
-	if cause := context.Cause(runCtx); cause != nil && !errors.Is(cause, context.Canceled) {
-		return fail(cause) // the first part's error; the others were stopped by it
-	}
-	for _, w := range workers {
-		if w.err != nil {
-			return fail(w.err)
-		}
 	}
 	st = mergeStats(workers)
 	return out, st, nil
+}
+
+// runError is why a run over workers failed, once their goroutines are
+// done: the caller's cancellation; else the first part's error, which
+// cancelled runCtx and so stopped the others; else any part's error; nil
+// when none failed.
+func runError(ctx, runCtx context.Context, workers []*worker) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if cause := context.Cause(runCtx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause
+	}
+	for _, w := range workers {
+		if w.err != nil {
+			return w.err
+		}
+	}
+	return nil
 }
 
 // checkParts reports why parts and backends cannot run together, or nil.
