@@ -14,16 +14,24 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestRunPartitioned: bfs, sssp and cc partitioned into parts (on the CPU,
-// and on the GPU where one is visible) validate and write what the
-// unpartitioned run writes.
-func TestRunPartitioned(t *testing.T) {
-	dir := t.TempDir()
+// partitionedBackends is the flags of the partitioned runs the tests try:
+// CPU parts and, where a GPU is visible, parts on one GPU and a part per
+// GPU, each with the exchange on the devices and through the host.
+func partitionedBackends() [][]string {
 	backends := [][]string{{"--backend", "cpu", "--parts", "3"}}
 	if gpu.Available() {
 		backends = append(backends, []string{"--backend", "cuda", "--parts", "2"}, []string{"--gpus", "all"},
 			[]string{"--backend", "cuda", "--parts", "3", "--exchange", "host"}, []string{"--gpus", "all", "--exchange", "host"})
 	}
+	return backends
+}
+
+// TestRunPartitioned: bfs, sssp and cc partitioned into parts (on the CPU,
+// and on the GPU where one is visible) validate and write what the
+// unpartitioned run writes.
+func TestRunPartitioned(t *testing.T) {
+	dir := t.TempDir()
+	backends := partitionedBackends()
 	for _, app := range []string{"bfs", "sssp", "cc", "pr"} {
 		common := []string{"run", app, "rmat:11:8", "--undirected", "--weights", "3", "--source", "7", "--cache-dir", dir,
 			"--threads", "2", "--panel-size", "64"}
@@ -60,11 +68,7 @@ func TestRunPartitioned(t *testing.T) {
 // with the exchange on the devices and through the host).
 func TestRunPartitionedBC(t *testing.T) {
 	dir := t.TempDir()
-	backends := [][]string{{"--backend", "cpu", "--parts", "3"}}
-	if gpu.Available() {
-		backends = append(backends, []string{"--backend", "cuda", "--parts", "2"}, []string{"--gpus", "all"},
-			[]string{"--backend", "cuda", "--parts", "3", "--exchange", "host"}, []string{"--gpus", "all", "--exchange", "host"})
-	}
+	backends := partitionedBackends()
 	for _, c := range [][]string{
 		{"rmat:11:8", "--undirected", "--source", "7"},
 		{"rmat:10:8", "--sources", "3"},
