@@ -269,14 +269,6 @@ struct CsrRows {
     }
 };
 
-// row_sum adds x over the kRowWidth lanes of a row (every lane of the
-// warp calls it).
-__device__ __forceinline__ double row_sum(double x) {
-#pragma unroll
-    for (int o = kRowWidth / 2; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
-    return x;
-}
-
 // EllRows is the row source over fixed-width rows (mg_block_rows): a
 // vertex's cache entry is its whole row, its arcs the row's slots up to
 // the first kNone.
@@ -352,7 +344,7 @@ struct EllRows {
                         const uint32_t lw = u[p] != kNone ? q.levels[u[p]] : kNone;
                         const double sw = u[p] != kNone ? sigma[u[p]] : 0.0;
                         const uint32_t v = a == 0 && i < lv.qe ? q.order[i] : kNone;
-                        const double x = row_sum(lw == lv.d - 1 ? sw : 0.0);
+                        const double x = mg::row_sum(lw == lv.d - 1 ? sw : 0.0);
                         if (v != kNone) sigma[v] = x;
                     }
                 }

@@ -134,14 +134,6 @@ __device__ __forceinline__ bool claim(cg::cluster_group &cl, const Shared &s, ui
     return (atomicOr(word, bit) & bit) == 0;
 }
 
-// row_sum adds x over the kWidth lanes of a row (every lane of the warp
-// calls it).
-__device__ __forceinline__ double row_sum(double x) {
-#pragma unroll
-    for (int o = kWidth / 2; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
-    return x;
-}
-
 // slot returns slot a of the row of this block's i-th vertex of its level
 // in slot par: from shared memory for its first kRowCache, else global.
 __device__ __forceinline__ uint32_t slot(const Shared &s, const Run &r, uint32_t par, uint32_t i, uint32_t a) {
@@ -206,7 +198,7 @@ __device__ __forceinline__ void expand(cg::cluster_group &cl, const Shared &s, c
                     const uint32_t lw = u[p] != kNone ? r.levels[u[p]] : kNone;
                     const double sw = u[p] != kNone ? r.sigma[u[p]] : 0.0;
                     const uint32_t v = a == 0 && i < mine ? id(s, r, par, i) : kNone;
-                    const double x = row_sum(lw == d - 1 ? sw : 0.0);
+                    const double x = mg::row_sum(lw == d - 1 ? sw : 0.0);
                     if (v != kNone) r.sigma[v] = x;
                 }
             }
@@ -428,7 +420,7 @@ __device__ __forceinline__ void back_level(const Run &r, const Back &b, uint32_t
 #pragma unroll
     for (int k = 0; k < kAheadRounds; k++) {
         if (lo + k * b.groups >= hi) break;  // the same in every thread
-        const double sum = row_sum(x.lw[k] == d + 1 ? (1.0 + dw[k]) / x.sw[k] : 0.0);
+        const double sum = mg::row_sum(x.lw[k] == d + 1 ? (1.0 + dw[k]) / x.sw[k] : 0.0);
         if (b.a == 0 && x.v[k] != kNone) delta[x.v[k]] = x.sv[k] * sum;
     }
     for (uint32_t base = lo + kAheadRounds * b.groups; base < hi; base += b.groups) {  // the same in every thread
@@ -444,7 +436,7 @@ __device__ __forceinline__ void back_level(const Run &r, const Back &b, uint32_t
             const double sw = r.sigma[w], dv = delta[w];
             if (lw == d + 1) y = (1.0 + dv) / sw;
         }
-        const double sum = row_sum(y);
+        const double sum = mg::row_sum(y);
         if (b.a == 0 && v != kNone) delta[v] = r.sigma[v] * sum;
     }
 }

@@ -25,6 +25,15 @@ int invalid(const char *msg, char *err, size_t errlen);
 // multiprocessors returns the SM count of dev (cached per ordinal).
 int multiprocessors(int dev);
 
+// row_sum adds x over the MG_BLOCK_ROW_WIDTH lanes of a fixed-width row
+// (block.cu, cluster.cu: a row's lanes are aligned in one warp; every
+// lane of the warp calls it).
+__device__ __forceinline__ double row_sum(double x) {
+#pragma unroll
+    for (int o = MG_BLOCK_ROW_WIDTH / 2; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+    return x;
+}
+
 // bc_block_reset launches the reset of a one-block or cluster Brandes
 // source (block.cu) on stream st: levels unreached (0xffffffff) but the
 // source's (0), σ 0 but the source's (1), δ 0, over n vertices.
