@@ -13,6 +13,11 @@ import (
 // so that a level costs one dependent global access instead of two.
 const BlockRowWidth = 8
 
+// BlockBCMaxLevel is the widest level BCBlock takes over the rows
+// (MG_BLOCK_BACK_LEVEL: its backward pass keeps a level in shared memory,
+// a thread a vertex); its bailout must then be 1 .. BlockBCMaxLevel.
+const BlockBCMaxLevel = 512
+
 // blockRows is a run state's fixed-width rows for BlockBFS and BCBlock,
 // built on the first run that asks for them (blockRowsFor).
 type blockRows struct {
@@ -135,43 +140,56 @@ func (r *MinRun) BlockBFS(count, bailout uint32, rows bool) (BlockStats, error) 
 
 // BCBlock runs Brandes from source s (layout numbering) in one thread block
 // on an undirected layout (mg_bc_block: the BFS, then σ and δ level by
-// level, each pulled over the vertex's arcs), leaving the dependencies for
-// BCAccumulate, and waits for it. A BFS level of more than bailout
-// vertices (0: never) stops it there, with BlockStats.Left > 0 and the
-// dependencies void: the caller then runs the source otherwise. rows: as
-// BlockBFS's (over the rows, σ and δ read each vertex's row too). BCReset
-// must have been called; the layout must have at most BlockMaxVertices
-// vertices.
+// level), leaving the dependencies for BCAccumulate, and waits for it. A
+// BFS level of more than bailout vertices (0: never) stops it there, with
+// BlockStats.Left > 0 and the dependencies void: the caller then runs the
+// source otherwise. rows: as BlockBFS's; over the rows the BFS makes σ and
+// δ's pass runs over queue places, each level reading the sums of the
+// level below from shared memory (and bailout must be 1 ..
+// BlockBCMaxLevel). BCReset must have been called; the
+// layout must have at most BlockMaxVertices vertices.
 func (r *SumRun) BCBlock(s, bailout uint32, rows bool) (BlockStats, error) {
 	if r.depth == nil {
 		return BlockStats{}, invalidf("BCBlock", "BCReset was not called")
-	}
-	n := int(r.n)
-	if err := ensure(r, &r.blockLevels, n); err != nil {
-		return BlockStats{}, err
-	}
-	if err := ensure(r, &r.blockOrder, n); err != nil {
-		return BlockStats{}, err
-	}
-	if err := ensure(r, &r.levelEnd, n+1); err != nil {
-		return BlockStats{}, err
-	}
-	if err := ensure(r, &r.arcBegin, n); err != nil {
-		return BlockStats{}, err
-	}
-	if err := ensure(r, &r.arcCount, n); err != nil {
-		return BlockStats{}, err
-	}
-	if err := ensure(r, &r.blockStats, 1); err != nil {
-		return BlockStats{}, err
 	}
 	rp, err := r.blockRowsFor(rows)
 	if err != nil {
 		return BlockStats{}, err
 	}
+	if rp != nil && (bailout == 0 || bailout > BlockBCMaxLevel) {
+		return BlockStats{}, invalidf("BCBlock", "over the rows the bailout must be 1 .. %d, not %d", BlockBCMaxLevel, bailout)
+	}
+	n := int(r.n)
+	for _, b := range []struct {
+		buf **Buffer[uint32]
+		n   int
+	}{{&r.blockLevels, n}, {&r.blockOrder, n}, {&r.levelEnd, n + 1}, {&r.arcCount, n}} {
+		if err := ensure(r, b.buf, b.n); err != nil {
+			return BlockStats{}, err
+		}
+	}
+	if err := ensure(r, &r.blockStats, 1); err != nil {
+		return BlockStats{}, err
+	}
+	var arcBegin, links, qvals unsafe.Pointer
+	if rp == nil { // the CSR: the queued vertices' arc ranges
+		if err := ensure(r, &r.arcBegin, n); err != nil {
+			return BlockStats{}, err
+		}
+		arcBegin = r.arcBegin.h.p
+	} else { // the rows: the backward pass's links (as BCCluster's rows in queue order) and sums
+		if err := ensure(r, &r.queueRows, n*BlockRowWidth); err != nil {
+			return BlockStats{}, err
+		}
+		if err := ensure(r, &r.queueSums, 2*n); err != nil {
+			return BlockStats{}, err
+		}
+		links, qvals = r.queueRows.h.p, r.queueSums.h.p
+	}
 	desc, ev := r.cargs()
 	if err := backendBCBlock(r.dl.dev.ordinal, unsafe.Pointer(desc), rp, s, r.blockLevels.h.p, r.blockOrder.h.p,
-		r.levelEnd.h.p, r.arcBegin.h.p, r.arcCount.h.p, bailout, r.values.h.p, r.delta.h.p, r.blockStats.h.p, unsafe.Pointer(&ev[0])); err != nil {
+		r.levelEnd.h.p, arcBegin, r.arcCount.h.p, links, qvals, bailout, r.values.h.p, r.delta.h.p,
+		r.blockStats.h.p, unsafe.Pointer(&ev[0])); err != nil {
 		return BlockStats{}, err
 	}
 	return r.readBlockStats(r.blockStats, rp != nil)

@@ -44,6 +44,8 @@ var (
 	_ [C.sizeof_mg_block_stats - unsafe.Sizeof(blockStats{})]struct{}
 	_ [BlockRowWidth - C.MG_BLOCK_ROW_WIDTH]struct{}
 	_ [C.MG_BLOCK_ROW_WIDTH - BlockRowWidth]struct{}
+	_ [BlockBCMaxLevel - C.MG_BLOCK_BACK_LEVEL]struct{}
+	_ [C.MG_BLOCK_BACK_LEVEL - BlockBCMaxLevel]struct{}
 )
 
 func cbool(b bool) C.int {

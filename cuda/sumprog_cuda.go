@@ -108,11 +108,11 @@ func backendBCCluster(dev int, desc, rows unsafe.Pointer, blocks, source uint32,
 	})
 }
 
-func backendBCBlock(dev int, desc, rows unsafe.Pointer, source uint32, levels, order, levelEnd, arcBegin, arcCount unsafe.Pointer, bailout uint32, sigma, delta, stats, ev unsafe.Pointer) error {
+func backendBCBlock(dev int, desc, rows unsafe.Pointer, source uint32, levels, order, levelEnd, arcBegin, arcCount, links, qvals unsafe.Pointer, bailout uint32, sigma, delta, stats, ev unsafe.Pointer) error {
 	return call("bc block", func(e *C.char, n C.size_t) C.int {
 		return C.mg_bc_block(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(rows), C.uint32_t(source), (*C.uint32_t)(levels),
 			(*C.uint32_t)(order), (*C.uint32_t)(levelEnd), (*C.uint64_t)(arcBegin), (*C.uint32_t)(arcCount),
-			C.uint32_t(bailout), (*C.double)(sigma), (*C.double)(delta),
+			(*C.uint32_t)(links), (*C.double)(qvals), C.uint32_t(bailout), (*C.double)(sigma), (*C.double)(delta),
 			(*C.mg_block_stats)(stats), nil, (*C.mg_event)(ev), e, n)
 	})
 }

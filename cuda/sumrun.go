@@ -46,7 +46,8 @@ type SumRun struct {
 	// BCBlock's levels, queue, level ends, the queued vertices' arc ranges
 	// and its statistics, allocated on its first use.
 	blockLevels, blockOrder, levelEnd, arcCount *Buffer[uint32]
-	queueRows                                   *Buffer[uint32] // BCCluster's rows in queue order
+	queueRows                                   *Buffer[uint32]  // BCCluster's rows in queue order; BCBlock's links over rows
+	queueSums                                   *Buffer[float64] // BCBlock's 1/σ and sums by queue place over rows (2n)
 	arcBegin                                    *Buffer[uint64]
 	blockStats                                  *Buffer[blockStats]
 }

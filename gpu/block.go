@@ -17,6 +17,9 @@ import (
 // in 3.0; on luxembourg_osm no level has more than 285.
 const BlockMaxLevel = 512
 
+// A Brandes source over the rows takes levels of up to BlockMaxLevel.
+var _ [cuda.BlockBCMaxLevel - BlockMaxLevel]struct{}
+
 // ModeBlock names a one-block run in traces.
 const ModeBlock = "block"
 

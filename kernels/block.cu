@@ -574,21 +574,153 @@ __global__ void __launch_bounds__(kBlock)
         if (tid == 0) *stats = mg_block_stats{depth, qe, qb, qe - qb};
         return;
     }
-    // depth levels, 0 .. depth − 1 (the last, empty level excluded);
-    // level d is order[level_end[d − 1] .. level_end[d]).
-    __syncthreads();
-    if constexpr (!R::kSigmaInBfs) {  // σ, unless the BFS made it
+    if constexpr (R::kSigmaInBfs) {  // σ is made; δ's pass follows over queue places (back_kernel)
+        if (tid == 0) *stats = mg_block_stats{depth, qe, 0, 0};
+        return;
+    } else {
+        // depth levels, 0 .. depth − 1 (the last, empty level excluded);
+        // level d is order[level_end[d − 1] .. level_end[d]).
+        __syncthreads();
         for (uint32_t d = 1; d < depth; d++) {
             brandes_level<true>(src, q, level_end[d - 1], level_end[d], d, sigma, delta);
             __syncthreads();
         }
+        for (uint32_t d = depth >= 2 ? depth - 2 : 0; d + 1 < depth; d--) {  // the deepest level's δ stays 0
+            brandes_level<false>(src, q, d > 0 ? level_end[d - 1] : 0, level_end[d], d, sigma, delta);
+            __syncthreads();
+            if (d == 0) break;
+        }
+        if (tid == 0) *stats = mg_block_stats{depth, qe, 0, 0};
     }
-    for (uint32_t d = depth >= 2 ? depth - 2 : 0; d + 1 < depth; d--) {  // the deepest level's δ stays 0
-        brandes_level<false>(src, q, d > 0 ? level_end[d - 1] : 0, level_end[d], d, sigma, delta);
-        __syncthreads();
-        if (d == 0) break;
+}
+
+// Brandes' backward pass over the rows, by queue places. With
+//   x_w = (1 + δ_w) / σ_w = 1/σ_w + S_w,  S_v = Σ x_w over v's children w,
+// δ_v = σ_v · S_v, so a level needs only its children's x and its own
+// 1/σ: no division and no vertex id on the way. After the BFS (which
+// stopped unless stats say it bailed out):
+//   place_kernel  places[order[i]] = i;
+//   links_kernel  links[i][a] = the place of row slot a of order[i] when
+//                 that slot is a child (one level down), else kNone;
+//                 qvals[i] = 1/σ(order[i]);
+//   back_kernel   (one block, a thread a vertex of a level: the BFS's
+//                 bailout keeps levels within MG_BLOCK_BACK_LEVEL) level by
+//                 level up: x and S of each queued vertex. A level's x goes
+//                 to shared memory (a window by level parity) where its
+//                 parents read it, so a level waits for no global access:
+//                 its links and 1/σ were loaded kBackAhead levels before;
+//   finish_kernel δ[order[i]] = σ · S_i.
+constexpr int kBackThreads = MG_BLOCK_BACK_LEVEL;  // back_kernel's block: a thread a vertex of a level
+constexpr int kBackAhead = 4;       // levels whose links and 1/σ are in flight
+constexpr int kEndChunk = 2048;     // level ends staged in shared memory at a time
+static_assert(kEndChunk > kBackAhead + 1, "a stage's level ends are staged with the level's");
+
+// bailed says whether the block's BFS stopped at a level over its bailout
+// (then nothing follows it).
+__device__ __forceinline__ bool bailed(const mg_block_stats *st) { return st->frontier_count != 0; }
+
+__global__ void place_kernel(const uint32_t *order, const mg_block_stats *st, uint32_t *places) {
+    if (bailed(st)) return;
+    const uint64_t qe = st->reached, step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < qe; i += step) places[order[i]] = (uint32_t)i;
+}
+
+// links_kernel: one thread a row slot of a queued vertex.
+__global__ void links_kernel(const uint32_t *rows, const uint32_t *order, const uint32_t *levels,
+                             const uint32_t *places, const double *sigma, const mg_block_stats *st, uint32_t *links,
+                             double *inv_sigma) {
+    if (bailed(st)) return;
+    const uint64_t slots = (uint64_t)st->reached * kRowWidth, step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < slots; t += step) {
+        const uint64_t i = t / kRowWidth, a = t % kRowWidth;
+        const uint32_t v = order[i], w = __ldg(&rows[(size_t)v * kRowWidth + a]);
+        links[t] = w != kNone && levels[w] == levels[v] + 1 ? places[w] : kNone;
+        if (a == 0) inv_sigma[i] = 1.0 / sigma[v];
     }
-    if (tid == 0) *stats = mg_block_stats{depth, qe, 0, 0};
+}
+
+__global__ void finish_kernel(const uint32_t *order, const double *sigma, const double *sums,
+                              const mg_block_stats *st, double *delta) {
+    if (bailed(st)) return;
+    const uint64_t qe = st->reached, step = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < qe; i += step) {
+        const uint32_t v = order[i];
+        delta[v] = sigma[v] * sums[i];
+    }
+}
+
+// BackStage is a level of the backward pass loaded ahead: its places
+// [lo, hi) and, for this thread's vertex (place lo + threadIdx.x), its
+// links and 1/σ.
+struct BackStage {
+    uint32_t lo, hi;
+    uint4 link[kRowVecs];
+    double inv;
+};
+
+// back_kernel (one block of kBackThreads): x and S of every queued vertex,
+// level by level up from the deepest (depth − 1, whose S is 0), every
+// level at most kBackThreads wide. inv_sigma holds 1/σ by place
+// (links_kernel's); sums gets S by place.
+__global__ void __launch_bounds__(kBackThreads)
+    back_kernel(const uint32_t *level_end, const uint32_t *links, const mg_block_stats *st, const double *inv_sigma,
+                double *sums) {
+    __shared__ double s_x[2][kBackThreads];  // x of a level by place in it, by level parity
+    __shared__ uint32_t s_end[kEndChunk];     // level_end[staged .. staged + kEndChunk)
+    if (bailed(st) || st->levels == 0) return;
+    const uint32_t tid = threadIdx.x;
+    const uint4 *link4 = reinterpret_cast<const uint4 *>(links);
+    int staged = 0;
+    auto stage = [&](int top) {  // level ends top − kEndChunk + 1 .. top into s_end (callers then sync)
+        staged = top - kEndChunk + 1;
+        for (int j = tid; j < kEndChunk; j += kBackThreads) s_end[j] = staged + j >= 0 ? level_end[staged + j] : 0;
+    };
+    auto end = [&](int e) -> uint32_t { return e >= 0 ? s_end[e - staged] : 0; };
+    auto load = [&](BackStage &b, int d) {  // level d's stage (d < 0: an empty level)
+        b.lo = d >= 0 ? end(d - 1) : 0;
+        b.hi = d >= 0 ? end(d) : 0;
+        const uint32_t i = b.lo + tid;
+        if (i < b.hi) {
+#pragma unroll
+            for (uint32_t k = 0; k < kRowVecs; k++) b.link[k] = __ldg(&link4[(size_t)i * kRowVecs + k]);
+            b.inv = __ldg(&inv_sigma[i]);
+        }
+    };
+    int d = (int)st->levels - 1;
+    stage(d);
+    __syncthreads();
+    BackStage ring[kBackAhead];
+#pragma unroll
+    for (int k = 0; k < kBackAhead; k++) load(ring[k], d - k);
+    uint32_t clo = 0;  // where the level below starts (none under the deepest: no links)
+    for (;;) {
+#pragma unroll
+        for (int k = 0; k < kBackAhead; k++) {
+            BackStage &b = ring[k];
+            if (tid < b.hi - b.lo) {  // the sum's order: the row's slots in order, as the other passes
+                const double *cx = s_x[(d + 1) & 1];
+                const uint32_t *c = reinterpret_cast<const uint32_t *>(b.link);
+                double y[kRowWidth];
+#pragma unroll
+                for (uint32_t a = 0; a < kRowWidth; a++) y[a] = c[a] != kNone ? cx[c[a] - clo] : 0.0;
+                double sum = 0.0;
+#pragma unroll
+                for (uint32_t a = 0; a < kRowWidth; a++) sum += y[a];
+                s_x[d & 1][tid] = b.inv + sum;
+                sums[b.lo + tid] = sum;
+            }
+            clo = b.lo;
+            if (d == 0) return;
+            const int next = d - kBackAhead;  // the level this stage loads now
+            if (next >= 0 && next - 1 < staged) {
+                __syncthreads();  // every thread's reads of the old ends are done
+                stage(next);
+            }
+            __syncthreads();  // level d's x is complete (and the ends staged)
+            load(b, next);
+            d--;
+        }
+    }
 }
 
 // reset_kernel: levels unreached but the source's (0), σ 0 but the
@@ -663,12 +795,32 @@ int launch_bfs(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t *lev
     return MG_OK;
 }
 
-// launch_bc launches the reset and bc_kernel over row source R.
+// launch_back launches Brandes' backward pass over queue places after
+// bc_kernel<EllRowsSigma> (a no-op when its BFS bailed out): places in
+// arc_count, links, 1/σ in qvals[0, n), S in qvals[n, 2n).
+int launch_back(int dev, uint64_t n, const uint32_t *rows, const uint32_t *levels, const uint32_t *order,
+                const uint32_t *level_end, uint32_t *places, uint32_t *links, double *qvals, const double *sigma,
+                double *delta, const mg_block_stats *stats, cudaStream_t st, char *err, size_t errlen) {
+    const unsigned gv = mg::grid_for(dev, n, kFillBlock, kFillBlocksPerSM);
+    place_kernel<<<gv, kFillBlock, 0, st>>>(order, stats, places);
+    MG_CHECK_LAUNCH("place_kernel<<<grid, 256, 0, s>>>");
+    links_kernel<<<mg::grid_for(dev, n * kRowWidth, kFillBlock, kFillBlocksPerSM), kFillBlock, 0, st>>>(
+        rows, order, levels, places, sigma, stats, links, qvals);
+    MG_CHECK_LAUNCH("links_kernel<<<grid, 256, 0, s>>>");
+    back_kernel<<<1, kBackThreads, 0, st>>>(level_end, links, stats, qvals, qvals + n);
+    MG_CHECK_LAUNCH("back_kernel<<<1, MG_BLOCK_BACK_LEVEL, 0, s>>>");
+    finish_kernel<<<gv, kFillBlock, 0, st>>>(order, sigma, qvals + n, stats, delta);
+    MG_CHECK_LAUNCH("finish_kernel<<<grid, 256, 0, s>>>");
+    return MG_OK;
+}
+
+// launch_bc launches the reset and bc_kernel over row source R, and over
+// the rows the backward pass after it.
 template <typename R>
 int launch_bc(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t source, uint32_t *levels,
-              uint32_t *order, uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t bailout,
-              double *sigma, double *delta, mg_block_stats *stats, mg_stream s, mg_event *ev, char *err,
-              size_t errlen) {
+              uint32_t *order, uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t *links,
+              double *qvals, uint32_t bailout, double *sigma, double *delta, mg_block_stats *stats, mg_stream s,
+              mg_event *ev, char *err, size_t errlen) {
     size_t smem = 0;
     const int rc = prepare_launch(bc_kernel<R>, dev, l->n, "mg_bc_block", &smem, err, errlen);
     if (rc != MG_OK) return rc;
@@ -679,6 +831,11 @@ int launch_bc(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t sourc
     bc_kernel<R><<<1, kBlock, smem, st>>>(*l, rows, source, levels, order, level_end, arc_begin, arc_count, bailout,
                                           sigma, delta, stats);
     MG_CHECK_LAUNCH("bc_kernel<<<1, MG_BLOCK_THREADS, bitmap + cache, s>>>");
+    if constexpr (R::kSigmaInBfs) {
+        if ((rc2 = launch_back(dev, l->n, rows, levels, order, level_end, arc_count, links, qvals, sigma, delta, stats,
+                               st, err, errlen)) != MG_OK)
+            return rc2;
+    }
     MG_RECORD(1);
     return MG_OK;
 }
@@ -751,19 +908,24 @@ int mg_block_bfs(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t *l
 }
 
 int mg_bc_block(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t source, uint32_t *levels,
-                uint32_t *order, uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t bailout,
-                double *sigma, double *delta, mg_block_stats *stats, mg_stream s, mg_event *ev, char *err,
-                size_t errlen) {
-    if (l == NULL || levels == NULL || order == NULL || level_end == NULL || arc_begin == NULL || arc_count == NULL ||
-        sigma == NULL || delta == NULL || stats == NULL)
+                uint32_t *order, uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t *links,
+                double *qvals, uint32_t bailout, double *sigma, double *delta, mg_block_stats *stats, mg_stream s,
+                mg_event *ev, char *err, size_t errlen) {
+    if (l == NULL || levels == NULL || order == NULL || level_end == NULL || arc_count == NULL || sigma == NULL ||
+        delta == NULL || stats == NULL)
         return mg::invalid("mg_bc_block: NULL pointer", err, errlen);
+    if (rows == NULL && arc_begin == NULL) return mg::invalid("mg_bc_block: NULL arc_begin over the CSR", err, errlen);
+    if (rows != NULL && (links == NULL || qvals == NULL))
+        return mg::invalid("mg_bc_block: NULL links or qvals over rows", err, errlen);
+    if (rows != NULL && (bailout == 0 || bailout > MG_BLOCK_BACK_LEVEL))
+        return mg::invalid("mg_bc_block: over rows the bailout must be 1 .. MG_BLOCK_BACK_LEVEL", err, errlen);
     if (source >= l->n) return mg::invalid("mg_bc_block: source out of range", err, errlen);
     MG_SET_DEVICE(dev);
     if (rows != NULL)
-        return launch_bc<EllRowsSigma>(dev, l, rows, source, levels, order, level_end, arc_begin, arc_count, bailout,
-                                  sigma, delta, stats, s, ev, err, errlen);
-    return launch_bc<CsrRows>(dev, l, rows, source, levels, order, level_end, arc_begin, arc_count, bailout, sigma,
-                              delta, stats, s, ev, err, errlen);
+        return launch_bc<EllRowsSigma>(dev, l, rows, source, levels, order, level_end, arc_begin, arc_count, links,
+                                       qvals, bailout, sigma, delta, stats, s, ev, err, errlen);
+    return launch_bc<CsrRows>(dev, l, rows, source, levels, order, level_end, arc_begin, arc_count, links, qvals,
+                              bailout, sigma, delta, stats, s, ev, err, errlen);
 }
 
 }  // extern "C"

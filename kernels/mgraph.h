@@ -414,6 +414,9 @@ typedef struct {
 #define MG_BLOCK_THREADS 1024
 #define MG_BLOCK_CACHE 1024
 #define MG_BLOCK_ROW_WIDTH 8
+/* The widest level mg_bc_block takes over rows (its backward pass keeps a
+ * level's sums in shared memory, a thread a vertex): bailout 1 .. this. */
+#define MG_BLOCK_BACK_LEVEL 512
 /* What a one-block run did (device memory, written at its end). */
 typedef struct {
     uint32_t levels;         /* levels run */
@@ -670,20 +673,24 @@ int mg_block_bfs(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t *l
                  char *err, size_t errlen);
 /* Brandes from source in one thread block, on an undirected layout
  * (block.cu): resets levels, sigma and delta, runs the BFS (levels,
- * order, arc_begin, arc_count: n entries each, the queue in BFS order and
- * its vertices' arc ranges, written when rows is NULL; level_end: n + 1,
- * each level's end in order), then sigma level by level down and delta
- * level by level up, each pulled over the vertex's arcs (its row when
- * rows is set: mg_block_rows's rows of the layout, and then the BFS
- * makes sigma as it goes), leaving delta for mg_bc_accumulate. A BFS level of more than bailout vertices (0: none)
- * stops it there, with stats->frontier_count > 0 and delta void: the
- * caller then runs the source otherwise. n at most
- * mg_block_max_vertices. ev: 2 events or NULL. Asynchronous on stream
- * s. */
+ * order, arc_count: n entries each, the queue in BFS order and scratch;
+ * level_end: n + 1, each level's end in order), then sigma level by level
+ * down and delta level by level up, leaving delta for mg_bc_accumulate.
+ * Over the CSR (rows NULL) both passes pull over each vertex's arcs, whose
+ * ranges the BFS keeps in arc_begin and arc_count (n entries each, by
+ * place in order). Over rows (mg_block_rows's rows of the layout) the BFS
+ * makes sigma as it goes, and the backward pass runs over queue places:
+ * arc_count gets each queued vertex's place, links (n *
+ * MG_BLOCK_ROW_WIDTH words) each place's row slots one level down as
+ * places, qvals (2n doubles) 1/sigma and the sums of the pass; arc_begin
+ * may be NULL, and bailout must be 1 .. MG_BLOCK_BACK_LEVEL. A BFS level of more than bailout vertices (0: none) stops
+ * it there, with stats->frontier_count > 0 and delta void: the caller
+ * then runs the source otherwise. n at most mg_block_max_vertices. ev: 2
+ * events or NULL. Asynchronous on stream s. */
 int mg_bc_block(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t source, uint32_t *levels,
-                uint32_t *order, uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t bailout,
-                double *sigma, double *delta, mg_block_stats *stats, mg_stream s, mg_event *ev, char *err,
-                size_t errlen);
+                uint32_t *order, uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t *links,
+                double *qvals, uint32_t bailout, double *sigma, double *delta, mg_block_stats *stats, mg_stream s,
+                mg_event *ev, char *err, size_t errlen);
 /* Traversals in one thread-block cluster (cluster.cu, compute capability
  * 9.0 and up): the one-block runs' level-synchronous BFS and Brandes over
  * fixed-width rows (mg_block_rows), spread over the blocks of one
