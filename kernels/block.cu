@@ -72,15 +72,19 @@ static_assert(kCacheBytes % sizeof(uint4) == 0, "the second level's cache and th
 // Shared is the block's dynamic shared memory: the caches of the current
 // and the next level (kCacheBytes each, by level parity; the row source
 // says what they hold) and the visited bitmap after them.
+// A level's cache is found by arithmetic on its parity, not by indexing
+// an array of pointers: a run-time index would put the array in local
+// memory and make the cache's accesses generic instead of shared.
 struct Shared {
-    uint8_t *cache[2];
+    uint8_t *caches;  // the two levels' caches, kCacheBytes each
     uint32_t *visited;
+
+    __device__ __forceinline__ uint8_t *cache(uint32_t parity) const { return caches + parity * kCacheBytes; }
 };
 
 __device__ __forceinline__ Shared carve(uint8_t *smem) {
     Shared s;
-    s.cache[0] = smem;
-    s.cache[1] = smem + kCacheBytes;
+    s.caches = smem;
     s.visited = reinterpret_cast<uint32_t *>(smem + 2 * kCacheBytes);
     return s;
 }
@@ -163,10 +167,10 @@ struct CsrRows {
         return Entry{b, (uint32_t)(__ldg(&offsets[v + 1]) - b)};
     }
     static __device__ __forceinline__ uint64_t *beg(const Shared &s, uint32_t parity) {
-        return reinterpret_cast<uint64_t *>(s.cache[parity]);
+        return reinterpret_cast<uint64_t *>(s.cache(parity));
     }
     static __device__ __forceinline__ uint32_t *degs(const Shared &s, uint32_t parity) {
-        return reinterpret_cast<uint32_t *>(s.cache[parity] + kCache * sizeof(uint64_t));
+        return reinterpret_cast<uint32_t *>(s.cache(parity) + kCache * sizeof(uint64_t));
     }
     static __device__ __forceinline__ void put(const Shared &s, uint32_t parity, uint32_t j, const Entry &e) {
         beg(s, parity)[j] = e.b;
@@ -288,7 +292,7 @@ struct EllRows {
         return e;
     }
     static __device__ __forceinline__ void put(const Shared &s, uint32_t parity, uint32_t j, const Entry &e) {
-        uint4 *r = reinterpret_cast<uint4 *>(s.cache[parity]) + (size_t)j * kRowVecs;
+        uint4 *r = reinterpret_cast<uint4 *>(s.cache(parity)) + (size_t)j * kRowVecs;
 #pragma unroll
         for (uint32_t k = 0; k < kRowVecs; k++) r[k] = e.v[k];
     }
@@ -299,7 +303,7 @@ struct EllRows {
     __device__ __forceinline__ uint32_t slot(const Shared &s, const Levels &q, const Level &lv, uint32_t i,
                                              uint32_t a) const {
         const uint32_t k = i - lv.qb;
-        if (k < kCache) return reinterpret_cast<const uint32_t *>(s.cache[lv.d & 1])[k * kRowWidth + a];
+        if (k < kCache) return reinterpret_cast<const uint32_t *>(s.cache(lv.d & 1))[k * kRowWidth + a];
         return __ldg(&rows[(size_t)q.order[i] * kRowWidth + a]);
     }
 
@@ -697,27 +701,37 @@ __global__ void __launch_bounds__(kBackThreads)
 #pragma unroll
         for (int k = 0; k < kBackAhead; k++) {
             BackStage &b = ring[k];
-            if (tid < b.hi - b.lo) {  // the sum's order: the row's slots in order, as the other passes
-                const double *cx = s_x[(d + 1) & 1];
-                const uint32_t *c = reinterpret_cast<const uint32_t *>(b.link);
-                double y[kRowWidth];
-#pragma unroll
-                for (uint32_t a = 0; a < kRowWidth; a++) y[a] = c[a] != kNone ? cx[c[a] - clo] : 0.0;
-                double sum = 0.0;
-#pragma unroll
-                for (uint32_t a = 0; a < kRowWidth; a++) sum += y[a];
-                s_x[d & 1][tid] = b.inv + sum;
-                sums[b.lo + tid] = sum;
-            }
-            clo = b.lo;
-            if (d == 0) return;
-            const int next = d - kBackAhead;  // the level this stage loads now
-            if (next >= 0 && next - 1 < staged) {
-                __syncthreads();  // every thread's reads of the old ends are done
+            const int next = d - kBackAhead;  // the level this stage loads once level d has taken it
+            if (next >= 0 && next - 1 < staged) {  // every thread's reads of the old ends were before the last barrier
                 stage(next);
+                __syncthreads();
             }
-            __syncthreads();  // level d's x is complete (and the ends staged)
-            load(b, next);
+            const uint32_t lo = b.lo, width = b.hi - b.lo;
+            const double inv = b.inv;
+            uint32_t c[kRowWidth];
+#pragma unroll
+            for (uint32_t k2 = 0; k2 < kRowVecs; k2++) {
+                c[4 * k2] = b.link[k2].x;
+                c[4 * k2 + 1] = b.link[k2].y;
+                c[4 * k2 + 2] = b.link[k2].z;
+                c[4 * k2 + 3] = b.link[k2].w;
+            }
+            double y[kRowWidth];
+            const double *cx = s_x[(d + 1) & 1];
+#pragma unroll
+            for (uint32_t a = 0; a < kRowWidth; a++) y[a] = tid < width && c[a] != kNone ? cx[c[a] - clo] : 0.0;
+            load(b, next);  // its loads issue while this level waits for its sums
+            if (tid < width) {  // a fixed tree over the row's slots: 3 dependent adds, not 8
+#pragma unroll
+                for (uint32_t h = 1; h < kRowWidth; h *= 2)
+#pragma unroll
+                    for (uint32_t a = 0; a < kRowWidth; a += 2 * h) y[a] += y[a + h];
+                s_x[d & 1][tid] = inv + y[0];
+                sums[lo + tid] = y[0];
+            }
+            clo = lo;
+            if (d == 0) return;
+            __syncthreads();  // level d's x is complete
             d--;
         }
     }
