@@ -58,13 +58,18 @@ struct MinPolicy {
     Op op;
     uint32_t *values;
     uint32_t delta;
-    uint32_t *pile[2];  // near-far's far piles, flags and state
+    uint32_t *pile0, *pile1;  // near-far's far piles, flags and state
     uint32_t *in_far;
     mg_async_state *st;
     uint32_t split;  // values below it are near (every thread keeps its own, the same)
     uint32_t cur;    // the pile being filled
 
     __device__ bool has_buckets() const { return delta > 0; }
+
+    // pile returns far pile k (a select, not an array indexed at run time,
+    // which would keep the whole policy in local memory: every relaxation
+    // would load its pointers from there).
+    __device__ __forceinline__ uint32_t *pile(uint32_t k) const { return k ? pile1 : pile0; }
 
     // load takes the queued value (reading the current one when there is
     // none, or to follow a label). A weighted item's staleness is checked
@@ -102,7 +107,7 @@ struct MinPolicy {
         const uint32_t c = op.edge(x.c, a.w);
         if (c == mg::kMinIdentity || c >= Op::atomic(&values[u], c)) return false;
         if (c >= split) {  // near-far: wait in the pile
-            if (atomicExch(&in_far[u], 1u) == 0) pile[cur][atomicAdd(&st->far_count[cur], 1u)] = u;
+            if (atomicExch(&in_far[u], 1u) == 0) pile(cur)[atomicAdd(&st->far_count[cur], 1u)] = u;
             return false;
         }
         ival = c;
@@ -122,7 +127,7 @@ struct MinPolicy {
         }
         grid.sync();
         const uint32_t piled = *(volatile uint32_t *)&st->far_count[cur];
-        for (uint64_t i = tid; i < piled; i += step) atomicMin(&st->far_min, values[pile[cur][i]]);
+        for (uint64_t i = tid; i < piled; i += step) atomicMin(&st->far_min, values[pile(cur)[i]]);
         grid.sync();
         const uint32_t low = *(volatile uint32_t *)&st->far_min;
         if (low == mg::kMinIdentity) return false;
@@ -131,7 +136,7 @@ struct MinPolicy {
         // rounded up to whole warps) so the warp-wide ballot is safe.
         const uint64_t bound = (piled + 31) / 32 * 32;
         for (uint64_t i = tid; i < bound; i += step) {
-            const uint32_t v = i < piled ? pile[cur][i] : 0;
+            const uint32_t v = i < piled ? pile(cur)[i] : 0;
             const bool real = i < piled;
             const bool near = real && values[v] < split;
             const uint32_t m = __ballot_sync(0xffffffffu, near);
@@ -147,7 +152,7 @@ struct MinPolicy {
                 queued[v] = 1;  // every flag is 0 here: nothing is queued
                 ring_write(ring, base + __popc(m & ((1u << lane) - 1u)), v, st);
             } else if (real) {
-                pile[1 - cur][atomicAdd(&st->far_count[1 - cur], 1u)] = v;
+                pile(1 - cur)[atomicAdd(&st->far_count[1 - cur], 1u)] = v;
             }
         }
         cur = 1 - cur;
@@ -168,7 +173,7 @@ int run_async(Op op, int dev, const mg_dlayout *l, uint32_t *values, const uint3
         return mg::invalid("async run: the program needs weights and the layout has none", err, errlen);
     if (delta > 0 && (far0 == NULL || far1 == NULL || in_far == NULL))
         return mg::invalid("async run: near-far needs the far piles and flags", err, errlen);
-    MinPolicy<Op> pol{op, values, delta, {far0, far1}, in_far, state, delta > 0 ? delta : mg::kMinIdentity, 0};
+    MinPolicy<Op> pol{op, values, delta, far0, far1, in_far, state, delta > 0 ? delta : mg::kMinIdentity, 0};
     return run(pol, dev, l, frontier, count, false, ring, ring_log2, queued, state, blocks_per_sm, s, ev, err, errlen);
 }
 

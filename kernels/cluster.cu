@@ -75,19 +75,22 @@ constexpr uint32_t kNone = 0xffffffffu;  // an unreached level, a row's padding
 // expands, the next that the blocks' appends make, and the one before,
 // which it places in the queue meanwhile), then its words of the visited
 // bitmap.
+// A slot's rows and ids are found by arithmetic on the slot, not by
+// indexing arrays of pointers: a run-time index would keep the arrays in
+// local memory and make the accesses generic instead of shared.
 struct Shared {
-    Row *rows[kSlots];
-    uint32_t *ids[kSlots];
+    uint8_t *levels;  // kSlots levels of kLevelBytes: rows, then ids
     uint32_t *visited;
+
+    __device__ __forceinline__ Row *rows(uint32_t p) const { return reinterpret_cast<Row *>(levels + p * kLevelBytes); }
+    __device__ __forceinline__ uint32_t *ids(uint32_t p) const {
+        return reinterpret_cast<uint32_t *>(levels + p * kLevelBytes + (size_t)kRowCache * kRowBytes);
+    }
 };
 
 __device__ __forceinline__ Shared carve(uint8_t *smem) {
     Shared s;
-    for (uint32_t p = 0; p < kSlots; p++) {
-        uint8_t *base = smem + p * kLevelBytes;
-        s.rows[p] = reinterpret_cast<Row *>(base);
-        s.ids[p] = reinterpret_cast<uint32_t *>(base + (size_t)kRowCache * kRowBytes);
-    }
+    s.levels = smem;
     s.visited = reinterpret_cast<uint32_t *>(smem + kSlots * kLevelBytes);
     return s;
 }
@@ -123,7 +126,7 @@ __device__ __forceinline__ uint32_t *spilled(const Run &r, uint32_t b, uint32_t 
 
 // id returns this block's j-th vertex of its level in slot par.
 __device__ __forceinline__ uint32_t id(const Shared &s, const Run &r, uint32_t par, uint32_t j) {
-    return j < kList ? s.ids[par][j] : *spilled(r, r.rank, par, j);
+    return j < kList ? s.ids(par)[j] : *spilled(r, r.rank, par, j);
 }
 
 // claim marks u visited in its block's word and says whether this thread
@@ -137,7 +140,7 @@ __device__ __forceinline__ bool claim(cg::cluster_group &cl, const Shared &s, ui
 // slot returns slot a of the row of this block's i-th vertex of its level
 // in slot par: from shared memory for its first kRowCache, else global.
 __device__ __forceinline__ uint32_t slot(const Shared &s, const Run &r, uint32_t par, uint32_t i, uint32_t a) {
-    if (i < kRowCache) return reinterpret_cast<const uint32_t *>(s.rows[par])[i * kWidth + a];
+    if (i < kRowCache) return reinterpret_cast<const uint32_t *>(s.rows(par))[i * kWidth + a];
     return __ldg(&r.rows[(size_t)id(s, r, par, i) * kWidth + a]);
 }
 
@@ -160,9 +163,9 @@ __device__ __forceinline__ void append_warp(cg::cluster_group &cl, const Shared 
     first = __shfl_sync(0xffffffffu, first, leader);
     if (!won) return;
     const uint32_t j = first + __popc(m & ((1u << lane) - 1u)), par = (d + 1) % kSlots;
-    if (j < kList) *cl.map_shared_rank(&s.ids[par][j], owner) = u;
+    if (j < kList) *cl.map_shared_rank(&s.ids(par)[j], owner) = u;
     else *spilled(r, owner, par, j) = u;
-    if (j < kRowCache) *cl.map_shared_rank(&s.rows[par][j], owner) = e;
+    if (j < kRowCache) *cl.map_shared_rank(&s.rows(par)[j], owner) = e;
 }
 
 // expand expands this block's mine vertices of level d (slot d mod 3): a
@@ -257,7 +260,7 @@ __device__ __forceinline__ void publish(const Shared &s, const Run &r, uint32_t 
     for (uint32_t t = threadIdx.x; t < mine * kVecs; t += kThreads) {
         const uint32_t j = t / kVecs, k = t % kVecs;
         const uint4 x = j < kRowCache
-                            ? s.rows[par][j].v[k]
+                            ? s.rows(par)[j].v[k]
                             : __ldg(reinterpret_cast<const uint4 *>(r.rows) + (size_t)id(s, r, par, j) * kVecs + k);
         r.qrows[at + j].v[k] = x;
     }
@@ -366,9 +369,9 @@ __device__ uint32_t take(const Shared &s, const Run &r, const uint32_t *frontier
     const uint32_t mine = count > r.rank ? (count - r.rank + blocks - 1) >> r.log2 : 0;
     for (uint32_t j = threadIdx.x; j < mine; j += kThreads) {
         const uint32_t v = frontier[(j << r.log2) + r.rank];
-        if (j < kList) s.ids[par][j] = v;
+        if (j < kList) s.ids(par)[j] = v;
         else *spilled(r, r.rank, par, j) = v;
-        if (j < kRowCache) s.rows[par][j] = fetch(r.rows, v);
+        if (j < kRowCache) s.rows(par)[j] = fetch(r.rows, v);
     }
     return mine;
 }
@@ -490,8 +493,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     uint32_t mine = 0;
     if (r.rank == 0) {
         if (tid == 0) {
-            s.ids[0][0] = source;
-            s.rows[0][0] = fetch(rows, source);
+            s.ids(0)[0] = source;
+            s.rows(0)[0] = fetch(rows, source);
         }
         mine = 1;
     }

@@ -80,7 +80,7 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
     const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
     uint64_t unsettled = rule.unsettled, unsettled_v = rule.unsettled_vertices;
     uint32_t split = 0, cur = 0;  // near-far: every vertex the first iteration activates goes far
-    uint32_t *pile[2] = {far0, far1};
+    auto pile = [&](uint32_t k) { return k ? far1 : far0; };  // a select: an array indexed at run time would live in local memory
     if (leader) state->start_ns = global_ns();
     for (uint32_t it = 0; it < max_iters && count > 0; it++) {
         const uint32_t *frontier = (it & 1) ? list1 : list0;
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
             hub_walk<Op, false>(o, L, values, acc, touched, c, hubs, q);
             grid.sync();
         }
-        const NearFar nf{rule.delta, split, in_far, pile[cur], &far_state[cur]};
+        const NearFar nf{rule.delta, split, in_far, pile(cur), &far_state[cur]};
         apply_walk<Op>(o, L, values, acc, touched, next, c, q, nf);
         grid.sync();
         volatile mg_step_counters *vc = c;
@@ -119,13 +119,13 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
             if (next_count == 0 && piled > 0) {  // refill the next frontier from the pile
                 const uint64_t step = (uint64_t)gridDim.x * kSparseBlock;
                 for (uint64_t i = (uint64_t)blockIdx.x * kSparseBlock + threadIdx.x; i < piled; i += step) {
-                    const uint32_t v = pile[cur][i];
+                    const uint32_t v = pile(cur)[i];
                     if (in_far[v] != 0) atomicMin(&far_state[2], values[v]);
                 }
                 grid.sync();
                 const uint32_t low = *(volatile uint32_t *)&far_state[2];
                 split = Op::bucket(max(split, low), rule.delta);  // by the program's add (floats for SSSPF32Op)
-                far_walk(L, values, pile[cur], piled, split, in_far, next, c, pile[1 - cur], &far_state[1 - cur], q);
+                far_walk(L, values, pile(cur), piled, split, in_far, next, c, pile(1 - cur), &far_state[1 - cur], q);
                 grid.sync();
                 cur = 1 - cur;
                 next_count = vc->next_count;
@@ -136,7 +136,7 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
         if constexpr (std::is_same<typename Op::T, uint32_t>::value) {
             const uint32_t piled = rule.delta > 0 ? *(volatile uint32_t *)&far_state[cur] : 0;
             if (!(go && it + 1 < max_iters) && piled > 0) {  // stopping: the pile joins the next frontier
-                far_walk(L, values, pile[cur], piled, 0xffffffffu, in_far, next, c, nullptr, nullptr, q);
+                far_walk(L, values, pile(cur), piled, 0xffffffffu, in_far, next, c, nullptr, nullptr, q);
                 grid.sync();
                 next_count = vc->next_count;
                 next_edges = vc->next_edges;
