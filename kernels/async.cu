@@ -107,7 +107,7 @@ struct MinPolicy {
         const uint32_t c = op.edge(x.c, a.w);
         if (c == mg::kMinIdentity || c >= Op::atomic(&values[u], c)) return false;
         if (c >= split) {  // near-far: wait in the pile
-            if (atomicExch(&in_far[u], 1u) == 0) pile(cur)[atomicAdd(&st->far_count[cur], 1u)] = u;
+            if (atomicExch(&in_far[u], 1u) == 0) pile(cur)[mg::append_slot(&st->far_count[cur])] = u;
             return false;
         }
         ival = c;
@@ -127,7 +127,13 @@ struct MinPolicy {
         }
         grid.sync();
         const uint32_t piled = *(volatile uint32_t *)&st->far_count[cur];
-        for (uint64_t i = tid; i < piled; i += step) atomicMin(&st->far_min, values[pile(cur)[i]]);
+        // The smallest piled value: a warp's minimum, then one atomic a warp
+        // (every lane of a warp loops the same number of times).
+        for (uint64_t i0 = tid - (threadIdx.x & 31); i0 < piled; i0 += step) {
+            const uint64_t i = i0 + (threadIdx.x & 31);
+            const uint32_t m = __reduce_min_sync(0xffffffffu, i < piled ? values[pile(cur)[i]] : mg::kMinIdentity);
+            if ((threadIdx.x & 31) == 0) atomicMin(&st->far_min, m);
+        }
         grid.sync();
         const uint32_t low = *(volatile uint32_t *)&st->far_min;
         if (low == mg::kMinIdentity) return false;
@@ -152,7 +158,7 @@ struct MinPolicy {
                 queued[v] = 1;  // every flag is 0 here: nothing is queued
                 ring_write(ring, base + __popc(m & ((1u << lane) - 1u)), v, st);
             } else if (real) {
-                pile(1 - cur)[atomicAdd(&st->far_count[1 - cur], 1u)] = v;
+                pile(1 - cur)[mg::append_slot(&st->far_count[1 - cur])] = v;
             }
         }
         cur = 1 - cur;

@@ -5,6 +5,7 @@
 #ifndef MGRAPH_KERNELS_INTERNAL_CUH
 #define MGRAPH_KERNELS_INTERNAL_CUH
 
+#include <cooperative_groups.h>
 #include <mutex>
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -24,6 +25,18 @@ int invalid(const char *msg, char *err, size_t errlen);
 
 // multiprocessors returns the SM count of dev (cached per ordinal).
 int multiprocessors(int dev);
+
+// append_slot adds one to *count for every calling thread and returns
+// the count before the thread's own, with one atomic per group of threads
+// that call it together (warp-aggregated: a list's length is one word
+// that every thread of a kernel may hit).
+template <typename T>
+__device__ __forceinline__ T append_slot(T *count) {
+    const cooperative_groups::coalesced_group g = cooperative_groups::coalesced_threads();
+    T first = 0;
+    if (g.thread_rank() == 0) first = atomicAdd(count, (T)g.size());
+    return g.shfl(first, 0) + (T)g.thread_rank();
+}
 
 // row_sum adds x over the MG_BLOCK_ROW_WIDTH lanes of a fixed-width row
 // (block.cu, cluster.cu: a row's lanes are aligned in one warp; every

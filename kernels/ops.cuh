@@ -58,15 +58,9 @@ __device__ __forceinline__ bool claim(uint32_t *bitmap, uint32_t x) {
 }
 
 // count_one adds 1 to *count for the calling thread and returns the
-// count before it, with one atomic per warp (the threads that call it
-// together share it: warp-aggregated atomics). An output's counter is one
-// word that every thread of an advance may hit.
-__device__ __forceinline__ unsigned long long count_one(unsigned long long *count) {
-    const cooperative_groups::coalesced_group g = cooperative_groups::coalesced_threads();
-    unsigned long long base = 0;
-    if (g.thread_rank() == 0) base = atomicAdd(count, (unsigned long long)g.size());
-    return g.shfl(base, 0) + g.thread_rank();
-}
+// count before it, one atomic per warp (mg::append_slot). An output's
+// counter is one word that every thread of an advance may hit.
+__device__ __forceinline__ unsigned long long count_one(unsigned long long *count) { return mg::append_slot(count); }
 
 // emit writes x to out (once, with a bitmap) and counts it.
 __device__ __forceinline__ void emit(const mg_op_out &out, uint32_t x) {

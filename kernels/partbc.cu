@@ -70,12 +70,10 @@ __device__ __forceinline__ bool is_ghost(const uint32_t *__restrict__ bits, uint
 }
 
 // append_slot returns the next free slot of a list whose length is
-// *count, taking one atomic per group of threads that call it together.
+// *count (mg::append_slot: one atomic per group of threads that call it
+// together).
 __device__ __forceinline__ uint64_t append_slot(uint64_t *count) {
-    cg::coalesced_group g = cg::coalesced_threads();
-    unsigned long long first = 0;
-    if (g.thread_rank() == 0) first = atomicAdd((unsigned long long *)count, (unsigned long long)g.size());
-    return g.shfl(first, 0) + g.thread_rank();
+    return mg::append_slot(reinterpret_cast<unsigned long long *>(count));
 }
 
 // list_hub lists vertex v, whose row has len arcs, for a block of its own
