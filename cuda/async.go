@@ -34,11 +34,27 @@ var ErrAsyncOverflow = errors.New("async run: the device worklist overflowed")
 // iteration barrier) from the current frontier list's first count vertices,
 // or from every vertex when all is set, until no work is left, and waits
 // for it. delta > 0 adds near-far priority (values at or above the moving
-// split wait in a far pile). blocksPerSM 0 takes the default. The frontier
-// lists are left unspecified.
-func (r *MinRun) Async(prog int, count uint32, all bool, delta, blocksPerSM uint32) (AsyncStats, error) {
+// split wait in a far pile). blocksPerSM 0 takes the default. With rows
+// set, a layout whose vertices have at most BlockRowWidth arcs runs over
+// the fixed-width rows of the one-block runs (built on first use, with
+// their weights for SSSP): a round then waits for one dependent global
+// access instead of two. The frontier lists are left unspecified.
+func (r *MinRun) Async(prog int, count uint32, all bool, delta, blocksPerSM uint32, rows bool) (AsyncStats, error) {
 	if all {
 		count = uint32(r.n)
+	}
+	rp, err := r.blockRowsFor(rows)
+	if err != nil {
+		return AsyncStats{}, err
+	}
+	var wrp unsafe.Pointer
+	if rp != nil && (prog == ProgSSSP || prog == ProgSSSPF32) {
+		if wrp, err = r.weightRowsFor(); err != nil {
+			return AsyncStats{}, err
+		}
+		if wrp == nil { // no room for the weights: the CSR
+			rp = nil
+		}
 	}
 	if err := r.async.ensure(&r.owned, r.dl.dev, r.n); err != nil {
 		return AsyncStats{}, err
@@ -55,7 +71,7 @@ func (r *MinRun) Async(prog int, count uint32, all bool, delta, blocksPerSM uint
 		frontier = r.list[r.curList].h.p
 	}
 	desc, ev := r.cargs()
-	if err := backendMinAsync(r.dl.dev.ordinal, prog, unsafe.Pointer(desc), r.values.h.p, frontier, count,
+	if err := backendMinAsync(r.dl.dev.ordinal, prog, unsafe.Pointer(desc), rp, wrp, r.values.h.p, frontier, count,
 		r.async.ring.h.p, r.async.ringLog2, r.async.queued.h.p, delta, far0, far1, inFar, r.async.state.h.p, blocksPerSM, unsafe.Pointer(&ev[0])); err != nil {
 		return AsyncStats{}, err
 	}

@@ -57,7 +57,7 @@ func backendMinSparse(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, 
 func backendMinSparseLoop(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, uint32, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
-func backendMinAsync(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, uint32, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer) error {
+func backendMinAsync(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, uint32, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
 func backendBCAsync(int, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer) error {
@@ -103,6 +103,7 @@ func backendBCCluster(int, unsafe.Pointer, unsafe.Pointer, uint32, uint32, unsaf
 func backendBlockRows(int, unsafe.Pointer, uint32, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
+func backendBlockWeightRows(int, unsafe.Pointer, uint32, unsafe.Pointer) error { return ErrNoCUDA }
 func backendBlockBFS(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }

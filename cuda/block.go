@@ -22,7 +22,9 @@ const BlockBCMaxLevel = 512
 // built on the first run that asks for them (blockRowsFor).
 type blockRows struct {
 	checked bool            // the layout's largest out-degree was read (and the rows built if they fit)
+	maxDeg  uint32          // the layout's largest out-degree, once checked
 	rows    *Buffer[uint32] // n × BlockRowWidth destinations, 0xffffffff-padded; nil: some vertex has more arcs
+	wrows   *Buffer[uint32] // the rows' weights (32-bit patterns, 0-padded), built on first use
 }
 
 // blockRowsFor returns the rows a one-block run reads (nil: the layout's
@@ -51,6 +53,7 @@ func (s *stepState) blockRowsFor(use bool) (unsafe.Pointer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("block rows: %w", err)
 		}
+		s.rows.maxDeg = maxDeg[0]
 		if maxDeg[0] <= BlockRowWidth && s.n > 0 {
 			rows, err := allocOwned[uint32](&s.owned, s.dl.dev, int(s.n)*BlockRowWidth)
 			if oom := (*OutOfMemoryError)(nil); errors.As(err, &oom) {
@@ -71,6 +74,30 @@ func (s *stepState) blockRowsFor(use bool) (unsafe.Pointer, error) {
 		return nil, nil
 	}
 	return s.rows.rows.h.p, nil
+}
+
+// weightRowsFor returns the weights of the rows blockRowsFor built (nil
+// when it built none, or the layout has no weights), building them on
+// first use (mg_block_weight_rows); without room for them, nil.
+func (s *stepState) weightRowsFor() (unsafe.Pointer, error) {
+	if s.rows.rows == nil || !s.dl.l.Weighted {
+		return nil, nil
+	}
+	if s.rows.wrows == nil {
+		desc, _ := s.cargs()
+		w, err := allocOwned[uint32](&s.owned, s.dl.dev, int(s.n)*BlockRowWidth)
+		if oom := (*OutOfMemoryError)(nil); errors.As(err, &oom) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("block weight rows: %w", err)
+		}
+		if err := backendBlockWeightRows(s.dl.dev.ordinal, unsafe.Pointer(desc), s.rows.maxDeg, w.h.p); err != nil {
+			return nil, fmt.Errorf("block weight rows: %w", err)
+		}
+		s.rows.wrows = w
+	}
+	return s.rows.wrows.h.p, nil
 }
 
 // BlockRows reports whether the run state's one-block runs read

@@ -171,9 +171,9 @@ func backendPRStep(dev int, desc unsafe.Pointer, base, damping float64, rank, sh
 	})
 }
 
-func backendMinAsync(dev, prog int, desc, values, frontier unsafe.Pointer, count uint32, ring unsafe.Pointer, ringLog2 uint32, queued unsafe.Pointer, delta uint32, far0, far1, inFar, state unsafe.Pointer, blocksPerSM uint32, ev unsafe.Pointer) error {
+func backendMinAsync(dev, prog int, desc, rows, wrows, values, frontier unsafe.Pointer, count uint32, ring unsafe.Pointer, ringLog2 uint32, queued unsafe.Pointer, delta uint32, far0, far1, inFar, state unsafe.Pointer, blocksPerSM uint32, ev unsafe.Pointer) error {
 	return call("async run", func(e *C.char, n C.size_t) C.int {
-		return C.mg_min_async(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.uint32_t)(values),
+		return C.mg_min_async(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.uint32_t)(rows), (*C.uint32_t)(wrows), (*C.uint32_t)(values),
 			(*C.uint32_t)(frontier), C.uint32_t(count), (*C.uint64_t)(ring), C.uint32_t(ringLog2), (*C.uint32_t)(queued), C.uint32_t(delta),
 			(*C.uint32_t)(far0), (*C.uint32_t)(far1), (*C.uint32_t)(inFar), (*C.mg_async_state)(state),
 			C.uint32_t(blocksPerSM), nil, (*C.mg_event)(ev), e, n)
@@ -214,6 +214,12 @@ func backendBlockMaxDegree(dev int, desc, out unsafe.Pointer) error {
 func backendBlockRows(dev int, desc unsafe.Pointer, maxDegree uint32, rows unsafe.Pointer) error {
 	return call("block rows", func(e *C.char, n C.size_t) C.int {
 		return C.mg_block_rows(C.int(dev), (*C.mg_dlayout)(desc), C.uint32_t(maxDegree), (*C.uint32_t)(rows), nil, e, n)
+	})
+}
+
+func backendBlockWeightRows(dev int, desc unsafe.Pointer, maxDegree uint32, wrows unsafe.Pointer) error {
+	return call("block weight rows", func(e *C.char, n C.size_t) C.int {
+		return C.mg_block_weight_rows(C.int(dev), (*C.mg_dlayout)(desc), C.uint32_t(maxDegree), (*C.uint32_t)(wrows), nil, e, n)
 	})
 }
 

@@ -31,7 +31,7 @@ func (b *Backend) iterateAsync(run *cuda.MinRun, p engine.Program[uint32], prog 
 		delta = b.asyncDelta
 	}
 	start := time.Now()
-	st, err := run.Async(prog, uint32(count), !isList, delta, b.asyncBlocks)
+	st, err := run.Async(prog, uint32(count), !isList, delta, b.asyncBlocks, !b.noBlockRows)
 	res.Seconds = time.Since(start).Seconds()
 	if err != nil {
 		return res, fmt.Errorf("cuda backend: %w", err)

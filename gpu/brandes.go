@@ -192,7 +192,7 @@ func (b *Backend) asyncSource(run *cuda.SumRun, s uint32, opts engine.RunOptions
 	if err := bfs.Init(math.MaxUint32, false, true, s, 0); err != nil {
 		return engine.Result{}, fmt.Errorf("cuda backend: %w", err)
 	}
-	st, err := bfs.Async(cuda.ProgBFS, 1, false, 0, b.asyncBlocks)
+	st, err := bfs.Async(cuda.ProgBFS, 1, false, 0, b.asyncBlocks, !b.noBlockRows)
 	if err != nil {
 		return engine.Result{}, fmt.Errorf("cuda backend: bc: %w", err)
 	}

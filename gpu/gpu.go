@@ -174,10 +174,10 @@ func WithClusterBlocks(n uint32) Option {
 	return func(o *options) { o.clusterSize = n }
 }
 
-// WithoutBlockRows makes the one-block runs read the layout's CSR even
-// where every vertex has at most cuda.BlockRowWidth out-arcs, instead of
-// the fixed-width rows built for them (for comparing the two; the results
-// are the same).
+// WithoutBlockRows makes the one-block runs and the async runs of the min
+// programs read the layout's CSR even where every vertex has at most
+// cuda.BlockRowWidth out-arcs, instead of the fixed-width rows built for
+// them (for comparing the two; the results are the same).
 func WithoutBlockRows() Option {
 	return func(o *options) { o.noBlockRows = true }
 }

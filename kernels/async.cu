@@ -19,6 +19,8 @@
 // the smallest piled value plus delta, the piled vertices below it become
 // work and the others move to the other pile; the run ends when the pile is
 // empty (or at once, without near-far, when work is zero).
+#include <type_traits>
+
 #include "minprog.cuh"
 #include "worklist.cuh"
 
@@ -55,8 +57,10 @@ template <typename Op>
 struct MinPolicy {
     using V = Item;
     using Arc = MinArc;
+    static constexpr bool kRows = true, kWeightRows = Op::weighted;
     Op op;
     uint32_t *values;
+    const uint32_t *rows, *wrows;  // fixed-width rows and their weights, or NULL: the CSR
     uint32_t delta;
     uint32_t *pile0, *pile1;  // near-far's far piles, flags and state
     uint32_t *in_far;
@@ -106,6 +110,28 @@ struct MinPolicy {
         if (a.now < x.c) return false;  // stale: the lowering queued the item again
         const uint32_t c = op.edge(x.c, a.w);
         if (c == mg::kMinIdentity || c >= Op::atomic(&values[u], c)) return false;
+        if (c >= split) {  // near-far: wait in the pile
+            if (atomicExch(&in_far[u], 1u) == 0) pile(cur)[mg::append_slot(&st->far_count[cur])] = u;
+            return false;
+        }
+        ival = c;
+        return true;
+    }
+
+    // relax_row relaxes an arc of weight w to u over rows: the atomic goes
+    // out at once, with the load of the item's current value, and the
+    // staleness check follows it. A stale item's lowering is kept but not
+    // queued: the item that made it stale is queued (or piled) and relaxes u
+    // lower still, which queues it. Over float32 weights "lower still" does
+    // not hold (now < x.c, yet now + w may round to x.c + w), so there a
+    // lowering is always queued.
+    __device__ __forceinline__ bool relax_row(const Item &x, uint32_t w, uint32_t u, uint32_t &ival) const {
+        constexpr bool kStrictAdd = !std::is_same<Op, mg::SSSPF32Op>::value;  // a < b ⇒ a + w < b + w
+        const uint32_t now = x.v != kNoRange ? __ldcg(&values[x.v]) : kNoRange;
+        const uint32_t c = op.edge(x.c, w);
+        if (c == mg::kMinIdentity) return false;
+        const uint32_t old = Op::atomic(&values[u], c);
+        if (c >= old || (kStrictAdd && now < x.c)) return false;
         if (c >= split) {  // near-far: wait in the pile
             if (atomicExch(&in_far[u], 1u) == 0) pile(cur)[mg::append_slot(&st->far_count[cur])] = u;
             return false;
@@ -170,7 +196,8 @@ struct MinPolicy {
 };
 
 template <typename Op>
-int run_async(Op op, int dev, const mg_dlayout *l, uint32_t *values, const uint32_t *frontier, uint32_t count,
+int run_async(Op op, int dev, const mg_dlayout *l, const uint32_t *rows, const uint32_t *wrows, uint32_t *values,
+              const uint32_t *frontier, uint32_t count,
               unsigned long long *ring, uint32_t ring_log2, uint32_t *queued, uint32_t delta, uint32_t *far0,
               uint32_t *far1, uint32_t *in_far, mg_async_state *state, uint32_t blocks_per_sm, mg_stream s,
               mg_event *ev, char *err, size_t errlen) {
@@ -179,7 +206,10 @@ int run_async(Op op, int dev, const mg_dlayout *l, uint32_t *values, const uint3
         return mg::invalid("async run: the program needs weights and the layout has none", err, errlen);
     if (delta > 0 && (far0 == NULL || far1 == NULL || in_far == NULL))
         return mg::invalid("async run: near-far needs the far piles and flags", err, errlen);
-    MinPolicy<Op> pol{op, values, delta, far0, far1, in_far, state, delta > 0 ? delta : mg::kMinIdentity, 0};
+    if (rows != NULL && Op::weighted && wrows == NULL)
+        return mg::invalid("async run: rows of a weighted program need their weights' rows", err, errlen);
+    MinPolicy<Op> pol{op,    values, rows,  wrows, delta, far0, far1, in_far,
+                      state, delta > 0 ? delta : mg::kMinIdentity, 0};
     return run(pol, dev, l, frontier, count, false, ring, ring_log2, queued, state, blocks_per_sm, s, ev, err, errlen);
 }
 
@@ -187,12 +217,13 @@ int run_async(Op op, int dev, const mg_dlayout *l, uint32_t *values, const uint3
 
 extern "C" {
 
-int mg_min_async(int dev, int prog, const mg_dlayout *l, uint32_t *values, const uint32_t *frontier,
-                 uint32_t count, uint64_t *ring, uint32_t ring_log2, uint32_t *queued, uint32_t delta,
-                 uint32_t *far0, uint32_t *far1, uint32_t *in_far, mg_async_state *state, uint32_t blocks_per_sm,
-                 mg_stream s, mg_event *ev, char *err, size_t errlen) {
+int mg_min_async(int dev, int prog, const mg_dlayout *l, const uint32_t *rows, const uint32_t *wrows,
+                 uint32_t *values, const uint32_t *frontier, uint32_t count, uint64_t *ring, uint32_t ring_log2,
+                 uint32_t *queued, uint32_t delta, uint32_t *far0, uint32_t *far1, uint32_t *in_far,
+                 mg_async_state *state, uint32_t blocks_per_sm, mg_stream s, mg_event *ev, char *err,
+                 size_t errlen) {
     unsigned long long *r = reinterpret_cast<unsigned long long *>(ring);
-    MG_DISPATCH_PROG(prog, run_async, dev, l, values, frontier, count, r, ring_log2, queued, delta, far0, far1, in_far,
+    MG_DISPATCH_PROG(prog, run_async, dev, l, rows, wrows, values, frontier, count, r, ring_log2, queued, delta, far0, far1, in_far,
                      state, blocks_per_sm, s, ev, err, errlen);
 }
 

@@ -45,6 +45,7 @@ __device__ __forceinline__ bool release_one(uint32_t *left) {
 
 // Forward: x = σ[v]; σ[u] += σ[v] along the arcs down the DAG.
 struct ForwardPolicy {
+    static constexpr bool kRows = false, kWeightRows = false;  // over the CSR (its arcs' DAG bytes)
     using V = double;
     using Arc = uint8_t;  // the arc's place in the DAG
     const uint8_t *dag;  // per arc: kDagDown, kDagUp or 0
@@ -71,6 +72,7 @@ struct ForwardPolicy {
 // Backward (undirected): x = (1 + δ[w]) / σ[w]; δ[v] += σ[v] · x along the
 // arcs up the DAG.
 struct BackwardPolicy {
+    static constexpr bool kRows = false, kWeightRows = false;  // over the CSR (its arcs' DAG bytes)
     using V = double;
     using Arc = uint8_t;
     const uint8_t *dag;

@@ -759,16 +759,44 @@ __global__ void max_degree_kernel(const uint64_t *offsets, uint64_t n, uint32_t 
     if ((threadIdx.x & 31) == 0 && m > 0) atomicMax(out, m);
 }
 
-// rows_kernel writes slot a of row v, rows[v * kRowWidth + a]: v's a-th
-// arc's destination, kNone past its arcs (every row has at most
-// kRowWidth; one thread a slot, the writes coalesced).
-__global__ void rows_kernel(const uint64_t *offsets, const uint32_t *dst, uint64_t n, uint32_t *rows) {
+// rows_kernel writes slot a of row v, rows[v * kRowWidth + a]: what arcs
+// holds for v's a-th arc (its destination, its weight), pad past its arcs
+// (every row has at most kRowWidth; one thread a slot, the writes
+// coalesced).
+__global__ void rows_kernel(const uint64_t *offsets, const uint32_t *arcs, uint64_t n, uint32_t pad, uint32_t *rows) {
     const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n * kRowWidth; t += step) {
         const uint64_t v = t / kRowWidth, a = t % kRowWidth;
         const uint64_t b = __ldg(&offsets[v]), e = __ldg(&offsets[v + 1]);
-        rows[t] = b + a < e ? __ldg(&dst[b + a]) : kNone;
+        rows[t] = b + a < e ? __ldg(&arcs[b + a]) : pad;
     }
+}
+
+// launch_rows fills rows from arcs (the layout's destinations or weights),
+// after the checks of mg_block_rows and mg_block_weight_rows (what: the
+// caller's name).
+int launch_rows(int dev, const mg_dlayout *l, uint32_t max_degree, const uint32_t *arcs, uint32_t pad,
+                uint32_t *rows, mg_stream s, const char *what, char *err, size_t errlen) {
+    char msg[128];
+    if (l == NULL || rows == NULL) {
+        snprintf(msg, sizeof msg, "%s: NULL pointer", what);
+        return mg::invalid(msg, err, errlen);
+    }
+    if (max_degree > kRowWidth) {
+        snprintf(msg, sizeof msg, "%s: a row is wider than MG_BLOCK_ROW_WIDTH", what);
+        return mg::invalid(msg, err, errlen);
+    }
+    if (l->n == 0) return MG_OK;
+    if (l->sparse_offsets == NULL || (arcs == NULL && max_degree > 0)) {
+        snprintf(msg, sizeof msg, "%s: the layout has no sparse adjacency or weights", what);
+        return mg::invalid(msg, err, errlen);
+    }
+    MG_SET_DEVICE(dev);
+    cudaStream_t st = (cudaStream_t)s;
+    rows_kernel<<<mg::grid_for(dev, l->n * kRowWidth, kFillBlock, kFillBlocksPerSM), kFillBlock, 0, st>>>(
+        l->sparse_offsets, arcs, l->n, pad, rows);
+    MG_CHECK_LAUNCH("rows_kernel<<<grid, 256, 0, s>>>");
+    return MG_OK;
 }
 
 // smem_bytes is the dynamic shared memory of the block kernels over n
@@ -895,17 +923,14 @@ int mg_block_max_degree(int dev, const mg_dlayout *l, uint32_t *out, mg_stream s
 
 int mg_block_rows(int dev, const mg_dlayout *l, uint32_t max_degree, uint32_t *rows, mg_stream s, char *err,
                   size_t errlen) {
-    if (l == NULL || rows == NULL) return mg::invalid("mg_block_rows: NULL pointer", err, errlen);
-    if (max_degree > kRowWidth) return mg::invalid("mg_block_rows: a row is wider than MG_BLOCK_ROW_WIDTH", err, errlen);
-    if (l->n == 0) return MG_OK;
-    if (l->sparse_offsets == NULL || (l->sparse_dst == NULL && max_degree > 0))
-        return mg::invalid("mg_block_rows: the layout has no sparse adjacency", err, errlen);
-    MG_SET_DEVICE(dev);
-    cudaStream_t st = (cudaStream_t)s;
-    rows_kernel<<<mg::grid_for(dev, l->n * kRowWidth, kFillBlock, kFillBlocksPerSM), kFillBlock, 0, st>>>(
-        l->sparse_offsets, l->sparse_dst, l->n, rows);
-    MG_CHECK_LAUNCH("rows_kernel<<<grid, 256, 0, s>>>");
-    return MG_OK;
+    return launch_rows(dev, l, max_degree, l != NULL ? l->sparse_dst : NULL, kNone, rows, s, "mg_block_rows", err,
+                       errlen);
+}
+
+int mg_block_weight_rows(int dev, const mg_dlayout *l, uint32_t max_degree, uint32_t *wrows, mg_stream s, char *err,
+                         size_t errlen) {
+    return launch_rows(dev, l, max_degree, l != NULL ? l->sparse_weights : NULL, 0, wrows, s, "mg_block_weight_rows",
+                       err, errlen);
 }
 
 int mg_block_bfs(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t *levels, uint32_t *frontier,

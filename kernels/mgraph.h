@@ -457,11 +457,16 @@ int mg_min_sparse_loop(int dev, int prog, const mg_dlayout *l, uint32_t *values,
  * and treat the values as void. delta > 0: near-far priority (far0,
  * far1: n entries each; in_far: n flags, all 0, left so). The grid has
  * blocks_per_sm blocks per SM (0: MG_ASYNC_BLOCKS_PER_SM), fewer if fewer
- * fit. ev: 2 events or NULL. Asynchronous on stream s. */
-int mg_min_async(int dev, int prog, const mg_dlayout *l, uint32_t *values, const uint32_t *frontier,
-                 uint32_t count, uint64_t *ring, uint32_t ring_log2, uint32_t *queued, uint32_t delta,
-                 uint32_t *far0, uint32_t *far1, uint32_t *in_far, mg_async_state *state, uint32_t blocks_per_sm,
-                 mg_stream s, mg_event *ev, char *err, size_t errlen);
+ * fit. rows (NULL: the layout's CSR): mg_block_rows's rows of the
+ * layout, over which a round takes whole rows and the items a block keeps
+ * carry theirs (one dependent global access a round instead of two); a
+ * weighted program then also needs wrows (mg_block_weight_rows's). ev: 2
+ * events or NULL. Asynchronous on stream s. */
+int mg_min_async(int dev, int prog, const mg_dlayout *l, const uint32_t *rows, const uint32_t *wrows,
+                 uint32_t *values, const uint32_t *frontier, uint32_t count, uint64_t *ring, uint32_t ring_log2,
+                 uint32_t *queued, uint32_t delta, uint32_t *far0, uint32_t *far1, uint32_t *in_far,
+                 mg_async_state *state, uint32_t blocks_per_sm, mg_stream s, mg_event *ev, char *err,
+                 size_t errlen);
 /* In-rows of at least this many arcs are scanned by a whole block in a
  * pull step, shorter ones by a group of eight lanes. */
 #define MG_PULL_HEAVY_DEGREE 1024
@@ -658,6 +663,12 @@ int mg_block_max_degree(int dev, const mg_dlayout *l, uint32_t *out, mg_stream s
  * over MG_BLOCK_ROW_WIDTH, it fails. Asynchronous on stream s. */
 int mg_block_rows(int dev, const mg_dlayout *l, uint32_t max_degree, uint32_t *rows, mg_stream s, char *err,
                   size_t errlen);
+/* The rows' weights (block.cu): wrows (n * MG_BLOCK_ROW_WIDTH words) gets
+ * each vertex's out-arcs' weights (32-bit patterns) in mg_block_rows's
+ * order, padded with 0. The layout must have weights; max_degree as
+ * mg_block_rows's. Asynchronous on stream s. */
+int mg_block_weight_rows(int dev, const mg_dlayout *l, uint32_t max_degree, uint32_t *wrows, mg_stream s, char *err,
+                         size_t errlen);
 /* Continues a BFS in one thread block (block.cu): levels holds every
  * reached vertex's level (others 0xffffffff) and frontier[0..count) the
  * vertices of the last level (count > 0); the block copies them to the

@@ -18,6 +18,7 @@ constexpr int kInitBlock = 256;
 constexpr int kInitBlocksPerSM = 8;
 
 struct PRDeltaPolicy {
+    static constexpr bool kRows = false, kWeightRows = false;  // over the CSR
     using V = double;  // the share the item pushes along each out-arc
     using Arc = mg::worklist::NoArc;
     double damping, eps;

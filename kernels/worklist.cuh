@@ -51,7 +51,23 @@
 //       // with buckets: every thread of every block, when work is zero;
 //       // false: the run is over
 //       __device__ bool next_bucket(cg::grid_group &grid, Ring ring, uint32_t *queued, mg_async_state *st);
+//       // kRows: the policy may run over fixed-width rows (below) when its
+//       // rows pointer is set; relax_row then relaxes an arc of weight w
+//       // from an item of value x to u, its atomic issued without waiting
+//       // for anything but w and u
+//       static constexpr bool kRows, kWeightRows;  // kWeightRows: relax_row needs the weights' rows
+//       const uint32_t *rows, *wrows;  // when kRows
+//       __device__ bool relax_row(const V &x, uint32_t w, uint32_t u, uint32_t &ival) const;
 //   };
+//
+// Over rows (a layout whose vertices have at most MG_BLOCK_ROW_WIDTH arcs:
+// road networks, meshes; mg_block_rows's rows and, for weighted programs,
+// mg_block_weight_rows's) a round takes every item's whole row, no scan and
+// no search, and the items a block keeps carry their rows (and weights) in
+// shared memory: a relaxation loads its destination's row with its atomic,
+// so a round waits for one global access (the atomic) instead of two (the
+// destination, then the atomic). Items claimed from the ring read their rows
+// in their first round.
 #ifndef MGRAPH_KERNELS_WORKLIST_CUH
 #define MGRAPH_KERNELS_WORKLIST_CUH
 
@@ -73,6 +89,19 @@ constexpr uint32_t kAsyncKeep = MG_ASYNC_KEEP;   // items a block keeps for its 
 constexpr uint32_t kAsyncClaimMin = 32;          // fewest items one claim takes when more wait
 constexpr uint32_t kAsyncIdleNs = 256;           // back-off of a block that found no work
 constexpr unsigned long long kEmpty = MG_ASYNC_EMPTY;
+constexpr uint32_t kRowWidth = MG_BLOCK_ROW_WIDTH;  // a row's slots (rows mode)
+constexpr uint32_t kRowNone = 0xffffffffu;          // a row's padding
+
+// load_row4 loads 16 bytes of a row with a volatile asm, so that the
+// compiler issues it where it stands (with the relaxation's atomic), not
+// after the branch that uses it.
+__device__ __forceinline__ uint4 load_row4(const uint32_t *p) {
+    uint4 r;
+    asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+                 : "l"(p));
+    return r;
+}
 
 enum : int { kClaimed = 0, kDone = 1, kBucket = 2 };
 
@@ -154,6 +183,90 @@ __device__ __forceinline__ uint64_t block_exclusive_scan(uint64_t x, uint32_t pa
     return before + incl - x;
 }
 
+// uses_rows says whether pol runs over fixed-width rows.
+template <typename Policy>
+__device__ __forceinline__ bool uses_rows(const Policy &pol) {
+    if constexpr (Policy::kRows) {
+        return pol.rows != nullptr;
+    } else {
+        return false;
+    }
+}
+
+// share_one offers u to the ring at once (a round's local list is full),
+// unless it is there already.
+__device__ __forceinline__ void share_one(Ring ring, uint32_t *queued, mg_async_state *st, uint32_t u) {
+    if (atomicExch(&queued[u], 1u) != 0) return;
+    atomicAdd(reinterpret_cast<unsigned long long *>(&st->work), 1ull);
+    uint32_t t;
+    if (take_tickets(ring, st, 1, &t)) ring_write(ring, t, u, st);
+}
+
+// row_round is one round over rows (worklist_kernel's rows mode): the k
+// items (their queued values ival; their rows and weights in row and wt
+// when carry) relax every slot of their rows, one thread a slot, and the
+// destinations they queue go to next (values next_val, count *count), the
+// first kAsyncKeep with their rows and weights in next_row and next_wt,
+// loaded with the relaxation (*carry_next is set: they carry them). A
+// destination the full list does not take goes to the ring at once.
+// s_val and s_live are the round's scratch (an item's value, whether it is
+// live). Every thread of the block calls it; it ends with a barrier.
+template <typename Policy>
+__device__ void row_round(const Policy &pol, mg_async_state *st, Ring ring, uint32_t *queued, const uint32_t *items,
+                          const uint32_t *ival, uint32_t k, bool carry, const uint4 (*row)[kRowWidth / 4],
+                          const uint4 (*wt)[kRowWidth / 4], uint32_t *next, uint32_t *next_val, uint32_t *count,
+                          uint4 (*next_row)[kRowWidth / 4], uint4 (*next_wt)[kRowWidth / 4], uint32_t *carry_next,
+                          typename Policy::V *s_val, uint64_t *s_live) {
+    const uint32_t tid = threadIdx.x;
+    if (tid < k) s_live[tid] = pol.load(items[tid], ival[tid], kRowWidth, s_val[tid]) ? 1 : 0;
+    if (tid == 0) {
+        *count = 0;
+        *carry_next = 1;
+    }
+    __syncthreads();
+    for (uint32_t e = tid; e < k * kRowWidth; e += kAsyncBlock) {
+        const uint32_t i = e / kRowWidth, j = e % kRowWidth;
+        if (!s_live[i]) continue;
+        uint32_t u, w = 0;
+        if (carry) {
+            u = reinterpret_cast<const uint32_t *>(row[i])[j];
+            if (Policy::kWeightRows) w = reinterpret_cast<const uint32_t *>(wt[i])[j];
+        } else {
+            const size_t at = (size_t)items[i] * kRowWidth + j;
+            u = __ldg(&pol.rows[at]);
+            if (Policy::kWeightRows) w = __ldg(&pol.wrows[at]);
+        }
+        if (u == kRowNone) continue;
+        // u's row (and weights) with the relaxation: what the next round needs
+        const uint32_t *ur = pol.rows + (size_t)u * kRowWidth;
+        const uint4 r0 = load_row4(ur), r1 = load_row4(ur + 4);
+        uint4 q0{}, q1{};
+        if (Policy::kWeightRows) {
+            const uint32_t *uw = pol.wrows + (size_t)u * kRowWidth;
+            q0 = load_row4(uw);
+            q1 = load_row4(uw + 4);
+        }
+        uint32_t c;
+        if (!pol.relax_row(s_val[i], w, u, c)) continue;
+        const uint32_t slot = atomicAdd(count, 1u);
+        if (slot < kAsyncNext) {
+            next[slot] = u;
+            next_val[slot] = c;
+            if (slot < kAsyncKeep) {
+                next_row[slot][0] = r0;
+                next_row[slot][1] = r1;
+                if (Policy::kWeightRows) {
+                    next_wt[slot][0] = q0;
+                    next_wt[slot][1] = q1;
+                }
+            }
+        } else {
+            share_one(ring, queued, st, u);
+        }
+    }
+    __syncthreads();
+}
+
 template <typename Policy>
 __global__ void __launch_bounds__(kAsyncBlock) worklist_kernel(Policy pol, mg_dlayout L, Ring ring, uint32_t *queued,
                                                                mg_async_state *st) {
@@ -172,6 +285,13 @@ __global__ void __launch_bounds__(kAsyncBlock) worklist_kernel(Policy pol, mg_dl
     __shared__ uint64_t s_beg[kAsyncBatch], s_pre[kAsyncBatch + 1];
     __shared__ uint32_t s_count[2], s_claimed, s_nspill, s_base;
     __shared__ int s_state;
+    // Rows mode: the kept items' rows and weights by list parity, and
+    // whether a list's items carry them (not when claimed from the ring).
+    constexpr uint32_t kRowItems = Policy::kRows ? kAsyncKeep : 1;
+    __shared__ uint4 s_irow[2][kRowItems][kRowWidth / 4];
+    __shared__ uint4 s_iwt[2][Policy::kRows && Policy::kWeightRows ? kRowItems : 1][kRowWidth / 4];
+    __shared__ uint32_t s_carry[2];
+    const bool rows = uses_rows(pol);  // the same in every thread
     const uint32_t tid = threadIdx.x;
     uint64_t processed = 0, shared = 0, held = 0;  // thread 0's
     uint32_t p = 0, k = 0;  // the same in every thread
@@ -224,6 +344,7 @@ __global__ void __launch_bounds__(kAsyncBlock) worklist_kernel(Policy pol, mg_dl
                 s_ival[p][tid] = 0;
                 s_ideg[p][tid] = kNoRange;
             }
+            if (tid == 0) s_carry[p] = 0;  // claimed items read their rows
             __syncthreads();
             if (tid == 0) s_state = *(volatile uint32_t *)&st->overflow ? kDone : kClaimed;
             __syncthreads();
@@ -235,53 +356,62 @@ __global__ void __launch_bounds__(kAsyncBlock) worklist_kernel(Policy pol, mg_dl
         const uint32_t *items = s_items[p];
         uint32_t *next = s_items[1 - p], *next_val = s_ival[1 - p], *next_deg = s_ideg[1 - p];
         uint64_t *next_beg = s_ibeg[1 - p];
-        uint64_t deg = 0;
-        if (tid < k) {
-            const uint32_t v = items[tid];
-            uint64_t b = s_ibeg[p][tid];
-            deg = s_ideg[p][tid];
-            if (deg == kNoRange) {
-                b = L.sparse_offsets[v];
-                deg = L.sparse_offsets[v + 1] - b;
-            }
-            if (!pol.load(v, s_ival[p][tid], deg, s_val[tid])) deg = 0;
-            s_beg[tid] = b;
-        }
-        if (tid == 0) {
-            s_count[1 - p] = 0;
-            processed += k;
-        }
-        uint64_t total;
-        const uint64_t before = block_exclusive_scan(deg, p, &total);
-        if (tid < k) s_pre[tid] = before;
-        if (tid == 0) s_pre[k] = total;
-        __syncthreads();
-        const bool prefetch = total <= kAsyncPrefetchArcs;  // the same in every thread
-        for (uint64_t e = tid; e < total; e += kAsyncBlock) {
-            const uint32_t i = (uint32_t)mg::lower_bound(s_pre + 1, k, e + 1);
-            const uint64_t arc = s_beg[i] + (e - s_pre[i]);
-            const typename Policy::Arc a = pol.arc(s_val[i], L, arc);  // loads issued before the destination's
-            const uint32_t u = L.sparse_dst[arc];
-            uint64_t ub = 0, ue = 0;
-            if (prefetch) {  // issued with the relaxation, not after it
-                ub = L.sparse_offsets[u];
-                ue = L.sparse_offsets[u + 1];
-            }
-            uint32_t c;
-            if (!pol.relax(s_val[i], L, a, u, c)) continue;
-            const uint32_t j = atomicAdd(&s_count[1 - p], 1u);
-            if (j < kAsyncNext) {
-                next[j] = u;
-                next_val[j] = c;
-                next_beg[j] = ub;
-                next_deg[j] = prefetch && ue - ub < kNoRange ? (uint32_t)(ue - ub) : kNoRange;
-            } else if (atomicExch(&queued[u], 1u) == 0) {  // the local list is full: share it at once
-                atomicAdd(reinterpret_cast<unsigned long long *>(&st->work), 1ull);
-                uint32_t t;
-                if (take_tickets(ring, st, 1, &t)) ring_write(ring, t, u, st);
+        bool rows_round = false;  // the same in every thread
+        if constexpr (Policy::kRows) {
+            if (rows) {
+                row_round(pol, st, ring, queued, items, s_ival[p], k, s_carry[p] != 0, s_irow[p], s_iwt[p], next,
+                          next_val, &s_count[1 - p], s_irow[1 - p], s_iwt[1 - p], &s_carry[1 - p], s_val, s_beg);
+                if (tid == 0) processed += k;
+                rows_round = true;
             }
         }
-        __syncthreads();
+        if (!rows_round) {  // over the CSR
+            uint64_t deg = 0;
+            if (tid < k) {
+                const uint32_t v = items[tid];
+                uint64_t b = s_ibeg[p][tid];
+                deg = s_ideg[p][tid];
+                if (deg == kNoRange) {
+                    b = L.sparse_offsets[v];
+                    deg = L.sparse_offsets[v + 1] - b;
+                }
+                if (!pol.load(v, s_ival[p][tid], deg, s_val[tid])) deg = 0;
+                s_beg[tid] = b;
+            }
+            if (tid == 0) {
+                s_count[1 - p] = 0;
+                processed += k;
+            }
+            uint64_t total;
+            const uint64_t before = block_exclusive_scan(deg, p, &total);
+            if (tid < k) s_pre[tid] = before;
+            if (tid == 0) s_pre[k] = total;
+            __syncthreads();
+            const bool prefetch = total <= kAsyncPrefetchArcs;  // the same in every thread
+            for (uint64_t e = tid; e < total; e += kAsyncBlock) {
+                const uint32_t i = (uint32_t)mg::lower_bound(s_pre + 1, k, e + 1);
+                const uint64_t arc = s_beg[i] + (e - s_pre[i]);
+                const typename Policy::Arc a = pol.arc(s_val[i], L, arc);  // loads issued before the destination's
+                const uint32_t u = L.sparse_dst[arc];
+                uint64_t ub = 0, ue = 0;
+                if (prefetch) {  // issued with the relaxation, not after it
+                    ub = L.sparse_offsets[u];
+                    ue = L.sparse_offsets[u + 1];
+                }
+                uint32_t c;
+                if (!pol.relax(s_val[i], L, a, u, c)) continue;
+                const uint32_t j = atomicAdd(&s_count[1 - p], 1u);
+                if (j < kAsyncNext) {
+                    next[j] = u;
+                    next_val[j] = c;
+                    next_beg[j] = ub;
+                    next_deg[j] = prefetch && ue - ub < kNoRange ? (uint32_t)(ue - ub) : kNoRange;
+                } else {  // the local list is full: share it at once
+                    share_one(ring, queued, st, u);
+                }
+            }
+            __syncthreads();
+        }
         // Keep the first kAsyncKeep; offer the rest to the ring, each vertex
         // at most once there (queued).
         const uint32_t made = min(s_count[1 - p], kAsyncNext);

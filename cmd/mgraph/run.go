@@ -175,7 +175,7 @@ Examples:
 			fs.BoolVar(&f.gpuNoBlock, "gpu-no-block", false, "cuda: --mode auto hands long runs with small frontiers to the grid-wide async engine, never to one thread block (for comparing the two)")
 			fs.BoolVar(&f.gpuNoClust, "gpu-no-cluster", false, "cuda: --mode auto never runs a traversal in one thread-block cluster; where one block does not take a narrow graph it goes to the grid-wide async engine (for comparing the two)")
 			fs.UintVar(&f.gpuClustBl, "gpu-cluster-blocks", 0, "cuda: blocks of the cluster runs' clusters (2, 4, 8 or 16; 0: the largest the device launches)")
-			fs.BoolVar(&f.gpuNoRows, "gpu-no-block-rows", false, fmt.Sprintf("cuda: one-block runs read the CSR even where every vertex has at most %d out-arcs, instead of fixed-width rows (for comparing the two)", cuda.BlockRowWidth))
+			fs.BoolVar(&f.gpuNoRows, "gpu-no-block-rows", false, fmt.Sprintf("cuda: one-block runs and async runs of bfs, sssp and cc read the CSR even where every vertex has at most %d out-arcs, instead of fixed-width rows (for comparing the two)", cuda.BlockRowWidth))
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
 			fs.StringVar(&f.gpus, "gpus", "", "bfs, sssp, cc, pr: run partitioned over N GPUs (or all), a part per GPU unless --parts, the updates exchanged by NCCL")
 			fs.IntVar(&f.parts, "parts", 0, "bfs, sssp, cc, pr, bc: run partitioned into N parts (on the CPU, or over --gpus), each with its own engines, exchanging updates every iteration")
