@@ -48,7 +48,7 @@ func (r *MinRun) Async(prog int, count uint32, all bool, delta, blocksPerSM uint
 		return AsyncStats{}, err
 	}
 	var wrp unsafe.Pointer
-	if rp != nil && (prog == ProgSSSP || prog == ProgSSSPF32) {
+	if rp != nil && WeightedProg(prog) {
 		if wrp, err = r.weightRowsFor(); err != nil {
 			return AsyncStats{}, err
 		}

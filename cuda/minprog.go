@@ -28,6 +28,10 @@ const (
 	ProgSSSPF32 = 5
 )
 
+// WeightedProg reports whether kernel prog reads the arcs' weights (the
+// SSSPs).
+func WeightedProg(prog int) bool { return prog == ProgSSSP || prog == ProgSSSPF32 }
+
 // ProgramID returns the kernel id of a device program's name ("bfs",
 // "sssp", "sssp-f32", "cc", "label"), or 0.
 func ProgramID(kernel string) int {

@@ -549,9 +549,10 @@ func minProgramID(p engine.Program[uint32], l *layout.Layout) (int, error) {
 }
 
 // nearFarProg reports whether kernel prog takes a near-far width (the
-// SSSPs; the width is in the values' space, float32 bits for ProgSSSPF32,
-// as the backend's deltas are for its layout's weights).
-func nearFarProg(prog int) bool { return prog == cuda.ProgSSSP || prog == cuda.ProgSSSPF32 }
+// weighted ones, the SSSPs; the width is in the values' space, float32
+// bits for ProgSSSPF32, as the backend's deltas are for its layout's
+// weights).
+func nearFarProg(prog int) bool { return cuda.WeightedProg(prog) }
 
 // withSampleRate returns opts with the hybrid's default sample rate when
 // its own is out of (0, 1], and the synchronous mode of its mode (Auto runs

@@ -105,17 +105,30 @@ struct MinPolicy {
         return MinArc{Op::weighted ? L.sparse_weights[a] : 0u, x.v != kNoRange ? __ldcg(&values[x.v]) : kNoRange};
     }
 
+    // push_far appends u to far pile k (one atomic per group of threads
+    // that push together).
+    __device__ __forceinline__ void push_far(uint32_t k, uint32_t u) const {
+        pile(k)[mg::append_slot(&st->far_count[k])] = u;
+    }
+
+    // queue_near takes a lowering of u to c: below the split it is queued
+    // (ival = c, true); at or above it u waits in the far pile (once:
+    // in_far).
+    __device__ __forceinline__ bool queue_near(uint32_t c, uint32_t u, uint32_t &ival) const {
+        if (c >= split) {
+            if (atomicExch(&in_far[u], 1u) == 0) push_far(cur, u);
+            return false;
+        }
+        ival = c;
+        return true;
+    }
+
     __device__ __forceinline__ bool relax(const Item &x, const mg_dlayout &, const MinArc &a, uint32_t u,
                                           uint32_t &ival) const {
         if (a.now < x.c) return false;  // stale: the lowering queued the item again
         const uint32_t c = op.edge(x.c, a.w);
         if (c == mg::kMinIdentity || c >= Op::atomic(&values[u], c)) return false;
-        if (c >= split) {  // near-far: wait in the pile
-            if (atomicExch(&in_far[u], 1u) == 0) pile(cur)[mg::append_slot(&st->far_count[cur])] = u;
-            return false;
-        }
-        ival = c;
-        return true;
+        return queue_near(c, u, ival);
     }
 
     // relax_row relaxes an arc of weight w to u over rows: the atomic goes
@@ -132,12 +145,7 @@ struct MinPolicy {
         if (c == mg::kMinIdentity) return false;
         const uint32_t old = Op::atomic(&values[u], c);
         if (c >= old || (kStrictAdd && now < x.c)) return false;
-        if (c >= split) {  // near-far: wait in the pile
-            if (atomicExch(&in_far[u], 1u) == 0) pile(cur)[mg::append_slot(&st->far_count[cur])] = u;
-            return false;
-        }
-        ival = c;
-        return true;
+        return queue_near(c, u, ival);
     }
 
     // next_bucket is near-far's bucket change, run by every thread of every
@@ -184,7 +192,7 @@ struct MinPolicy {
                 queued[v] = 1;  // every flag is 0 here: nothing is queued
                 ring_write(ring, base + __popc(m & ((1u << lane) - 1u)), v, st);
             } else if (real) {
-                pile(1 - cur)[mg::append_slot(&st->far_count[1 - cur])] = v;
+                push_far(1 - cur, v);
             }
         }
         cur = 1 - cur;

@@ -38,7 +38,8 @@
 // level up (pulled from the level below), on an undirected layout, and
 // stops after the BFS at a level over its bailout. Over the rows the BFS
 // makes σ itself (EllRowsSigma: a level's σ is pulled while its arcs are
-// claimed), so only δ's pass follows it.
+// claimed), and δ's pass runs over queue places in launches of its own
+// (launch_back: a level reads the level below from shared memory).
 #include "internal.cuh"
 
 namespace {
@@ -365,25 +366,11 @@ struct EllRows {
                 if (p < passes) append_warp<EllRows>(s, q, lv, won[p], u[p], e[p]);
         }
     }
-
-    // for_arcs calls f(w) for every arc v → w of v (queued at i), lane (of
-    // kBlockGroup) taking every kBlockGroup-th slot of its row from its own
-    // (its slots loaded together; kNone is padding).
-    template <typename F>
-    __device__ __forceinline__ void for_arcs(const Levels &, uint32_t, uint32_t v, uint32_t lane, F f) const {
-        constexpr uint32_t kSlots = kRowWidth / kBlockGroup;
-        uint32_t w[kSlots];
-#pragma unroll
-        for (uint32_t k = 0; k < kSlots; k++) w[k] = __ldg(&rows[(size_t)v * kRowWidth + lane + k * kBlockGroup]);
-#pragma unroll
-        for (uint32_t k = 0; k < kSlots; k++)
-            if (w[k] != kNone) f(w[k]);
-    }
 };
 
 // EllRowsSigma is EllRows for Brandes: its BFS also makes σ (the forward
-// pass fused into the levels: EllRows::level_sigma), so bc_kernel runs
-// only the backward pass after it.
+// pass fused into the levels: EllRows::level_sigma), so bc_kernel stops
+// after it and the backward pass runs over queue places (launch_back).
 struct EllRowsSigma : EllRows {
     static constexpr bool kSigmaInBfs = true;
     double *sigma;
@@ -522,8 +509,8 @@ __device__ __forceinline__ double group_sum(double x) {
 // brandes_level is one level d of Brandes' passes, order[lo, hi), a group
 // of kBlockGroup lanes per vertex: forward, σ[v] is the sum of σ over its
 // arcs from level d − 1; backward, δ[v] is σ[v] times the sum of
-// (1 + δ[w]) / σ[w] over its arcs to level d + 1. Both row sources give a
-// lane the same arcs in the same order (the same sums).
+// (1 + δ[w]) / σ[w] over its arcs to level d + 1 (over the CSR; over the
+// rows σ is made by the BFS and δ by launch_back).
 template <bool kForward, typename R>
 __device__ __forceinline__ void brandes_level(const R &src, const Levels &q, uint32_t lo, uint32_t hi, uint32_t d,
                                               double *sigma, double *delta) {
@@ -553,8 +540,9 @@ __device__ __forceinline__ void brandes_level(const R &src, const Levels &q, uin
 // σ down the levels (σ[v]: the sum of σ over v's arcs from the level
 // above) and δ up (δ[v]: σ[v] · Σ (1 + δ[w]) / σ[w] over v's arcs to the
 // level below); σ and δ are 0 before, except σ[source] = 1. Over the rows
-// (EllRowsSigma) σ is made by the BFS. It stops after the BFS, leaving σ
-// and δ, when a level has more than bailout vertices (0: never).
+// (EllRowsSigma) σ is made by the BFS and the kernel stops after it (δ:
+// launch_back). It stops after the BFS, leaving σ and δ, when a level has
+// more than bailout vertices (0: never).
 template <typename R>
 __global__ void __launch_bounds__(kBlock)
     bc_kernel(mg_dlayout L, const uint32_t *rows, uint32_t source_v, uint32_t *levels, uint32_t *order,
