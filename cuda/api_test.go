@@ -137,3 +137,16 @@ func TestProgramID(t *testing.T) {
 		t.Errorf("ProgramID of an unknown kernel = %d, want 0", got)
 	}
 }
+
+func TestRowWidth(t *testing.T) {
+	for _, c := range []struct{ maxDeg, want uint32 }{
+		{0, 1}, {1, 1}, {2, 2}, {3, 4}, {4, 4}, {5, 8}, {6, 8}, {8, 8},
+	} {
+		if got := RowWidth(c.maxDeg); got != c.want {
+			t.Errorf("RowWidth(%d) = %d, want %d", c.maxDeg, got, c.want)
+		}
+	}
+	if BlockRowWidth&(BlockRowWidth-1) != 0 {
+		t.Fatalf("BlockRowWidth %d is not a power of two", BlockRowWidth)
+	}
+}

@@ -38,7 +38,8 @@ var ErrAsyncOverflow = errors.New("async run: the device worklist overflowed")
 // set, a layout whose vertices have at most BlockRowWidth arcs runs over
 // the fixed-width rows of the one-block runs (built on first use, with
 // their weights for SSSP): a round then waits for one dependent global
-// access instead of two. The frontier lists are left unspecified.
+// access instead of two, and reads RowWidth of the largest out-degree
+// slots of each row. The frontier lists are left unspecified.
 func (r *MinRun) Async(prog int, count uint32, all bool, delta, blocksPerSM uint32, rows bool) (AsyncStats, error) {
 	if all {
 		count = uint32(r.n)
@@ -71,7 +72,7 @@ func (r *MinRun) Async(prog int, count uint32, all bool, delta, blocksPerSM uint
 		frontier = r.list[r.curList].h.p
 	}
 	desc, ev := r.cargs()
-	if err := backendMinAsync(r.dl.dev.ordinal, prog, unsafe.Pointer(desc), rp, wrp, r.values.h.p, frontier, count,
+	if err := backendMinAsync(r.dl.dev.ordinal, prog, unsafe.Pointer(desc), rp, wrp, RowWidth(r.rows.maxDeg), r.values.h.p, frontier, count,
 		r.async.ring.h.p, r.async.ringLog2, r.async.queued.h.p, delta, far0, far1, inFar, r.async.state.h.p, blocksPerSM, unsafe.Pointer(&ev[0])); err != nil {
 		return AsyncStats{}, err
 	}
@@ -185,7 +186,8 @@ func (r *MinRun) ensureFar() error {
 }
 
 // BCAsync runs both passes of Brandes from source s (layout numbering)
-// without levels (mg_bc_async: an undirected layout), from the levels of an
+// without levels (mg_bc_async; a directed layout's backward pass over its
+// in-adjacency, which BuildIn must have built), from the levels of an
 // async BFS from s that bfs holds, leaving the dependencies for
 // BCAccumulate, and returns the passes' kernel time in milliseconds
 // (waiting for them). BCReset must have been called.

@@ -57,7 +57,7 @@ func backendMinSparse(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, 
 func backendMinSparseLoop(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, uint32, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
-func backendMinAsync(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, uint32, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer) error {
+func backendMinAsync(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, uint32, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
 func backendBCAsync(int, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer) error {
@@ -72,8 +72,10 @@ func backendMinPull(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, un
 func backendMinPullAll(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
-func backendInHeavy(int, unsafe.Pointer, unsafe.Pointer) (uint64, error)         { return 0, ErrNoCUDA }
-func backendTranspose(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error { return ErrNoCUDA }
+func backendInHeavy(int, unsafe.Pointer, unsafe.Pointer) (uint64, error) { return 0, ErrNoCUDA }
+func backendTranspose(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
 func backendMinSample(int, int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, uint32, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
@@ -94,9 +96,6 @@ func backendPRPullStep(int, unsafe.Pointer, unsafe.Pointer, float64, float64, un
 func backendBlockMaxVertices(int) (uint64, error)                     { return 0, ErrNoCUDA }
 func backendBlockMaxDegree(int, unsafe.Pointer, unsafe.Pointer) error { return ErrNoCUDA }
 func backendClusterMaxVertices(int) (uint64, uint32, error)           { return 0, 0, ErrNoCUDA }
-func backendClusterBFS(int, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer) error {
-	return ErrNoCUDA
-}
 func backendBCCluster(int, unsafe.Pointer, unsafe.Pointer, uint32, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }

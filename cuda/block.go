@@ -13,6 +13,18 @@ import (
 // so that a level costs one dependent global access instead of two.
 const BlockRowWidth = 8
 
+// RowWidth returns the slots of a fixed-width row an async round reads
+// for a layout whose largest out-degree is maxDeg (at most BlockRowWidth):
+// the power of two at least maxDeg, and at least 1. A grid's rows (4 arcs)
+// take 4 threads each, so a round's threads take twice the items.
+func RowWidth(maxDeg uint32) uint32 {
+	w := uint32(1)
+	for w < maxDeg && w < BlockRowWidth {
+		w <<= 1
+	}
+	return w
+}
+
 // BlockBCMaxLevel is the widest level BCBlock takes over the rows
 // (MG_BLOCK_BACK_LEVEL: its backward pass keeps a level in shared memory,
 // a thread a vertex); its bailout must then be 1 .. BlockBCMaxLevel.

@@ -9,8 +9,8 @@ import (
 // launch (MG_CLUSTER_MAX_BLOCKS).
 const ClusterMaxBlocks = 16
 
-// ClusterShape is what the cluster runs (ClusterBFS, BCCluster) can do on
-// a device: level-synchronous traversals over fixed-width rows spread
+// ClusterShape is what the cluster runs (BCCluster) can do on a device:
+// level-synchronous Brandes sources over fixed-width rows spread
 // over the blocks of one thread-block cluster, with the cluster's
 // hardware barrier between levels (compute capability 9.0 and up).
 type ClusterShape struct {
@@ -63,32 +63,6 @@ func (s *stepState) clusterArgs(what string, stats **Buffer[blockStats]) (rows, 
 		*stats = b
 	}
 	return rows, s.clusterSpill.h.p, nil
-}
-
-// ClusterBFS continues the BFS (min program ProgBFS) whose last level is
-// the current frontier list's first count vertices in one thread-block
-// cluster of blocks blocks (mg_cluster_bfs: level by level, the cluster's
-// barrier between levels, over the fixed-width rows), and waits for it.
-// A level of more than bailout vertices (0: never) is found when the next
-// is made: the run stops with that next level as the current frontier
-// list (BlockStats.Left vertices) for the grid-wide engines. The layout
-// must have at most ClusterShape.Vertices vertices and its rows must fit
-// (ErrNoRows otherwise).
-func (r *MinRun) ClusterBFS(count, bailout, blocks uint32) (BlockStats, error) {
-	if count == 0 {
-		return BlockStats{}, invalidf("ClusterBFS", "the frontier is empty")
-	}
-	rows, spill, err := r.clusterArgs("ClusterBFS", &r.blockStats)
-	if err != nil {
-		return BlockStats{}, err
-	}
-	desc, ev := r.cargs()
-	order := r.list[1-r.curList]
-	if err := backendClusterBFS(r.dl.dev.ordinal, unsafe.Pointer(desc), rows, blocks, r.values.h.p,
-		r.list[r.curList].h.p, count, order.h.p, spill, bailout, r.blockStats.h.p, unsafe.Pointer(&ev[0])); err != nil {
-		return BlockStats{}, err
-	}
-	return r.readBlockStats(r.blockStats, true)
 }
 
 // BCCluster runs Brandes from source s (layout numbering) in one

@@ -76,7 +76,7 @@ type dlayout struct {
 	slotChunkRow, slotChunkStart, slotChunkSplit, splitRows         uintptr
 	rowResetLo, rowResetHi                                          uintptr
 	splitTickets                                                    uintptr
-	inOffsets, inSrc                                                uintptr
+	inOffsets, inSrc, inWeights                                     uintptr
 	numInHeavy                                                      uint64
 	inHeavy                                                         uintptr
 }
@@ -244,7 +244,7 @@ func uploadLayout(d Device, l *layout.Layout, ws WorkSplit, built *BuiltLayout) 
 		func() error { err = stagedTransfer(dl.dev, false, dl.pending); dl.pending = nil; return err },
 		func() error {
 			if !l.Directed { // the sparse part is the in-adjacency
-				s.inOffsets, s.inSrc = s.sparseOffsets, s.sparseDst
+				s.inOffsets, s.inSrc, s.inWeights = s.sparseOffsets, s.sparseDst, s.sparseWeights
 				return dl.buildHeavy()
 			}
 			return nil
@@ -271,11 +271,11 @@ func (dl *DeviceLayout) HasIn() bool { return dl.desc.inOffsets != 0 || dl.desc.
 const MaxTransposeArcs = 1<<31 - 1
 
 // BuildIn builds a directed layout's in-adjacency (the transpose of its
-// sparse part, as layout.Layout.In) on the device, where it stays until
-// Close: 8(n+1) + 4m bytes, and about 12 bytes per arc more while it is
-// built. Nothing is done when it is already there. Lack of memory is an
-// error matching ErrOutOfMemory. The caller must not run anything on the
-// layout meanwhile.
+// sparse part, as layout.Layout.In, without the weights: BuildInWeights)
+// on the device, where it stays until Close: 8(n+1) + 4m bytes, and about
+// 12 bytes per arc more while it is built. Nothing is done when it is
+// already there. Lack of memory is an error matching ErrOutOfMemory. The
+// caller must not run anything on the layout meanwhile.
 func (dl *DeviceLayout) BuildIn() error {
 	if dl.HasIn() {
 		return nil
@@ -285,34 +285,81 @@ func (dl *DeviceLayout) BuildIn() error {
 		return invalidf("BuildIn", "%d arcs; at most %d", m, uint64(MaxTransposeArcs))
 	}
 	keep := 8*(n+1) + 4*m
-	if free, total, err := dl.dev.MemInfo(); err != nil {
+	if err := dl.roomFor(keep+12*m, "building the layout's in-adjacency"); err != nil {
 		return err
-	} else if need := keep + 12*m; need > free {
-		return &OutOfMemoryError{Device: dl.dev.ordinal, Requested: need, Free: free, Total: total,
-			Err: fmt.Errorf("building the layout's in-adjacency needs %s on the device", FormatBytes(need))}
 	}
 	off, err := allocOwned[uint64](&dl.owned, dl.dev, int(n+1))
 	if err != nil {
 		return fmt.Errorf("the in-adjacency's offsets: %w", err)
 	}
-	var src *Buffer[uint32]
+	var srcp unsafe.Pointer
 	if m > 0 {
-		if src, err = allocOwned[uint32](&dl.owned, dl.dev, int(m)); err != nil {
+		src, err := allocOwned[uint32](&dl.owned, dl.dev, int(m))
+		if err != nil {
 			return fmt.Errorf("the in-adjacency's sources: %w", err)
 		}
+		srcp = src.h.p
 	}
 	desc := new(dlayout)
 	*desc = dl.desc
-	var srcp unsafe.Pointer
-	if src != nil {
-		srcp = src.h.p
-	}
-	if err := backendTranspose(dl.dev.ordinal, unsafe.Pointer(desc), off.h.p, srcp); err != nil {
+	if err := backendTranspose(dl.dev.ordinal, unsafe.Pointer(desc), off.h.p, srcp, nil); err != nil {
 		return fmt.Errorf("building the in-adjacency: %w", err)
 	}
 	dl.desc.inOffsets, dl.desc.inSrc = uintptr(off.h.p), uintptr(srcp)
 	dl.bytes += keep
 	return dl.buildHeavy()
+}
+
+// roomFor returns an error matching ErrOutOfMemory, saying what needs
+// need bytes, when the device has less free.
+func (dl *DeviceLayout) roomFor(need uint64, what string) error {
+	free, total, err := dl.dev.MemInfo()
+	if err != nil {
+		return err
+	}
+	if need > free {
+		return &OutOfMemoryError{Device: dl.dev.ordinal, Requested: need, Free: free, Total: total,
+			Err: fmt.Errorf("%s needs %s on the device", what, FormatBytes(need))}
+	}
+	return nil
+}
+
+// HasInWeights reports whether the in-adjacency's weights, which a
+// weighted pull step reads, are on the device: an undirected weighted
+// layout's always (its sparse part's), a directed one's after
+// BuildInWeights.
+func (dl *DeviceLayout) HasInWeights() bool { return dl.desc.inWeights != 0 }
+
+// BuildInWeights adds the weights of a weighted directed layout's
+// in-arcs (parallel to the in-adjacency BuildIn built, which must be
+// there) on the device, where they stay until Close: 4m bytes, and about
+// 16 bytes per arc more while they are made (mg_transpose again, with
+// weights). Nothing is done when they are there or the layout has no
+// weights. Lack of memory is an error matching ErrOutOfMemory. The caller
+// must not run anything on the layout meanwhile.
+func (dl *DeviceLayout) BuildInWeights() error {
+	if dl.HasInWeights() || dl.desc.sparseWeights == 0 || dl.desc.m == 0 {
+		return nil
+	}
+	if !dl.HasIn() {
+		return invalidf("BuildInWeights", "the in-adjacency is not on the device (BuildIn)")
+	}
+	m := dl.desc.m
+	if err := dl.roomFor(4*m+16*m, "the in-arcs' weights"); err != nil {
+		return err
+	}
+	w, err := allocOwned[uint32](&dl.owned, dl.dev, int(m))
+	if err != nil {
+		return fmt.Errorf("the in-arcs' weights: %w", err)
+	}
+	desc := new(dlayout)
+	*desc = dl.desc
+	if err := backendTranspose(dl.dev.ordinal, unsafe.Pointer(desc), evp(dl.desc.inOffsets), evp(dl.desc.inSrc), w.h.p); err != nil {
+		return fmt.Errorf("the in-arcs' weights: %w", err)
+	}
+	dl.desc.inWeights = uintptr(w.h.p)
+	dl.bytes += 4 * m
+	return nil
 }
 
 // buildHeavy lists the vertices whose in-rows a pull step scans a block
@@ -365,6 +412,12 @@ func (dl *DeviceLayout) InArcs() (*layout.InArcs, error) {
 	if m > 0 {
 		if err := backendCopyDtoH(dev, unsafe.Pointer(&in.Src[0]), evp(dl.desc.inSrc), 4*m); err != nil {
 			return nil, err
+		}
+		if dl.desc.inWeights != 0 {
+			in.Weights = make([]uint32, m)
+			if err := backendCopyDtoH(dev, unsafe.Pointer(&in.Weights[0]), evp(dl.desc.inWeights), 4*m); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return in, nil

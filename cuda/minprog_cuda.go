@@ -111,9 +111,9 @@ func backendInHeavy(dev int, desc, list unsafe.Pointer) (uint64, error) {
 	return uint64(k), err
 }
 
-func backendTranspose(dev int, desc, inOffsets, inSrc unsafe.Pointer) error {
+func backendTranspose(dev int, desc, inOffsets, inSrc, inWeights unsafe.Pointer) error {
 	return call("transpose", func(e *C.char, n C.size_t) C.int {
-		return C.mg_transpose(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint64_t)(inOffsets), (*C.uint32_t)(inSrc), e, n)
+		return C.mg_transpose(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint64_t)(inOffsets), (*C.uint32_t)(inSrc), (*C.uint32_t)(inWeights), e, n)
 	})
 }
 
@@ -171,9 +171,9 @@ func backendPRStep(dev int, desc unsafe.Pointer, base, damping float64, rank, sh
 	})
 }
 
-func backendMinAsync(dev, prog int, desc, rows, wrows, values, frontier unsafe.Pointer, count uint32, ring unsafe.Pointer, ringLog2 uint32, queued unsafe.Pointer, delta uint32, far0, far1, inFar, state unsafe.Pointer, blocksPerSM uint32, ev unsafe.Pointer) error {
+func backendMinAsync(dev, prog int, desc, rows, wrows unsafe.Pointer, rowWidth uint32, values, frontier unsafe.Pointer, count uint32, ring unsafe.Pointer, ringLog2 uint32, queued unsafe.Pointer, delta uint32, far0, far1, inFar, state unsafe.Pointer, blocksPerSM uint32, ev unsafe.Pointer) error {
 	return call("async run", func(e *C.char, n C.size_t) C.int {
-		return C.mg_min_async(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.uint32_t)(rows), (*C.uint32_t)(wrows), (*C.uint32_t)(values),
+		return C.mg_min_async(C.int(dev), C.int(prog), (*C.mg_dlayout)(desc), (*C.uint32_t)(rows), (*C.uint32_t)(wrows), C.uint32_t(rowWidth), (*C.uint32_t)(values),
 			(*C.uint32_t)(frontier), C.uint32_t(count), (*C.uint64_t)(ring), C.uint32_t(ringLog2), (*C.uint32_t)(queued), C.uint32_t(delta),
 			(*C.uint32_t)(far0), (*C.uint32_t)(far1), (*C.uint32_t)(inFar), (*C.mg_async_state)(state),
 			C.uint32_t(blocksPerSM), nil, (*C.mg_event)(ev), e, n)
@@ -195,14 +195,6 @@ func backendClusterMaxVertices(dev int) (uint64, uint32, error) {
 		return C.mg_cluster_max_vertices(C.int(dev), &out, &blocks, e, n)
 	})
 	return uint64(out), uint32(blocks), err
-}
-
-func backendClusterBFS(dev int, desc, rows unsafe.Pointer, blocks uint32, levels, frontier unsafe.Pointer, count uint32, order, spill unsafe.Pointer, bailout uint32, stats, ev unsafe.Pointer) error {
-	return call("cluster bfs", func(e *C.char, n C.size_t) C.int {
-		return C.mg_cluster_bfs(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(rows), C.uint32_t(blocks),
-			(*C.uint32_t)(levels), (*C.uint32_t)(frontier), C.uint32_t(count), (*C.uint32_t)(order),
-			(*C.uint32_t)(spill), C.uint32_t(bailout), (*C.mg_block_stats)(stats), nil, (*C.mg_event)(ev), e, n)
-	})
 }
 
 func backendBlockMaxDegree(dev int, desc, out unsafe.Pointer) error {

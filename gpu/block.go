@@ -33,10 +33,9 @@ func (b *Backend) blockFits(count uint64) bool {
 // frontier list's count vertices in one thread block (cuda.MinRun.BlockBFS:
 // the block's own barrier between levels; over the fixed-width rows where
 // the layout's rows fit them, unless WithoutBlockRows); a level it gives
-// back (more than BlockMaxLevel vertices) goes on in one cluster
-// (iterateCluster) when the block read the rows and the cluster takes the
-// level, else asynchronously. One iteration of mode "block" (plus the
-// cluster's or the async one, if any).
+// back (more than BlockMaxLevel vertices) goes on asynchronously, and
+// over rows the layout is then outgrown (narrowStart). One iteration of
+// mode "block" (plus the async one, if any).
 func (b *Backend) iterateBlock(run *cuda.MinRun, p engine.Program[uint32], prog int, opts engine.RunOptions, count uint64) (engine.Result, error) {
 	start := time.Now()
 	st, err := run.BlockBFS(uint32(count), BlockMaxLevel, !b.noBlockRows)
@@ -48,12 +47,10 @@ func (b *Backend) iterateBlock(run *cuda.MinRun, p engine.Program[uint32], prog 
 		res.Trace = append(res.Trace, blockTrace(ModeBlock, st, count, res.Seconds))
 	}
 	if st.Left > 0 {
-		next := func() (engine.Result, error) { return b.iterateAsync(run, p, prog, opts, uint64(st.Left), true) }
-		if st.Rows && b.clusterFits(uint64(st.Left)) {
+		if st.Rows {
 			b.outgrown.Store(true)
-			next = func() (engine.Result, error) { return b.iterateCluster(run, p, prog, opts, uint64(st.Left)) }
 		}
-		ar, err := next()
+		ar, err := b.iterateAsync(run, p, prog, opts, uint64(st.Left), true)
 		if err != nil {
 			return res, err
 		}

@@ -39,8 +39,8 @@ var _ engine.BrandesBackend = (*Backend)(nil)
 // in one block or one cluster from the start (narrowStart).
 func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var total engine.Result
-	if opts.Mode == engine.Async && b.l.Directed {
-		return nil, total, fmt.Errorf("cuda backend: bc: mode async needs an undirected graph (its backward pass follows in-arcs as out-arcs); use hybrid for a directed one")
+	if opts.Mode == engine.Async && !b.dl.HasIn() {
+		return nil, total, fmt.Errorf("cuda backend: bc: mode async on a directed graph needs the layout's in-adjacency on the device, which did not fit; use hybrid")
 	}
 	n := b.l.NumVertices
 	for _, s := range sources {
@@ -78,7 +78,7 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 		// gave a level to the cluster, the next ones start there).
 		where := startLevels
 		if handOver {
-			if where, err = b.narrowStart(run.BlockRows, 1); err != nil {
+			if where, err = b.narrowStart(run.BlockRows, 1, true); err != nil {
 				return nil, total, err
 			}
 		}
@@ -160,8 +160,9 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 	return collect(b, &total, run.CollectBC)
 }
 
-// brandesAsync is Brandes in engine.Async mode (undirected layouts): every
-// source runs as asyncSource says. The caller holds b.mu and has reset the
+// brandesAsync is Brandes in engine.Async mode: every source runs as
+// asyncSource says (a directed layout's backward pass over its
+// in-adjacency). The caller holds b.mu and has reset the
 // sums.
 func (b *Backend) brandesAsync(ctx context.Context, run *cuda.SumRun, sources []uint32, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var total engine.Result

@@ -65,8 +65,9 @@ func TestRunsFromBuiltLayout(t *testing.T) {
 
 // TestBuildInMatchesHost: the device's transpose of a directed layout's
 // sparse part (cuda.DeviceLayout.BuildIn) equals the host's
-// (layout.Layout.In), on R-MAT (hubs, vertices without in-arcs), a chain
-// and a graph without arcs; and on a layout the device built and kept
+// (layout.Layout.In), on R-MAT (hubs, vertices without in-arcs), a chain,
+// a graph without arcs and a weighted R-MAT (its weights transposed too,
+// by BuildInWeights); and on a layout the device built and kept
 // (no sparse part on the host), the hybrid BFS takes pull steps over it and
 // matches the CPU.
 func TestBuildInMatchesHost(t *testing.T) {
@@ -80,7 +81,9 @@ func TestBuildInMatchesHost(t *testing.T) {
 		chain.Src, chain.Dst = append(chain.Src, v+1), append(chain.Dst, v)
 	}
 	none := &graph.EdgeList{NumVertices: 7, Directed: true}
-	for _, el := range []*graph.EdgeList{rm, chain, none} {
+	weighted := testgraphs.Generated(t, "rmat:12:8", 3)
+	weighted.SetRandomWeights(5, 1, 64, 2)
+	for _, el := range []*graph.EdgeList{rm, chain, none, weighted} {
 		l := build(t, el, testgraphs.SmallParams())
 		dl, err := cuda.UploadLayout(d, l)
 		require.NoError(t, err)
@@ -91,6 +94,13 @@ func TestBuildInMatchesHost(t *testing.T) {
 		want := l.In(2)
 		require.Equal(t, want.Offsets, got.Offsets)
 		require.Equal(t, want.Src, got.Src)
+		require.Nil(t, got.Weights) // BuildInWeights makes them
+		require.NoError(t, dl.BuildInWeights())
+		require.Equal(t, l.Weighted, dl.HasInWeights())
+		got, err = dl.InArcs()
+		require.NoError(t, err)
+		require.Equal(t, want.Src, got.Src)
+		require.Equal(t, want.Weights, got.Weights)
 		require.NoError(t, dl.Close())
 	}
 

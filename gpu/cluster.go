@@ -10,10 +10,10 @@ import (
 )
 
 // ClusterMaxLevel is the largest level a cluster run goes on from: a
-// wider level (found when the next is made) goes to the grid-wide async
-// engine. A cluster of 16 blocks expands 8,192 vertices a round (a group
-// of 8 lanes a vertex, 4 rounds a group); the 4096 grid's widest level
-// has 8,190.
+// Brandes source with a wider level (found when the next is made) runs
+// again in the grid-wide async engine. A cluster of 16 blocks expands
+// 8,192 vertices a round (a group of 8 lanes a vertex, 4 rounds a group);
+// the 4096 grid's widest level has 8,190.
 const ClusterMaxLevel = 16384
 
 // ModeCluster names a cluster run in traces.
@@ -25,7 +25,8 @@ type start int
 const (
 	startLevels  start = iota // the hybrid's levels (then maybe the hand-over)
 	startBlock                // one thread block (iterateBlock, blockSource)
-	startCluster              // one thread-block cluster (iterateCluster, clusterSource)
+	startCluster              // one thread-block cluster (clusterSource)
+	startAsync                // the grid-wide async engine (iterateAsync)
 )
 
 // clusterFits says whether a cluster run takes this backend's layout and
@@ -35,20 +36,21 @@ func (b *Backend) clusterFits(count uint64) bool {
 }
 
 // narrowStart says where mode auto starts a traversal from a frontier of
-// count vertices: in one thread block when the block takes the layout
-// and the frontier, else in one cluster when that takes them, but only
-// on a layout whose rows are narrow enough for the fixed-width rows
-// (every vertex at most cuda.BlockRowWidth out-arcs: road networks and
-// meshes, whose thousands of levels are what these runs are for; on
-// luxembourg_osm the first 16 synchronous iterations cost 8 µs each in
-// the device loop); otherwise by levels. Once a block run over the
-// layout has given a level to the cluster (outgrown), later traversals
-// start in the cluster: on the 1024 grid the block's first 128 levels
-// cost a BFS 0.17 ms more than the cluster's, and a Brandes source runs
-// them again. rows is the run state's BlockRows, which checks (and
-// builds the rows) once.
-func (b *Backend) narrowStart(rows func(use bool) (bool, error), count uint64) (start, error) {
-	block, cluster := b.blockFits(count), b.clusterFits(count)
+// count vertices, only on a layout whose rows are narrow enough for the
+// fixed-width rows (every vertex at most cuda.BlockRowWidth out-arcs: road
+// networks and meshes, whose thousands of levels are what these runs are
+// for; on luxembourg_osm the first 16 synchronous iterations cost 8 µs
+// each in the device loop); otherwise by levels. It starts in one thread
+// block when the block takes the layout and the frontier. Once a block
+// run over the layout has given a level back (outgrown), later
+// traversals start where the block's levels would have gone, without
+// running the block's first levels again: a Brandes source (levels, for
+// σ and δ) in one cluster when that takes the layout, a BFS (which needs
+// no levels: levels false) in the grid-wide async engine, which on the
+// grids runs it in half the cluster's time. rows is the run state's
+// BlockRows, which checks (and builds the rows) once.
+func (b *Backend) narrowStart(rows func(use bool) (bool, error), count uint64, levels bool) (start, error) {
+	block, cluster := b.blockFits(count), levels && b.clusterFits(count)
 	if b.noBlockRows || (!block && !cluster) {
 		return startLevels, nil
 	}
@@ -59,10 +61,14 @@ func (b *Backend) narrowStart(rows func(use bool) (bool, error), count uint64) (
 	switch {
 	case !ok:
 		return startLevels, nil
-	case block && !(cluster && b.outgrown.Load()):
+	case block && !b.outgrown.Load():
 		return startBlock, nil
-	default:
+	case cluster:
 		return startCluster, nil
+	case !levels:
+		return startAsync, nil
+	default:
+		return startBlock, nil
 	}
 }
 
@@ -81,37 +87,6 @@ func clusterShape(dev cuda.Device, blocks uint32) (cuda.ClusterShape, error) {
 		return sh, fmt.Errorf("a cluster of %d blocks: a power of two from 2 to %d on this device", blocks, sh.Blocks)
 	}
 	return cuda.ClusterShape{Blocks: blocks, Vertices: sh.Vertices / uint64(sh.Blocks) * uint64(blocks)}, nil
-}
-
-// iterateCluster continues BFS (program prog, ProgBFS) from the current
-// frontier list's count vertices in one thread-block cluster
-// (cuda.MinRun.ClusterBFS: the cluster's barrier between levels, over the
-// fixed-width rows); a level wider than ClusterMaxLevel, found when the
-// next is made, leaves that next level to the async engine. One
-// iteration of mode "cluster" (plus the async one, if any). Without room
-// for the cluster's buffers the whole continuation runs asynchronously.
-func (b *Backend) iterateCluster(run *cuda.MinRun, p engine.Program[uint32], prog int, opts engine.RunOptions, count uint64) (engine.Result, error) {
-	begin := time.Now()
-	st, err := run.ClusterBFS(uint32(count), ClusterMaxLevel, b.clusterBlocks())
-	if oom := (*cuda.OutOfMemoryError)(nil); errors.As(err, &oom) {
-		return b.iterateAsync(run, p, prog, opts, count, true)
-	}
-	res := engine.Result{Iterations: 1, Seconds: time.Since(begin).Seconds()}
-	if err != nil {
-		return res, fmt.Errorf("cuda backend: %w", err)
-	}
-	if opts.Trace {
-		res.Trace = append(res.Trace, blockTrace(ModeCluster, st, count, res.Seconds))
-	}
-	if st.Left > 0 {
-		ar, err := b.iterateAsync(run, p, prog, opts, uint64(st.Left), true)
-		if err != nil {
-			return res, err
-		}
-		res.Switches++
-		res.Add(ar)
-	}
-	return res, nil
 }
 
 // clusterSource adds Brandes source s's dependencies to the sums in one

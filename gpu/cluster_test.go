@@ -43,18 +43,19 @@ func tree7(depth int) ([][2]uint32, uint64) {
 	return pairs, n
 }
 
-// TestClusterRuns: on narrow layouts mode auto runs BFS and Brandes in one
-// thread-block cluster where one block does not take them: a 300 × 300
-// grid from its centre (levels of up to 600 vertices: the block gives
-// its level to the cluster; without block runs the cluster runs it
-// whole), a path (thousands of levels of one vertex), and a 7-ary tree of
-// depth 7 (the block gives level 4 to the cluster, whose level of 16,807
+// TestClusterRuns: on narrow layouts mode auto runs a Brandes source in
+// one thread-block cluster where one block does not take it, and a BFS
+// in one block, then in the grid-wide async engine: a 300 × 300 grid from
+// its centre (levels of up to 600 vertices: the block gives its level
+// back; without block runs the BFS hands over to async after its first
+// synchronous levels and the sources run in the cluster whole), a path
+// (thousands of levels of one vertex), and a 7-ary tree of depth 7 (the
+// block gives level 4 back; a Brandes source's cluster level of 16,807
 // passes gpu.ClusterMaxLevel: it places the next, 117,649 vertices,
-// spilled past its blocks' lists, and gives that to the async engine; a
-// Brandes source runs again async). After a BFS whose block gave a level
-// to the cluster, the Brandes sources start in the cluster. Clusters of 2
-// blocks and the largest; BFS levels and BC against the references, and
-// the trace's modes.
+// spilled past its blocks' lists, and the source runs again async).
+// After a BFS whose block gave a level back, the Brandes sources start in
+// the cluster. Clusters of 2 blocks and the largest; BFS levels and BC
+// against the references, and the trace's modes.
 func TestClusterRuns(t *testing.T) {
 	sh := needClusters(t)
 	ctx := context.Background()
@@ -67,12 +68,13 @@ func TestClusterRuns(t *testing.T) {
 		src  uint32
 		// the modes of a BFS with block runs, and of one without
 		block, noBlock map[string]int
+		outgrows       bool // the BFS's block gives a level back
 		bcAsync        bool // the Brandes sources go async (a level too wide)
 	}{
-		{"grid", grid, 150*300 + 150, map[string]int{gpu.ModeBlock: 1, gpu.ModeCluster: 1}, map[string]int{gpu.ModeCluster: 1}, false},
-		{"path", testgraphs.Path(5000), 0, map[string]int{gpu.ModeBlock: 1}, map[string]int{gpu.ModeCluster: 1}, false},
+		{"grid", grid, 150*300 + 150, map[string]int{gpu.ModeBlock: 1, "async": 1}, map[string]int{"async": 1}, true, false},
+		{"path", testgraphs.Path(5000), 0, map[string]int{gpu.ModeBlock: 1}, map[string]int{"async": 1}, false, false},
 		{"tree", testgraphs.Undirected(treeN, treePairs...), 0,
-			map[string]int{gpu.ModeBlock: 1, gpu.ModeCluster: 1, "async": 1}, map[string]int{gpu.ModeCluster: 1, "async": 1}, true},
+			map[string]int{gpu.ModeBlock: 1, "async": 1}, map[string]int{}, true, true},
 	} {
 		g := graph.ToCSR(c.el, 4)
 		l := build(t, c.el, testgraphs.SmallParams())
@@ -100,10 +102,11 @@ func TestClusterRuns(t *testing.T) {
 				bc, res, err := apps.BC(ctx, gb, gb, srcs, ro)
 				require.NoError(t, err, tag+": bc")
 				require.NoError(t, apps.ValidateBC(g, srcs, bc), tag+": bc")
-				// A BFS that gave a level to the cluster starts the
-				// sources there (the layout outgrew one block).
+				// A BFS whose block gave a level back starts the
+				// sources in the cluster (the layout outgrew one block),
+				// as does a backend without block runs.
 				modes = traceModes(res)
-				if want[gpu.ModeCluster] > 0 {
+				if noBlock || c.outgrows {
 					require.Zero(t, modes[gpu.ModeBlock], "%s: bc %v", tag, modes)
 					require.Equal(t, len(srcs), modes[gpu.ModeCluster], "%s: bc %v", tag, modes)
 				} else {
@@ -120,9 +123,9 @@ func TestClusterRuns(t *testing.T) {
 	}
 }
 
-// TestClusterRunsOff: WithoutClusterRuns keeps a narrow layout that one
-// block does not take on the grid-wide engines, and a cluster size that is
-// not a power of two is refused.
+// TestClusterRunsOff: WithoutClusterRuns keeps the Brandes sources of a
+// narrow layout that one block does not take on the grid-wide engines,
+// and a cluster size that is not a power of two is refused.
 func TestClusterRunsOff(t *testing.T) {
 	sh := needClusters(t)
 	ctx := context.Background()
@@ -130,9 +133,10 @@ func TestClusterRunsOff(t *testing.T) {
 	l := build(t, el, testgraphs.SmallParams())
 	gb, err := gpu.New(l, 2, gpu.WithoutBlockRuns(), gpu.WithoutClusterRuns())
 	require.NoError(t, err)
-	levels, res, err := apps.BFS(ctx, gb, 0, engine.RunOptions{Mode: engine.Auto, Trace: true})
+	srcs := []uint32{0, 1500}
+	bc, res, err := apps.BC(ctx, gb, gb, srcs, engine.RunOptions{Mode: engine.Auto, Trace: true})
 	require.NoError(t, err)
-	require.NoError(t, apps.ValidateBFS(graph.ToCSR(el, 2), 0, levels))
+	require.NoError(t, apps.ValidateBC(graph.ToCSR(el, 2), srcs, bc))
 	require.Zero(t, traceModes(res)[gpu.ModeCluster])
 	require.NoError(t, gb.Close())
 	_, err = gpu.New(l, 2, gpu.WithClusterBlocks(3))

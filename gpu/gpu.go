@@ -61,8 +61,8 @@ type Backend struct {
 	blockMax       uint64            // the most vertices a one-block run takes (0: none, or WithoutBlockRuns)
 	noBlockRows    bool              // WithoutBlockRows
 	cluster        cuda.ClusterShape // what the cluster runs take (zero: none, or WithoutClusterRuns)
-	// outgrown is set once a one-block run over this layout gave a level
-	// to the cluster: later traversals start in the cluster (narrowStart).
+	// outgrown is set once a one-block run over this layout's rows gave a
+	// level back: later traversals start past the block (narrowStart).
 	outgrown   atomic.Bool
 	asyncDelta uint32        // SSSP's near-far bucket width in async runs
 	delta      uint32        // SSSP's near-far bucket width in device loops (0: off; WithNearFarDelta)
@@ -158,11 +158,11 @@ func WithoutBlockRuns() Option {
 	return func(o *options) { o.noBlock = true }
 }
 
-// WithoutClusterRuns keeps mode auto's traversals of narrow layouts
+// WithoutClusterRuns keeps mode auto's Brandes sources on narrow layouts
 // (every vertex at most cuda.BlockRowWidth out-arcs) out of one
 // thread-block cluster: where one block does not take them, they go to the
 // grid-wide async engine (for comparing the two; the results are the
-// same).
+// same). A BFS never runs in a cluster (the async engine is faster).
 func WithoutClusterRuns() Option {
 	return func(o *options) { o.noCluster = true }
 }
@@ -610,32 +610,23 @@ func (b *Backend) iterateMin(ctx context.Context, run *cuda.MinRun, p engine.Pro
 	var handoff func(count uint64) (engine.Result, error)
 	if _, ok := p.(engine.Monotone); ok && opts.Mode == engine.Auto {
 		handoff = func(count uint64) (engine.Result, error) {
-			if prog == cuda.ProgBFS && b.blockFits(count) {
+			if prog == cuda.ProgBFS && b.blockFits(count) && !b.outgrown.Load() {
 				return b.iterateBlock(run, p, prog, opts, count)
-			}
-			if prog == cuda.ProgBFS {
-				where, err := b.narrowStart(run.BlockRows, count)
-				if err != nil {
-					return engine.Result{}, err
-				}
-				if where == startCluster {
-					return b.iterateCluster(run, p, prog, opts, count)
-				}
 			}
 			return b.iterateAsync(run, p, prog, opts, count, true)
 		}
 		if prog == cuda.ProgBFS && isList && opts.MaxIterations == 0 {
-			where, err := b.narrowStart(run.BlockRows, count)
+			where, err := b.narrowStart(run.BlockRows, count, false)
 			if err != nil {
 				return engine.Result{}, err
 			}
-			if where != startLevels { // a road network's or a mesh's BFS: one block or cluster from the start
+			if where != startLevels { // a road network's or a mesh's BFS: one block, or async once outgrown
 				start := time.Now()
 				var res engine.Result
 				if where == startBlock {
 					res, err = b.iterateBlock(run, p, prog, opts, count)
 				} else {
-					res, err = b.iterateCluster(run, p, prog, opts, count)
+					res, err = b.iterateAsync(run, p, prog, opts, count, true)
 				}
 				res.Seconds = time.Since(start).Seconds()
 				return res, err
@@ -752,11 +743,17 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 	// none.
 	forcePull := opts.Mode == engine.Pull
 	if forcePull {
-		if _, ok := st.(minSteps); !ok {
+		ms, ok := st.(minSteps)
+		if !ok {
 			return res, fmt.Errorf("cuda backend: %w", engine.ErrPullMode)
 		}
 		if !b.dl.HasIn() {
 			return res, fmt.Errorf("cuda backend: mode pull: the layout's in-adjacency is not on the device (it did not fit)")
+		}
+		if cuda.WeightedProg(ms.prog) { // a directed layout's in-arcs get their weights on first use
+			if err := b.dl.BuildInWeights(); err != nil {
+				return res, fmt.Errorf("cuda backend: mode pull: %w", err)
+			}
 		}
 	}
 	l := b.l

@@ -61,6 +61,7 @@ struct MinPolicy {
     Op op;
     uint32_t *values;
     const uint32_t *rows, *wrows;  // fixed-width rows and their weights, or NULL: the CSR
+    uint32_t row_log2;             // log2 of the slots of a row a round reads
     uint32_t delta;
     uint32_t *pile0, *pile1;  // near-far's far piles, flags and state
     uint32_t *in_far;
@@ -204,8 +205,8 @@ struct MinPolicy {
 };
 
 template <typename Op>
-int run_async(Op op, int dev, const mg_dlayout *l, const uint32_t *rows, const uint32_t *wrows, uint32_t *values,
-              const uint32_t *frontier, uint32_t count,
+int run_async(Op op, int dev, const mg_dlayout *l, const uint32_t *rows, const uint32_t *wrows, uint32_t row_width,
+              uint32_t *values, const uint32_t *frontier, uint32_t count,
               unsigned long long *ring, uint32_t ring_log2, uint32_t *queued, uint32_t delta, uint32_t *far0,
               uint32_t *far1, uint32_t *in_far, mg_async_state *state, uint32_t blocks_per_sm, mg_stream s,
               mg_event *ev, char *err, size_t errlen) {
@@ -216,8 +217,11 @@ int run_async(Op op, int dev, const mg_dlayout *l, const uint32_t *rows, const u
         return mg::invalid("async run: near-far needs the far piles and flags", err, errlen);
     if (rows != NULL && Op::weighted && wrows == NULL)
         return mg::invalid("async run: rows of a weighted program need their weights' rows", err, errlen);
-    MinPolicy<Op> pol{op,    values, rows,  wrows, delta, far0, far1, in_far,
-                      state, delta > 0 ? delta : mg::kMinIdentity, 0};
+    if (rows != NULL && (row_width == 0 || row_width > MG_BLOCK_ROW_WIDTH || (row_width & (row_width - 1)) != 0))
+        return mg::invalid("async run: the row width must be a power of two from 1 to MG_BLOCK_ROW_WIDTH", err, errlen);
+    const uint32_t row_log2 = rows != NULL ? (uint32_t)__builtin_ctz(row_width) : 0;
+    MinPolicy<Op> pol{op,     values, rows,  wrows, row_log2, delta, far0, far1, in_far,
+                      state,  delta > 0 ? delta : mg::kMinIdentity, 0};
     return run(pol, dev, l, frontier, count, false, ring, ring_log2, queued, state, blocks_per_sm, s, ev, err, errlen);
 }
 
@@ -226,12 +230,12 @@ int run_async(Op op, int dev, const mg_dlayout *l, const uint32_t *rows, const u
 extern "C" {
 
 int mg_min_async(int dev, int prog, const mg_dlayout *l, const uint32_t *rows, const uint32_t *wrows,
-                 uint32_t *values, const uint32_t *frontier, uint32_t count, uint64_t *ring, uint32_t ring_log2,
-                 uint32_t *queued, uint32_t delta, uint32_t *far0, uint32_t *far1, uint32_t *in_far,
+                 uint32_t row_width, uint32_t *values, const uint32_t *frontier, uint32_t count, uint64_t *ring,
+                 uint32_t ring_log2, uint32_t *queued, uint32_t delta, uint32_t *far0, uint32_t *far1, uint32_t *in_far,
                  mg_async_state *state, uint32_t blocks_per_sm, mg_stream s, mg_event *ev, char *err,
                  size_t errlen) {
     unsigned long long *r = reinterpret_cast<unsigned long long *>(ring);
-    MG_DISPATCH_PROG(prog, run_async, dev, l, rows, wrows, values, frontier, count, r, ring_log2, queued, delta, far0, far1, in_far,
+    MG_DISPATCH_PROG(prog, run_async, dev, l, rows, wrows, row_width, values, frontier, count, r, ring_log2, queued, delta, far0, far1, in_far,
                      state, blocks_per_sm, s, ev, err, errlen);
 }
 

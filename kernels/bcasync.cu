@@ -6,13 +6,16 @@
 // Forward: a vertex's path count σ is final once every predecessor (an
 // arc from depth d − 1) has added its own; each vertex counts its
 // predecessors still to come (pred_left), and the one whose addition brings
-// it to zero queues it. Backward (undirected graphs: a vertex's in-arcs are
-// its out-arcs): a vertex's dependency δ is final once every successor (an
-// arc to depth d + 1) has added σ[v] / σ[w] · (1 + δ[w]); the leaves of the
-// DAG start. Each vertex is processed once per pass, so every addition is an
-// atomic add, ordered before the count that releases the vertex by the
-// count's release order. The sums are those of the level-synchronous passes (bc.cu), up to
-// the order of the floating-point additions.
+// it to zero queues it. Backward: a vertex's dependency δ is final once
+// every successor (an arc to depth d + 1) has added σ[v] / σ[w] · (1 +
+// δ[w]), which w sends along its in-arcs from depth d − 1; the leaves of
+// the DAG start. An undirected layout's in-arcs are its out-arcs; a
+// directed one's backward pass runs over its in-adjacency (in_offsets,
+// in_src), the arcs' DAG bytes then marking in-arcs. Each vertex is
+// processed once per pass, so every addition is an atomic add, ordered
+// before the count that releases the vertex by the count's release order.
+// The sums are those of the level-synchronous passes (bc.cu), up to the
+// order of the floating-point additions.
 #include <cuda/atomic>
 
 #include "minprog.cuh"
@@ -69,8 +72,8 @@ struct ForwardPolicy {
     }
 };
 
-// Backward (undirected): x = (1 + δ[w]) / σ[w]; δ[v] += σ[v] · x along the
-// arcs up the DAG.
+// Backward: x = (1 + δ[w]) / σ[w]; δ[v] += σ[v] · x along the arcs up the
+// DAG (w's in-arcs from depth d − 1).
 struct BackwardPolicy {
     static constexpr bool kRows = false, kWeightRows = false;  // over the CSR (its arcs' DAG bytes)
     using V = double;
@@ -98,15 +101,16 @@ struct BackwardPolicy {
 };
 
 // prep_depth_kernel: depth from the BFS levels (−1 where unreached), σ 1 at
-// the source and 0 elsewhere, δ 0.
+// the source and 0 elsewhere, δ 0, and no predecessor counted yet.
 __global__ void prep_depth_kernel(const uint32_t *levels, uint64_t n, uint32_t source, int32_t *depth, double *sigma,
-                                  double *delta) {
+                                  double *delta, uint32_t *pred_left) {
     const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += step) {
         const uint32_t lv = levels[v];
         depth[v] = lv == mg::kMinIdentity ? -1 : (int32_t)lv;
         sigma[v] = v == source ? 1.0 : 0.0;
         delta[v] = 0.0;
+        pred_left[v] = 0;
     }
 }
 
@@ -129,9 +133,12 @@ __global__ void reset_state_kernel(mg_async_state *st) {
     st->overflow = overflow;
 }
 
-// prep_count_kernel: for every reached vertex (a warp each), its arcs from
-// depth d − 1 (pred_left) and to depth d + 1 (succ_left), and every arc's
+// prep_count_kernel: for every reached vertex (a warp each), its arcs to
+// depth d + 1 (succ_left) and its predecessors (pred_left: on an
+// undirected layout its arcs from depth d − 1, counted here; on a directed
+// one every arc down adds one to its destination's), and every arc's
 // place in the DAG (dag).
+template <bool kDirected>
 __global__ void prep_count_kernel(mg_dlayout L, const int32_t *depth, uint32_t *pred_left, uint32_t *succ_left,
                                   uint8_t *dag) {
     const uint32_t lane = threadIdx.x & 31;
@@ -143,10 +150,12 @@ __global__ void prep_count_kernel(mg_dlayout L, const int32_t *depth, uint32_t *
             for (uint64_t a = L.sparse_offsets[v] + lane; a < L.sparse_offsets[v + 1]; a += 32) dag[a] = 0;
         } else {
             for (uint64_t a = L.sparse_offsets[v] + lane; a < L.sparse_offsets[v + 1]; a += 32) {
-                const int32_t du = depth[L.sparse_dst[a]];
+                const uint32_t u = L.sparse_dst[a];
+                const int32_t du = depth[u];
                 pred += du == d - 1;
                 succ += du == d + 1;
                 dag[a] = du == d + 1 ? kDagDown : du == d - 1 ? kDagUp : 0;
+                if (kDirected && du == d + 1) atomicAdd(&pred_left[u], 1u);
             }
         }
 #pragma unroll
@@ -155,9 +164,23 @@ __global__ void prep_count_kernel(mg_dlayout L, const int32_t *depth, uint32_t *
             succ += __shfl_down_sync(0xffffffffu, succ, off);
         }
         if (lane == 0) {
-            pred_left[v] = pred;
+            if (!kDirected) pred_left[v] = pred;
             succ_left[v] = d >= 0 ? succ : 1;  // unreached: never a leaf
         }
+    }
+}
+
+// prep_in_kernel (directed layouts, between the passes): every in-arc's
+// place in the DAG, into dag by in-arc: up (from depth d − 1 into a
+// vertex at depth d), or 0. L is the layout with the in-adjacency as its
+// sparse part.
+__global__ void prep_in_kernel(mg_dlayout L, const int32_t *depth, uint8_t *dag) {
+    const uint32_t lane = threadIdx.x & 31;
+    const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / 32;
+    for (uint64_t w = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; w < L.n; w += warps) {
+        const int32_t d = depth[w];
+        for (uint64_t a = L.sparse_offsets[w] + lane; a < L.sparse_offsets[w + 1]; a += 32)
+            dag[a] = d > 0 && depth[L.sparse_dst[a]] == d - 1 ? kDagUp : 0;
     }
 }
 
@@ -197,14 +220,20 @@ int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t s
         succ_left == NULL || (dag == NULL && l->m > 0) || ring == NULL || queued == NULL || state == NULL)
         return mg::invalid("mg_bc_async: NULL pointer", err, errlen);
     if (source >= l->n) return mg::invalid("mg_bc_async: source out of range", err, errlen);
+    if ((l->in_offsets == NULL) || (l->m > 0 && l->in_src == NULL))
+        return mg::invalid("mg_bc_async: the layout's in-adjacency is not on the device", err, errlen);
+    const bool directed = l->in_offsets != l->sparse_offsets;
     MG_SET_DEVICE(dev);
     cudaStream_t st = (cudaStream_t)s;
     const unsigned grid = mg::grid_for(dev, l->n, kPrepBlock, kPrepBlocksPerSM);
     Ring r{reinterpret_cast<unsigned long long *>(ring), (uint32_t)(((uint64_t)1 << ring_log2) - 1)};
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[0], st));
-    prep_depth_kernel<<<grid, kPrepBlock, 0, st>>>(levels, l->n, source, depth, sigma, delta);
+    prep_depth_kernel<<<grid, kPrepBlock, 0, st>>>(levels, l->n, source, depth, sigma, delta, pred_left);
     MG_CHECK_LAUNCH("bc async prep_depth_kernel");
-    prep_count_kernel<<<grid, kPrepBlock, 0, st>>>(*l, depth, pred_left, succ_left, dag);
+    if (directed)
+        prep_count_kernel<true><<<grid, kPrepBlock, 0, st>>>(*l, depth, pred_left, succ_left, dag);
+    else
+        prep_count_kernel<false><<<grid, kPrepBlock, 0, st>>>(*l, depth, pred_left, succ_left, dag);
     MG_CHECK_LAUNCH("bc async prep_count_kernel");
     seed_source_kernel<<<1, 1, 0, st>>>(r, queued, source, state);
     MG_CHECK_LAUNCH("bc async seed_source_kernel");
@@ -212,13 +241,22 @@ int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t s
                  blocks_per_sm, s, NULL, err, errlen);
     if (rc != MG_OK) return rc;
     // The forward pass leaves nothing queued; the DAG's leaves are the
-    // backward pass's first items.
+    // backward pass's first items. A directed layout's backward pass runs
+    // over its in-adjacency, whose arcs' places then overwrite the out-arcs'.
+    mg_dlayout back = *l;
+    if (directed) {
+        back.sparse_offsets = l->in_offsets;
+        back.sparse_dst = l->in_src;
+        back.sparse_weights = l->in_weights;
+        prep_in_kernel<<<grid, kPrepBlock, 0, st>>>(back, depth, dag);
+        MG_CHECK_LAUNCH("bc async prep_in_kernel");
+    }
     reset_state_kernel<<<1, 1, 0, st>>>(state);
     MG_CHECK_LAUNCH("bc async reset_state_kernel");
     seed_leaves_kernel<<<grid, kPrepBlock, 0, st>>>(r, queued, succ_left, l->n, state);
     MG_CHECK_LAUNCH("bc async seed_leaves_kernel");
-    rc = run(BackwardPolicy{dag, sigma, delta, succ_left}, dev, l, NULL, 0, true, r.slot, ring_log2, queued, state,
-             blocks_per_sm, s, NULL, err, errlen);
+    rc = run(BackwardPolicy{dag, sigma, delta, succ_left}, dev, &back, NULL, 0, true, r.slot, ring_log2, queued,
+             state, blocks_per_sm, s, NULL, err, errlen);
     if (rc != MG_OK) return rc;
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[1], st));
     return MG_OK;

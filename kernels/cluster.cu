@@ -1,10 +1,11 @@
-// cluster.cu — block.cu's level-synchronous BFS and Brandes over
-// fixed-width rows, spread over the blocks of one thread-block cluster
-// (compute capability 9.0). A graph whose levels are wider than one
-// block's (a grid: thousands of vertices a level) or whose visited bitmap
-// does not fit one block's shared memory still runs level by level with a
-// hardware barrier between levels (the cluster's) instead of a grid-wide
-// worklist's chains of hand-offs:
+// cluster.cu — block.cu's level-synchronous Brandes over fixed-width
+// rows, spread over the blocks of one thread-block cluster (compute
+// capability 9.0). A graph whose levels are wider than one block's (a
+// grid: thousands of vertices a level) or whose visited bitmap does not
+// fit one block's shared memory still runs level by level with a hardware
+// barrier between levels (the cluster's) instead of a grid-wide
+// worklist's chains of hand-offs (a plain BFS, which needs no levels, runs
+// faster on that worklist, async.cu):
 //
 //   - the bitmap is split over the blocks' shared memory, word w (of 32
 //     vertices) in block w mod C at w / C, and a claim is an atomic on
@@ -22,8 +23,7 @@
 //     ids spills into global memory, so no level is too wide.
 //
 // A level wider than the bailout stops the run at the next (found when
-// the next is made): mg_cluster_bfs leaves that as the frontier for the
-// grid-wide engines, mg_bc_cluster stops after the BFS for the caller to
+// the next is made): mg_bc_cluster stops after the BFS for the caller to
 // run the source otherwise. Brandes makes σ in the BFS (block.cu's
 // EllRowsSigma) and writes each queued vertex's row to qrows in queue
 // order; δ's pass then runs level by level up over the whole cluster,
@@ -101,9 +101,9 @@ struct Run {
     const uint32_t *rows;  // n rows of kWidth, 32-byte aligned (cudaMalloc)
     uint32_t *levels;
     uint32_t *order;       // the queue in BFS order
-    uint32_t *level_end;   // each level's end in order (Brandes), else NULL
-    Row *qrows;            // the queued vertices' rows in queue order (Brandes), else NULL
-    double *sigma;         // σ made by the BFS (Brandes), else NULL
+    uint32_t *level_end;   // each level's end in order
+    Row *qrows;            // the queued vertices' rows in queue order
+    double *sigma;         // σ made by the BFS
     uint32_t *spill;       // the ids past a block's kList: C blocks × kSlots × spill_block
     uint64_t spill_block;  // the most vertices a block holds the words of
     uint32_t log2;
@@ -173,14 +173,13 @@ __device__ __forceinline__ void append_warp(cg::cluster_group &cl, const Shared 
 // each lane one slot of each row: the slots are claimed, the claimed
 // vertices' rows loaded together, and each warp appends what it claimed
 // (*count: this block's count of the next level, which the other blocks'
-// appends raise too). With kSigma it also makes σ of the level's
-// vertices (but the source level's): the sum of σ over their row slots
-// one level up, loaded with the claims.
-template <bool kSigma>
+// appends raise too). It also makes σ of the level's vertices (but the
+// source level's): the sum of σ over their row slots one level up, loaded
+// with the claims.
 __device__ __forceinline__ void expand(cg::cluster_group &cl, const Shared &s, const Run &r, uint32_t mine,
                                        uint32_t d, uint32_t *count) {
     const uint32_t tid = threadIdx.x, a = tid % kWidth, par = d % kSlots;
-    const bool pull = kSigma && d > 0;  // the same in every thread
+    const bool pull = d > 0;  // the same in every thread
     for (uint32_t base = 0; base < mine; base += kRound) {
         // A warp with no vertex in this round has none in later ones; the
         // passes the round needs are the same in every thread.
@@ -192,18 +191,16 @@ __device__ __forceinline__ void expand(cg::cluster_group &cl, const Shared &s, c
             const uint32_t i = base + p * kGroups + tid / kWidth;
             u[p] = p < passes && i < mine ? slot(s, r, par, i, a) : kNone;
         }
-        if constexpr (kSigma) {
-            if (pull) {
+        if (pull) {
 #pragma unroll
-                for (int p = 0; p < kPasses; p++) {
-                    if (p >= passes) break;  // the same in every thread
-                    const uint32_t i = base + p * kGroups + tid / kWidth;
-                    const uint32_t lw = u[p] != kNone ? r.levels[u[p]] : kNone;
-                    const double sw = u[p] != kNone ? r.sigma[u[p]] : 0.0;
-                    const uint32_t v = a == 0 && i < mine ? id(s, r, par, i) : kNone;
-                    const double x = mg::row_sum(lw == d - 1 ? sw : 0.0);
-                    if (v != kNone) r.sigma[v] = x;
-                }
+            for (int p = 0; p < kPasses; p++) {
+                if (p >= passes) break;  // the same in every thread
+                const uint32_t i = base + p * kGroups + tid / kWidth;
+                const uint32_t lw = u[p] != kNone ? r.levels[u[p]] : kNone;
+                const double sw = u[p] != kNone ? r.sigma[u[p]] : 0.0;
+                const uint32_t v = a == 0 && i < mine ? id(s, r, par, i) : kNone;
+                const double x = mg::row_sum(lw == d - 1 ? sw : 0.0);
+                if (v != kNone) r.sigma[v] = x;
             }
         }
         bool won[kPasses];
@@ -253,10 +250,9 @@ __device__ __forceinline__ Counts gather(const Run &r, uint32_t c, uint32_t *s_o
 }
 
 // publish writes this block's mine vertices of its level in slot par to
-// the queue at at, and with qrows their rows.
+// the queue at at, and their rows to qrows.
 __device__ __forceinline__ void publish(const Shared &s, const Run &r, uint32_t par, uint32_t mine, uint32_t at) {
     for (uint32_t j = threadIdx.x; j < mine; j += kThreads) r.order[at + j] = id(s, r, par, j);
-    if (r.qrows == NULL) return;
     for (uint32_t t = threadIdx.x; t < mine * kVecs; t += kThreads) {
         const uint32_t j = t / kVecs, k = t % kVecs;
         const uint4 x = j < kRowCache
@@ -286,11 +282,11 @@ struct Placed {
     bool set;
 };
 
-// place publishes p (when set) and records the level's end (Brandes).
+// place publishes p (when set) and records the level's end.
 __device__ __forceinline__ void place(const Shared &s, const Run &r, const Placed &p, uint32_t d) {
     if (!p.set) return;
     publish(s, r, p.par, p.mine, p.at);
-    if (r.level_end != NULL && r.rank == 0 && threadIdx.x == 0) r.level_end[d] = p.end;
+    if (r.rank == 0 && threadIdx.x == 0) r.level_end[d] = p.end;
 }
 
 // run_levels runs the levels from depth d, whose first vertices this
@@ -304,7 +300,6 @@ __device__ __forceinline__ void place(const Shared &s, const Run &r, const Place
 // block read it. Between two barriers a block marks the level it expands
 // and places the level before (global stores that then land while it
 // expands) and reads the others' counts.
-template <bool kSigma>
 __device__ Levels run_levels(cg::cluster_group &cl, const Shared &s, const Run &r, uint32_t d, uint32_t mine,
                              uint32_t bailout) {
     __shared__ uint32_t s_count[3];
@@ -323,7 +318,7 @@ __device__ Levels run_levels(cg::cluster_group &cl, const Shared &s, const Run &
         const uint32_t c = read_count(cl, r, count);  // the loads overlap the expansion
         mark(s, r, d % kSlots, mine, d);
         place(s, r, before, d - 1);
-        expand<kSigma>(cl, s, r, mine, d, &s_count[d % 3]);
+        expand(cl, s, r, mine, d, &s_count[d % 3]);
         const Counts k = gather(r, c, s_out);
         if (k.total == 0) return Levels{qb, qb, d};  // every block found level d empty
         before = Placed{d % kSlots, mine, qb + k.offset, qb + k.total, true};
@@ -344,36 +339,11 @@ __device__ Levels run_levels(cg::cluster_group &cl, const Shared &s, const Run &
     }
 }
 
-// init_visited sets this block's words of the bitmap: from the levels
-// (a vertex with one is visited) when marked, else all clear.
-__device__ void init_visited(const Shared &s, const Run &r, uint64_t n, bool marked) {
-    const uint32_t tid = threadIdx.x, lane = tid & 31, warps = kThreads / 32;
+// init_visited clears this block's words of the bitmap.
+__device__ void init_visited(const Shared &s, const Run &r, uint64_t n) {
     const uint64_t words = (n + 31) / 32;
     const uint64_t mine = words > r.rank ? (words - r.rank + (1u << r.log2) - 1) >> r.log2 : 0;
-    if (!marked) {
-        for (uint64_t k = tid; k < mine; k += kThreads) s.visited[k] = 0;
-        return;
-    }
-    for (uint64_t k = tid / 32; k < mine; k += warps) {  // a warp per word: a ballot of 32 coalesced levels
-        const uint64_t v = (((k << r.log2) + r.rank) << 5) + lane;
-        const uint32_t m = __ballot_sync(0xffffffffu, v < n && r.levels[v] != kNone);
-        if (lane == 0) s.visited[k] = m;
-    }
-}
-
-// take loads this block's share of the first level, frontier[0..count)
-// (block rank takes every C-th from its rank), into its level in slot
-// par, and returns how many it took.
-__device__ uint32_t take(const Shared &s, const Run &r, const uint32_t *frontier, uint32_t count, uint32_t par) {
-    const uint32_t blocks = 1u << r.log2;
-    const uint32_t mine = count > r.rank ? (count - r.rank + blocks - 1) >> r.log2 : 0;
-    for (uint32_t j = threadIdx.x; j < mine; j += kThreads) {
-        const uint32_t v = frontier[(j << r.log2) + r.rank];
-        if (j < kList) s.ids(par)[j] = v;
-        else *spilled(r, r.rank, par, j) = v;
-        if (j < kRowCache) s.rows(par)[j] = fetch(r.rows, v);
-    }
-    return mine;
+    for (uint64_t k = threadIdx.x; k < mine; k += kThreads) s.visited[k] = 0;
 }
 
 // Ahead is a round of a level of Brandes' backward pass loaded ahead, in
@@ -446,31 +416,6 @@ __device__ __forceinline__ void back_level(const Run &r, const Back &b, uint32_t
 
 #endif  // MG_CLUSTER_DEVICE
 
-// bfs_kernel (one cluster) continues a BFS from frontier[0..count) (count
-// > 0, every one at the same level), placed at the front of order; a
-// level it stops at goes back to frontier.
-__global__ void __launch_bounds__(kThreads, 1)
-    bfs_kernel(uint64_t n, const uint32_t *rows, uint32_t log2, uint32_t *levels, uint32_t *frontier, uint32_t count,
-               uint32_t *order, uint32_t *spill, uint64_t spill_block, uint32_t bailout, mg_block_stats *stats) {
-#ifdef MG_CLUSTER_DEVICE
-    extern __shared__ __align__(16) uint8_t smem[];
-    cg::cluster_group cl = cg::this_cluster();
-    const Shared s = carve(smem);
-    const Run r{rows, levels, order, NULL, NULL, NULL, spill, spill_block, log2, cl.block_rank()};
-    const uint32_t d = levels[frontier[0]];
-    init_visited(s, r, n, true);
-    const uint32_t mine = take(s, r, frontier, count, d % kSlots);
-    cl.sync();  // every block read the frontier before any writes it back
-    const Levels lv = run_levels<false>(cl, s, r, d, mine, bailout);
-    const uint32_t left = lv.qe - lv.qb, threads = kThreads << log2;
-    for (uint32_t k = r.rank * kThreads + threadIdx.x; k < left; k += threads) frontier[k] = order[lv.qb + k];
-    if (r.rank == 0 && threadIdx.x == 0) *stats = mg_block_stats{lv.d - d, lv.qe - count, lv.qb, left};
-    cl.sync();  // no block leaves while another may still read its shared memory
-#else
-    __trap();
-#endif
-}
-
 // bc_kernel (one cluster): Brandes from source over an undirected layout's
 // rows: the BFS making σ (levels, σ and δ reset before: kNone, 0 and 0
 // but the source's 0, 1 and 0), then δ level by level up, the whole
@@ -489,7 +434,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     const Shared s = carve(smem);
     const Run r{rows, levels, order, level_end, qrows, sigma, spill, spill_block, log2, cl.block_rank()};
     const uint32_t tid = threadIdx.x;
-    init_visited(s, r, n, false);
+    init_visited(s, r, n);
     uint32_t mine = 0;
     if (r.rank == 0) {
         if (tid == 0) {
@@ -500,7 +445,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     cl.sync();  // every block's words are clear
     if (r.rank == 0 && tid == 0) claim(cl, s, log2, source);
-    const Levels lv = run_levels<true>(cl, s, r, 0, mine, bailout);
+    const Levels lv = run_levels(cl, s, r, 0, mine, bailout);
     if (lv.qe > lv.qb) {  // stopped at a level too wide: the caller runs the source otherwise
         if (r.rank == 0 && tid == 0) *stats = mg_block_stats{lv.d, lv.qe, lv.qb, lv.qe - lv.qb};
         cl.sync();
@@ -644,39 +589,15 @@ int mg_cluster_max_vertices(int dev, uint64_t *vertices, uint32_t *blocks, char 
     MG_SET_DEVICE(dev);
     const size_t smem = kSlots * kLevelBytes + (size_t)room;
     for (uint32_t log2 = 31 - __builtin_clz(kMaxBlocks); log2 >= 1; log2--) {
-        bool bfs_ok = false, bc_ok = false;
-        int rc = fits(bfs_kernel, log2, smem, &bfs_ok, err, errlen);
-        if (rc == MG_OK) rc = fits(bc_kernel, log2, smem, &bc_ok, err, errlen);
+        bool ok = false;
+        const int rc = fits(bc_kernel, log2, smem, &ok, err, errlen);
         if (rc != MG_OK) return rc;
-        if (bfs_ok && bc_ok) {
+        if (ok) {
             *blocks = 1u << log2;
             *vertices = ((uint64_t)room / sizeof(uint32_t) * 32) << log2;
             return MG_OK;
         }
     }
-    return MG_OK;
-}
-
-int mg_cluster_bfs(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t blocks, uint32_t *levels,
-                   uint32_t *frontier, uint32_t count, uint32_t *order, uint32_t *spill, uint32_t bailout,
-                   mg_block_stats *stats, mg_stream s, mg_event *ev, char *err, size_t errlen) {
-    if (l == NULL || rows == NULL || levels == NULL || frontier == NULL || order == NULL || spill == NULL ||
-        stats == NULL)
-        return mg::invalid("mg_cluster_bfs: NULL pointer", err, errlen);
-    if (count == 0 || count > l->n)
-        return mg::invalid("mg_cluster_bfs: the frontier is empty or has more vertices than the graph", err, errlen);
-    MG_SET_DEVICE(dev);
-    cudaStream_t st = (cudaStream_t)s;
-    uint32_t log2 = 0;
-    cudaLaunchConfig_t cfg;
-    cudaLaunchAttribute attr;
-    int rc = prepare(bfs_kernel, dev, l->n, blocks, "mg_cluster_bfs", st, &log2, &cfg, &attr, err, errlen);
-    if (rc != MG_OK) return rc;
-    MG_RECORD(0);
-    MG_CHECK(cudaLaunchKernelEx(&cfg, bfs_kernel, (uint64_t)l->n, rows, log2, levels, frontier, count, order, spill,
-                                spill_block(l->n, log2), bailout, stats));
-    MG_CHECK_LAUNCH("cluster bfs_kernel<<<cluster, MG_BLOCK_THREADS, bitmap share + levels, s>>>");
-    MG_RECORD(1);
     return MG_OK;
 }
 

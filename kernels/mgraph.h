@@ -288,9 +288,13 @@ typedef struct {
     /* The in-adjacency pull steps scan (layout.InArcs): for an undirected
      * layout the sparse part itself; for a directed one its transpose, rows
      * sorted by source, built with the backend (mg_transpose,
-     * cuda.DeviceLayout.BuildIn, called by gpu.New); NULL when not built. */
+     * cuda.DeviceLayout.BuildIn, called by gpu.New); NULL when not built.
+     * in_weights: the in-arcs' weights, parallel to in_src (an undirected
+     * layout's sparse_weights; a weighted directed layout's transposed
+     * with it); NULL for an unweighted layout. */
     const uint64_t *in_offsets;
     const uint32_t *in_src;
+    const uint32_t *in_weights;
     /* The vertices with at least MG_PULL_HEAVY_DEGREE in-arcs, which a pull
      * step scans a block per vertex (mg_in_heavy builds the list). */
     uint64_t num_in_heavy;
@@ -460,13 +464,16 @@ int mg_min_sparse_loop(int dev, int prog, const mg_dlayout *l, uint32_t *values,
  * fit. rows (NULL: the layout's CSR): mg_block_rows's rows of the
  * layout, over which a round takes whole rows and the items a block keeps
  * carry theirs (one dependent global access a round instead of two); a
- * weighted program then also needs wrows (mg_block_weight_rows's). ev: 2
- * events or NULL. Asynchronous on stream s. */
+ * weighted program then also needs wrows (mg_block_weight_rows's).
+ * row_width (with rows): the slots of a row a round reads, a power of two
+ * from 1 to MG_BLOCK_ROW_WIDTH and at least the layout's largest
+ * out-degree (a grid's 4: a round's threads then take twice the items).
+ * ev: 2 events or NULL. Asynchronous on stream s. */
 int mg_min_async(int dev, int prog, const mg_dlayout *l, const uint32_t *rows, const uint32_t *wrows,
-                 uint32_t *values, const uint32_t *frontier, uint32_t count, uint64_t *ring, uint32_t ring_log2,
-                 uint32_t *queued, uint32_t delta, uint32_t *far0, uint32_t *far1, uint32_t *in_far,
-                 mg_async_state *state, uint32_t blocks_per_sm, mg_stream s, mg_event *ev, char *err,
-                 size_t errlen);
+                 uint32_t row_width, uint32_t *values, const uint32_t *frontier, uint32_t count, uint64_t *ring,
+                 uint32_t ring_log2, uint32_t *queued, uint32_t delta, uint32_t *far0, uint32_t *far1,
+                 uint32_t *in_far, mg_async_state *state, uint32_t blocks_per_sm, mg_stream s, mg_event *ev,
+                 char *err, size_t errlen);
 /* In-rows of at least this many arcs are scanned by a whole block in a
  * pull step, shorter ones by a group of eight lanes. */
 #define MG_PULL_HEAVY_DEGREE 1024
@@ -477,9 +484,12 @@ int mg_min_async(int dev, int prog, const mg_dlayout *l, const uint32_t *rows, c
 int mg_in_heavy(int dev, const mg_dlayout *l, uint32_t *list, uint64_t *count, char *err, size_t errlen);
 /* Builds a directed layout's in-adjacency from its sparse part on the
  * device: in_offsets (n+1 entries) and in_src (m), each in-row's sources in
- * ascending order (layout.Layout.In on the host gives the same arrays). At
- * most 2^31-1 arcs. Synchronous; temporary memory about 12 bytes per arc. */
-int mg_transpose(int dev, const mg_dlayout *l, uint64_t *in_offsets, uint32_t *in_src, char *err, size_t errlen);
+ * ascending order, and, unless in_weights is NULL, the in-arcs' weights
+ * (m; the layout must have sparse_weights) — layout.Layout.In on the host
+ * gives the same arrays. At most 2^31-1 arcs. Synchronous; temporary
+ * memory about 12 bytes per arc (16 with weights). */
+int mg_transpose(int dev, const mg_dlayout *l, uint64_t *in_offsets, uint32_t *in_src, uint32_t *in_weights,
+                 char *err, size_t errlen);
 /* BFS parents from BFS levels (layout numbering): a vertex at level 0 is
  * its own parent, an unreached one (0xffffffff) has none (0xffffffff),
  * any other gets its first in-neighbour (the smallest layout id) one level
@@ -636,14 +646,16 @@ int mg_bc_order(int dev, const int32_t *depth, uint64_t n, uint32_t levels, uint
 int mg_bc_backward(int dev, const mg_dlayout *l, const int32_t *depth, const double *sigma,
                    double *delta, const uint32_t *level, uint32_t count, int32_t d,
                    mg_stream s, mg_event *ev, char *err, size_t errlen);
-/* Both passes of Brandes from source without levels (bcasync.cu), on an
- * undirected layout: depth from levels (an async BFS's result; 0xffffffff:
- * unreached → −1), then sigma by a dataflow pass over the async worklist
- * (a vertex is processed once all its arcs from depth − 1 have added to
- * it) and delta by one over the leaves up (once all its arcs to depth + 1
- * have). pred_left, succ_left: n counters each, dag: m bytes (scratch). ring, queued,
- * state: as mg_min_async's (left so unless state->overflow is set). ev: 2
- * events or NULL. Asynchronous on stream s. */
+/* Both passes of Brandes from source without levels (bcasync.cu): depth
+ * from levels (an async BFS's result; 0xffffffff: unreached → −1), then
+ * sigma by a dataflow pass over the async worklist (a vertex is processed
+ * once all its arcs from depth − 1 have added to it) and delta by one over
+ * the leaves up (once all its arcs to depth + 1 have), along the in-arcs:
+ * the layout's in-adjacency must be set (a directed layout's transpose,
+ * mg_transpose). pred_left, succ_left: n counters each, dag: m bytes
+ * (scratch). ring, queued, state: as mg_min_async's (left so unless
+ * state->overflow is set). ev: 2 events or NULL. Asynchronous on stream
+ * s. */
 int mg_bc_async(int dev, const mg_dlayout *l, const uint32_t *levels, uint32_t source, int32_t *depth,
                 double *sigma, double *delta, uint32_t *pred_left, uint32_t *succ_left, uint8_t *dag, uint64_t *ring,
                 uint32_t ring_log2, uint32_t *queued, mg_async_state *state, uint32_t blocks_per_sm,
@@ -702,8 +714,8 @@ int mg_bc_block(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t sou
                 uint32_t *order, uint32_t *level_end, uint64_t *arc_begin, uint32_t *arc_count, uint32_t *links,
                 double *qvals, uint32_t bailout, double *sigma, double *delta, mg_block_stats *stats, mg_stream s,
                 mg_event *ev, char *err, size_t errlen);
-/* Traversals in one thread-block cluster (cluster.cu, compute capability
- * 9.0 and up): the one-block runs' level-synchronous BFS and Brandes over
+/* Brandes in one thread-block cluster (cluster.cu, compute capability
+ * 9.0 and up): the one-block runs' level-synchronous Brandes over
  * fixed-width rows (mg_block_rows), spread over the blocks of one
  * cluster, whose barrier (the cluster's, in hardware) separates the
  * levels. The visited bitmap is split over the blocks' shared memory
@@ -721,20 +733,12 @@ int mg_bc_block(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t sou
  * or 2 blocks; 0 where the device has no clusters) and the most vertices
  * its bitmap takes (*vertices; 0 with no clusters). */
 int mg_cluster_max_vertices(int dev, uint64_t *vertices, uint32_t *blocks, char *err, size_t errlen);
-/* mg_block_bfs over a cluster of blocks blocks (mg_cluster_max_vertices's
- * or a smaller power of two, at least 2): the same arguments, but rows
- * must be set (mg_block_rows's), n at most mg_cluster_max_vertices for
- * that size, and spill holds MG_CLUSTER_SPILL_WORDS(n, blocks) words. A
- * level of more than bailout vertices (0: never) is found when the next
- * is made: the run stops with that next level in frontier. ev: 2 events
- * or NULL. Asynchronous on stream s. */
-int mg_cluster_bfs(int dev, const mg_dlayout *l, const uint32_t *rows, uint32_t blocks, uint32_t *levels,
-                   uint32_t *frontier, uint32_t count, uint32_t *order, uint32_t *spill, uint32_t bailout,
-                   mg_block_stats *stats, mg_stream s, mg_event *ev, char *err, size_t errlen);
-/* mg_bc_block over a cluster of blocks blocks, over rows (required): the
- * BFS makes sigma as it goes and writes each queued vertex's row in queue
- * order to qrows (n * MG_BLOCK_ROW_WIDTH words), which the backward pass
- * reads; spill as mg_cluster_bfs's. It stops after the BFS
+/* mg_bc_block over a cluster of blocks blocks (mg_cluster_max_vertices's
+ * or a smaller power of two, at least 2), over rows (required; n at most
+ * mg_cluster_max_vertices for that size): the BFS makes sigma as it goes
+ * and writes each queued vertex's row in queue order to qrows
+ * (n * MG_BLOCK_ROW_WIDTH words), which the backward pass reads; spill
+ * holds MG_CLUSTER_SPILL_WORDS(n, blocks) words. It stops after the BFS
  * (stats->frontier_count > 0, delta void) when a level has more than
  * bailout vertices (0: never). ev: 2 events or NULL. Asynchronous on
  * stream s. */

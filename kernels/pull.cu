@@ -137,9 +137,8 @@ __global__ void __launch_bounds__(kPullBlock)
 // pull_all_kernel is the pull step of a min program that reads every arc
 // (SSSP, label propagation; SEP-Graph's Sync + Pull): a group of kPullGroup
 // lanes per vertex combines the contributions of all its active
-// in-neighbours (weights, for a weighted program, at the in-arc's index in
-// sparse_weights: the caller has checked that the in-adjacency is the
-// sparse part itself) and applies the minimum once. Values change in place
+// in-neighbours (a weighted program's weights from in_weights, which the
+// caller has checked) and applies the minimum once. Values change in place
 // (a neighbour may already see a lowered value, which only speeds the min
 // programs' convergence); next[v] is written for every vertex the kernel
 // owns (heavy rows are pull_all_heavy_kernel's).
@@ -163,7 +162,7 @@ __global__ void __launch_bounds__(kPullBlock)
     if (mine)
         for (uint64_t e = lo + sub; e < hi; e += kPullGroup) {
             const uint32_t u = L.in_src[e];
-            if (active[u] != 0) best = Op::combine(best, op.edge(values[u], Op::weighted ? L.sparse_weights[e] : 0u));
+            if (active[u] != 0) best = Op::combine(best, op.edge(values[u], Op::weighted ? L.in_weights[e] : 0u));
         }
 #pragma unroll
     for (int d = kPullGroup / 2; d > 0; d >>= 1) best = Op::combine(best, __shfl_xor_sync(0xffffffffu, best, d));
@@ -191,7 +190,7 @@ __global__ void __launch_bounds__(kPullBlock)
         uint32_t best = Op::identity;
         for (uint64_t e = lo + threadIdx.x; e < hi; e += kPullBlock) {
             const uint32_t u = L.in_src[e];
-            if (active[u] != 0) best = Op::combine(best, op.edge(values[u], Op::weighted ? L.sparse_weights[e] : 0u));
+            if (active[u] != 0) best = Op::combine(best, op.edge(values[u], Op::weighted ? L.in_weights[e] : 0u));
         }
         if (best != Op::identity) atomicMin(&s_best, best);
         __syncthreads();
@@ -249,10 +248,8 @@ int pull_all_step(Op op, int dev, const mg_dlayout *l, uint32_t *values, const u
         return mg::invalid("mg_min_pull_all_step: NULL pointer", err, errlen);
     if ((l->n > 0 && l->in_offsets == NULL) || (l->m > 0 && l->in_src == NULL))
         return mg::invalid("mg_min_pull_all_step: the layout's in-adjacency is not on the device", err, errlen);
-    if (Op::weighted && l->m > 0 && (l->in_offsets != l->sparse_offsets || l->sparse_weights == NULL))
-        return mg::invalid("mg_min_pull_all_step: a weighted pull reads the weights of an undirected layout's in-rows "
-                           "(a directed layout's transpose has none)",
-                           err, errlen);
+    if (Op::weighted && l->m > 0 && l->in_weights == NULL)
+        return mg::invalid("mg_min_pull_all_step: a weighted pull needs the in-arcs' weights (in_weights)", err, errlen);
     MG_SET_DEVICE(dev);
     cudaStream_t st = (cudaStream_t)s;
     MG_CHECK(cudaMemsetAsync(ctr, 0, sizeof(mg_step_counters), st));

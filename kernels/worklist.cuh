@@ -57,13 +57,17 @@
 //       // for anything but w and u
 //       static constexpr bool kRows, kWeightRows;  // kWeightRows: relax_row needs the weights' rows
 //       const uint32_t *rows, *wrows;  // when kRows
+//       uint32_t row_log2;  // log2 of the slots of a row a round reads (at least the largest degree)
 //       __device__ bool relax_row(const V &x, uint32_t w, uint32_t u, uint32_t &ival) const;
 //   };
 //
 // Over rows (a layout whose vertices have at most MG_BLOCK_ROW_WIDTH arcs:
 // road networks, meshes; mg_block_rows's rows and, for weighted programs,
 // mg_block_weight_rows's) a round takes every item's whole row, no scan and
-// no search, and the items a block keeps carry their rows (and weights) in
+// no search (only the first 2^row_log2 slots of a row, which hold every
+// arc: a grid's rows take 4 threads, not MG_BLOCK_ROW_WIDTH, so a round's
+// threads take twice the items and its items wait for half the passes),
+// and the items a block keeps carry their rows (and weights) in
 // shared memory: a relaxation loads its destination's row with its atomic,
 // so a round waits for one global access (the atomic) instead of two (the
 // destination, then the atomic). Items claimed from the ring read their rows
@@ -144,11 +148,13 @@ __device__ __forceinline__ uint32_t ring_read(Ring r, uint32_t t, const mg_async
 
 // take_tickets reserves k tickets at the tail for items already counted in
 // work, or sets the overflow flag (and returns false) when the ring would
-// hold more than its size.
+// hold more than its size. The head read after the tail may be past
+// base + k already (consumers claimed tickets that later producers took):
+// the difference is signed, and then negative, not an overflow.
 __device__ __forceinline__ bool take_tickets(Ring r, mg_async_state *st, uint32_t k, uint32_t *base) {
     *base = atomicAdd(&st->tail, k);
     const uint32_t head = *(volatile uint32_t *)&st->head;
-    if (*base + k - head > r.mask + 1) {
+    if ((int64_t)(int32_t)(*base + k - head) > (int64_t)r.mask + 1) {
         atomicExch(&st->overflow, 1u);
         return false;
     }
@@ -224,8 +230,9 @@ __device__ void row_round(const Policy &pol, mg_async_state *st, Ring ring, uint
         *carry_next = 1;
     }
     __syncthreads();
-    for (uint32_t e = tid; e < k * kRowWidth; e += kAsyncBlock) {
-        const uint32_t i = e / kRowWidth, j = e % kRowWidth;
+    const uint32_t width = 1u << pol.row_log2, half = width > kRowWidth / 2;  // half: the row's second 16 bytes
+    for (uint32_t e = tid; e < k << pol.row_log2; e += kAsyncBlock) {
+        const uint32_t i = e >> pol.row_log2, j = e & (width - 1);
         if (!s_live[i]) continue;
         uint32_t u, w = 0;
         if (carry) {
@@ -239,12 +246,12 @@ __device__ void row_round(const Policy &pol, mg_async_state *st, Ring ring, uint
         if (u == kRowNone) continue;
         // u's row (and weights) with the relaxation: what the next round needs
         const uint32_t *ur = pol.rows + (size_t)u * kRowWidth;
-        const uint4 r0 = load_row4(ur), r1 = load_row4(ur + 4);
+        const uint4 r0 = load_row4(ur), r1 = half ? load_row4(ur + 4) : uint4{};
         uint4 q0{}, q1{};
         if (Policy::kWeightRows) {
             const uint32_t *uw = pol.wrows + (size_t)u * kRowWidth;
             q0 = load_row4(uw);
-            q1 = load_row4(uw + 4);
+            if (half) q1 = load_row4(uw + 4);
         }
         uint32_t c;
         if (!pol.relax_row(s_val[i], w, u, c)) continue;

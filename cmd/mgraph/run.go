@@ -173,7 +173,7 @@ Examples:
 			fs.StringVar(&f.gpuSplit, "gpu-split", "", "cuda: the dense kernels' work split ROWS,EDGES,SLOTS (rows per heavy row chunk, light edges per chunk, slots per phase 2 chunk; 0 or empty: the default)")
 			fs.Uint32Var(&f.gpuAsyncBl, "gpu-async-blocks", 0, "cuda: thread blocks per SM of --mode async runs (0: the default; at most what fits)")
 			fs.BoolVar(&f.gpuNoBlock, "gpu-no-block", false, "cuda: --mode auto hands long runs with small frontiers to the grid-wide async engine, never to one thread block (for comparing the two)")
-			fs.BoolVar(&f.gpuNoClust, "gpu-no-cluster", false, "cuda: --mode auto never runs a traversal in one thread-block cluster; where one block does not take a narrow graph it goes to the grid-wide async engine (for comparing the two)")
+			fs.BoolVar(&f.gpuNoClust, "gpu-no-cluster", false, "cuda: --mode auto never runs a Brandes source (bc) in one thread-block cluster; where one block does not take it on a narrow graph it goes to the grid-wide async engine (for comparing the two)")
 			fs.UintVar(&f.gpuClustBl, "gpu-cluster-blocks", 0, "cuda: blocks of the cluster runs' clusters (2, 4, 8 or 16; 0: the largest the device launches)")
 			fs.BoolVar(&f.gpuNoRows, "gpu-no-block-rows", false, fmt.Sprintf("cuda: one-block runs and async runs of bfs, sssp and cc read the CSR even where every vertex has at most %d out-arcs, instead of fixed-width rows (for comparing the two)", cuda.BlockRowWidth))
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
