@@ -36,6 +36,9 @@ type LoopRule struct {
 	CanPull           bool
 	Calibrated        bool   // Fixed, ArcCost and EDP hold
 	Delta             uint32 // near-far bucket width (see SparseLoop), 0: off
+	// PullMinArcs: the fewest frontier out-arcs for which the loop stops
+	// for a pull step (0: any the pull rule takes).
+	PullMinArcs uint64
 }
 
 // loopRule mirrors mg_loop_rule (the cuda build checks its size).
@@ -46,6 +49,7 @@ type loopRule struct {
 	delta, reserved                        uint32
 	unsettledVertices                      uint64
 	pullArcRatio                           float64
+	pullMinArcs                            uint64
 }
 
 func (r LoopRule) c() loopRule {
@@ -57,7 +61,8 @@ func (r LoopRule) c() loopRule {
 	}
 	return loopRule{n: r.N, m: r.M, unsettled: r.Unsettled, alpha: r.Alpha, beta: r.Beta, maxCount: r.MaxCount, fixed: r.Fixed,
 		arcCost: r.ArcCost, edp: r.EDP, fastRatio: r.FastRatio, hybrid: b(r.Hybrid), canPull: b(r.CanPull),
-		calibrated: b(r.Calibrated), delta: r.Delta, unsettledVertices: r.UnsettledVertices, pullArcRatio: r.PullArcRatio}
+		calibrated: b(r.Calibrated), delta: r.Delta, unsettledVertices: r.UnsettledVertices, pullArcRatio: r.PullArcRatio,
+		pullMinArcs: r.PullMinArcs}
 }
 
 // ESP returns the rule's ESP model for a frontier of edges out-arcs, in

@@ -54,6 +54,7 @@ type Backend struct {
 	fixed, arcCost map[int]float64
 	arcRef         map[int]uint64
 	loopFixed      map[int]float64   // the shortest device-loop iteration per program id (seconds)
+	pullSecs       map[int]float64   // the shortest pull iteration per program id (seconds; pullMinArcs)
 	fixedSamples   map[int]int       // host sparse steps fixed is the shortest of
 	noLoop         bool              // WithoutDeviceLoop
 	loopBlocks     uint32            // WithLoopBlocksPerSM
@@ -269,7 +270,7 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	}
 	b := &Backend{l: l, dl: dl, col: col, workers: workers, sms: max(props.Multiprocessors, 1), recovered: recovered,
 		edp: map[int]time.Duration{}, fixed: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
-		loopFixed: map[int]float64{}, fixedSamples: map[int]int{},
+		loopFixed: map[int]float64{}, pullSecs: map[int]float64{}, fixedSamples: map[int]int{},
 		noLoop: o.noLoop, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(l.WeightKind, weights, o.nearFar),
 		asyncDelta: nearFarDeltaTimes(l.WeightKind, weights, o.nearFar, engine.AsyncNearFarWeights), prScheme: o.prScheme,
 		noBlockRows: o.noBlockRows}
@@ -804,7 +805,7 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 		tr := open(i)
 		iterStart := time.Now()
 		usePull := forcePull
-		if canPull && !forcePull {
+		if canPull && !forcePull && edges >= b.pullMinArcs(key) {
 			if prev == modePull {
 				usePull = count >= prevCount || count*sampler.Beta > n
 			} else {
@@ -874,6 +875,11 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 			return res, fmt.Errorf("cuda backend: %w", err)
 		}
 		tr.Seconds = time.Since(iterStart).Seconds()
+		if mode == modePull && !forcePull {
+			if s, ok := b.pullSecs[key]; !ok || tr.Seconds < s {
+				b.pullSecs[key] = tr.Seconds
+			}
+		}
 		finish(tr, c)
 	}
 	return res, nil
@@ -968,7 +974,7 @@ func (b *Backend) loopGrid(count uint64) (uint32, uint64) {
 func (b *Backend) loopRule(key int, opts engine.RunOptions, canPull bool, unsettled, unsettledVertices uint64) cuda.LoopRule {
 	r := cuda.LoopRule{N: b.l.NumVertices, M: b.l.NumArcs, Unsettled: unsettled, UnsettledVertices: unsettledVertices,
 		Alpha: sampler.Alpha, Beta: sampler.Beta, PullArcRatio: sampler.PullArcRatio, FastRatio: SparseFastRatio,
-		Hybrid: opts.Mode == engine.Hybrid, CanPull: canPull}
+		Hybrid: opts.Mode == engine.Hybrid, CanPull: canPull, PullMinArcs: b.pullMinArcs(key)}
 	edp, okEDP := b.edp[key]
 	cost, okCost := b.arcCost[key]
 	if okEDP && okCost && b.arcRef[key] != 0 {
@@ -978,6 +984,28 @@ func (b *Backend) loopRule(key int, opts engine.RunOptions, canPull bool, unsett
 		r.Delta = b.delta
 	}
 	return r
+}
+
+// pullMinArcs returns the fewest frontier out-arcs for which a pull step
+// of program key may pay on this backend (0: no bound yet): the shortest
+// pull iteration measured so far (its conversions, launches and return to
+// the host included), beyond a device-loop iteration's fixed cost, over
+// the calibrated cost of a pushed arc. The pull rule (sampler.PullPays)
+// counts arcs only; on a small graph a device-loop push of a whole
+// frontier costs less than any pull step (uk-2007-05_100000, H100: 38 µs
+// for 1.58M arcs against 65–119 µs a pull iteration), so once a run has
+// measured one, pull steps are kept to frontiers whose push costs more.
+func (b *Backend) pullMinArcs(key int) uint64 {
+	secs, ok := b.pullSecs[key]
+	cost := b.arcCost[key]
+	if !ok || b.arcRef[key] == 0 || cost <= 0 {
+		return 0
+	}
+	fixed := b.loopFixed[key]
+	if secs <= fixed {
+		return 0
+	}
+	return uint64((secs - fixed) / cost)
 }
 
 // toList makes the current frontier a list unless it is one, recording

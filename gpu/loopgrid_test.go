@@ -3,6 +3,7 @@ package gpu
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/cuda"
@@ -94,4 +95,23 @@ func TestWithSampleRate(t *testing.T) {
 		require.Equal(t, sampler.DefaultSampleRate, withSampleRate(engine.RunOptions{SampleRate: r}).SampleRate, r)
 	}
 	require.Equal(t, 0.25, withSampleRate(engine.RunOptions{SampleRate: 0.25}).SampleRate)
+}
+
+// TestPullMinArcs: no bound until a pull iteration has been measured and
+// the push model calibrated; then the pull iteration's time beyond a loop
+// iteration's fixed cost over the cost of a pushed arc, which the loop
+// rule carries; a pull no slower than the fixed cost sets none.
+func TestPullMinArcs(t *testing.T) {
+	const key = cuda.ProgBFS
+	b := &Backend{l: &layout.Layout{NumVertices: 100, NumArcs: 1000}, pullSecs: map[int]float64{},
+		arcCost: map[int]float64{}, arcRef: map[int]uint64{}, loopFixed: map[int]float64{},
+		edp: map[int]time.Duration{}, fixed: map[int]float64{}}
+	require.Zero(t, b.pullMinArcs(key))
+	b.pullSecs[key] = 65e-6
+	require.Zero(t, b.pullMinArcs(key), "push model not calibrated")
+	b.arcRef[key], b.arcCost[key], b.loopFixed[key] = 1_000_000, 20e-12, 9e-6
+	require.InDelta(t, 2_800_000, float64(b.pullMinArcs(key)), 1)
+	require.Equal(t, b.pullMinArcs(key), b.loopRule(key, engine.RunOptions{Mode: engine.Hybrid}, true, 0, 0).PullMinArcs)
+	b.pullSecs[key] = 8e-6
+	require.Zero(t, b.pullMinArcs(key))
 }

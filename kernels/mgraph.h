@@ -355,7 +355,8 @@ int mg_min_sparse_sample(int dev, int prog, const mg_dlayout *l, const uint32_t 
  * sparse by a rule the device can apply: it stops when can_pull and the
  * pull rule holds (sampler.PullPays: unsettled and unsettled_vertices,
  * decreased by each next frontier's out-arcs and vertices first; alpha,
- * beta and pull_arc_ratio as in sampler.Alpha, Beta, PullArcRatio), and when every vertex
+ * beta and pull_arc_ratio as in sampler.Alpha, Beta, PullArcRatio; and
+ * only for a frontier of at least pull_min_arcs out-arcs), and when every vertex
  * is in the frontier while the ESP model is not calibrated; it goes on when
  * the frontier's out-arcs·fast_ratio are below m, or when calibrated and
  * the ESP model, fixed_s + arc_cost_s·out-arcs, is below edp_s (a frozen
@@ -376,6 +377,7 @@ typedef struct {
     uint32_t reserved;
     uint64_t unsettled_vertices; /* vertices not yet in a frontier, after the first iteration's */
     double pull_arc_ratio;   /* a scanned pull arc's cost over a pushed arc's */
+    uint64_t pull_min_arcs;  /* the fewest frontier out-arcs a pull step may pay for (0: any) */
 } mg_loop_rule;
 /* One device-loop iteration: its step counters (the next frontier) and the
  * device's global timer when it ended (ns). */

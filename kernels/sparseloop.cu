@@ -48,7 +48,7 @@ __device__ __forceinline__ bool loop_goes_on(const mg_loop_rule &r, uint32_t cou
     if (r.can_pull) {
         unsettled -= min(unsettled, edges);
         unsettled_v -= min(unsettled_v, (uint64_t)count);
-        if (pull_pays(r, edges, unsettled, unsettled_v)) return false;
+        if (edges >= r.pull_min_arcs && pull_pays(r, edges, unsettled, unsettled_v)) return false;
     }
     if (count == r.n && !r.calibrated) return false;
     if (edges * r.fast_ratio < r.m) return true;
