@@ -475,6 +475,19 @@ const SparseFastRatio = 64
 // steps are dominated by their fixed launch and copy costs).
 const CalibrateRatio = 4096
 
+// ExploreRatio: when the ESP model would choose dense for a frontier of
+// more than ExploreRatio times the out-arcs of the sparse step its per-arc
+// cost came from, the hybrid runs that frontier sparse instead, which
+// calibrates the model at its size. A small step's time is latency more
+// than arcs: on uk-2007-05_100000 (H100) a 25K-arc device-loop step gave
+// 0.5 ns an arc, against 18 ps for a 1.58M-arc one, and with only small
+// steps measured every mid-size frontier went dense (90–130 µs on the
+// host, against 20–40 µs in the device loop), so no larger sparse step
+// ever corrected the model. Each exploration multiplies the reference
+// step's size by more than ExploreRatio, so a program explores at most
+// log(CalibrateRatio)/log(ExploreRatio) times on a backend.
+const ExploreRatio = 8
+
 type runner struct {
 	b    *Backend
 	opts engine.RunOptions
@@ -1096,7 +1109,9 @@ const DryEDPSteps = 2
 // decide picks an iteration's mode: the forced one, or the hybrid's choice
 // between EDP (measured once per program by DryEDPSteps dry dense steps,
 // then the last dense step's time) and ESP. ESP is fixed + arcs × arcCost (see
-// calibrate) once a large enough real sparse step has run; before that it is
+// calibrate) once a large enough real sparse step has run (a frontier far
+// larger than that step runs sparse to calibrate it: ExploreRatio); before
+// that it is
 // a dry sparse run of a systematic sample of the frontier list, whose time
 // beyond fixed is scaled up by frontier/sample (the CPU sampler's estimate,
 // less the fixed cost it would scale up with the sample).
@@ -1131,7 +1146,7 @@ func (b *Backend) decide(st steps, key int, opts engine.RunOptions, count, edges
 		esp := time.Duration((fixed + cost*float64(edges)) * 1e9)
 		tr.EDPSeconds, tr.ESPSeconds = edp.Seconds(), esp.Seconds()
 		tr.SampleSeconds = time.Since(sampleStart).Seconds()
-		if esp < edp {
+		if esp < edp || edges > ExploreRatio*b.arcRef[key] {
 			return engine.Sparse, nil
 		}
 		return engine.Dense, nil

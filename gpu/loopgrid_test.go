@@ -115,3 +115,30 @@ func TestPullMinArcs(t *testing.T) {
 	b.pullSecs[key] = 8e-6
 	require.Zero(t, b.pullMinArcs(key))
 }
+
+// TestDecideExplores: with the ESP model calibrated, the hybrid follows
+// it, except that a frontier of more than ExploreRatio times the model's
+// reference step runs sparse (to calibrate the model at that size); small
+// frontiers run sparse without the model.
+func TestDecideExplores(t *testing.T) {
+	const key = cuda.ProgBFS
+	b := &Backend{l: &layout.Layout{NumVertices: 100_000, NumArcs: 3_050_615},
+		edp: map[int]time.Duration{key: 90 * time.Microsecond}, fixed: map[int]float64{key: 20e-6},
+		arcCost: map[int]float64{key: 0.5e-9}, arcRef: map[int]uint64{key: 25_000}}
+	opts := engine.RunOptions{Mode: engine.Hybrid}
+	for _, c := range []struct {
+		ref, edges uint64
+		want       engine.Mode
+	}{
+		{25_000, 30_000, engine.Sparse},     // small: below m / SparseFastRatio
+		{25_000, 360_000, engine.Sparse},    // the model says dense; 14x its reference: explore
+		{200_000, 360_000, engine.Dense},    // the model, close to its reference
+		{200_000, 1_700_000, engine.Sparse}, // explore again
+	} {
+		b.arcRef[key] = c.ref
+		var tr engine.IterationTrace
+		got, err := b.decide(nil, key, opts, 5000, c.edges, nil, nil, &tr)
+		require.NoError(t, err)
+		require.Equal(t, c.want, got, "reference %d, frontier arcs %d", c.ref, c.edges)
+	}
+}
