@@ -70,6 +70,12 @@ struct MinPolicy {
     uint32_t cur;    // the pile being filled
 
     __device__ bool has_buckets() const { return delta > 0; }
+    // keep: a BFS over rows shares more of its items with idle blocks;
+    // SSSP, CC and a BFS over the CSR keep more in the block that made
+    // them (MG_ASYNC_KEEP_BFS_ROWS says what each measured).
+    __device__ uint32_t keep() const {
+        return std::is_same<Op, mg::BFSOp>::value && rows != nullptr ? MG_ASYNC_KEEP_BFS_ROWS : MG_ASYNC_KEEP;
+    }
 
     // pile returns far pile k (a select, not an array indexed at run time,
     // which would keep the whole policy in local memory: every relaxation

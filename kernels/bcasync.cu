@@ -56,6 +56,7 @@ struct ForwardPolicy {
     uint32_t *pred_left;
 
     __device__ bool has_buckets() const { return false; }
+    __device__ uint32_t keep() const { return kAsyncKeep; }
     __device__ bool next_bucket(cg::grid_group &, Ring, uint32_t *, mg_async_state *) { return false; }
 
     __device__ __forceinline__ bool load(uint32_t v, uint32_t, uint64_t, double &x) const {
@@ -84,6 +85,7 @@ struct BackwardPolicy {
     uint32_t *succ_left;
 
     __device__ bool has_buckets() const { return false; }
+    __device__ uint32_t keep() const { return kAsyncKeep; }
     __device__ bool next_bucket(cg::grid_group &, Ring, uint32_t *, mg_async_state *) { return false; }
 
     __device__ __forceinline__ bool load(uint32_t w, uint32_t, uint64_t, double &x) const {

@@ -397,6 +397,14 @@ typedef struct {
  * per SM by default, and the free ring slot. */
 #define MG_ASYNC_BLOCK 256
 #define MG_ASYNC_KEEP 128
+/* Items a block keeps for its own next round in an async BFS over
+ * fixed-width rows: fewer kept, more shared through the ring with idle
+ * blocks (H100: 2048 grid BFS 3.8 → 3.1 ms, luxembourg_osm async BFS 1.75
+ * → 1.41 ms). SSSP and CC keep MG_ASYNC_KEEP (2048 grid SSSP 8.3 ms
+ * against 10.0 with 64; CC label propagation on luxembourg_osm 0.56
+ * against 0.62), as does a BFS over the CSR (R-MAT 21 async BFS 8.1–9.7
+ * against 9.9–10.2). At most MG_ASYNC_KEEP. */
+#define MG_ASYNC_KEEP_BFS_ROWS 64
 #define MG_ASYNC_BLOCKS_PER_SM 2
 #define MG_ASYNC_EMPTY 0xffffffffffffffffull
 /* What an async run leaves on the device (mg_min_async). */

@@ -25,6 +25,7 @@ struct PRDeltaPolicy {
     double *x, *residual;
 
     __device__ bool has_buckets() const { return false; }
+    __device__ uint32_t keep() const { return kAsyncKeep; }
     __device__ bool next_bucket(cg::grid_group &, Ring, uint32_t *, mg_async_state *) { return false; }
 
     __device__ __forceinline__ bool load(uint32_t v, uint32_t, uint64_t deg, double &share) const {

@@ -11,9 +11,10 @@
 // each thread takes every kAsyncBlock-th arc of the round, found by a
 // binary search in the items' degree prefix), lets the policy relax each
 // arc, and appends the destinations the policy queues to the round's local
-// next list. It keeps up to kAsyncKeep of them for its own next round (no
-// global traffic at all for a frontier that stays small) and shares the rest
-// through a global ring of tickets, from which idle blocks claim. A small
+// next list. It keeps up to the policy's keep() (at most kAsyncKeep) of
+// them for its own next round (no global traffic at all for a frontier
+// that stays small) and shares the rest through a global ring of tickets,
+// from which idle blocks claim. A small
 // round reads each queued vertex's arc range together with its relaxation,
 // so a round's latency is two dependent memory accesses (arc, relaxation).
 //
@@ -39,6 +40,8 @@
 //       using V = ...;    // what a round reads once per item
 //       using Arc = ...;  // what relaxing an arc reads that does not wait for its destination
 //       __device__ bool has_buckets() const;
+//       // items a block keeps for its own next round, at most kAsyncKeep
+//       __device__ uint32_t keep() const;
 //       // v's value, from ival (what it was queued with, 0: unknown) and
 //       // its out-degree deg; false: skip the item (stale)
 //       __device__ bool load(uint32_t v, uint32_t ival, uint64_t deg, V &out) const;
@@ -212,7 +215,7 @@ __device__ __forceinline__ void share_one(Ring ring, uint32_t *queued, mg_async_
 // items (their queued values ival; their rows and weights in row and wt
 // when carry) relax every slot of their rows, one thread a slot, and the
 // destinations they queue go to next (values next_val, count *count), the
-// first kAsyncKeep with their rows and weights in next_row and next_wt,
+// first keep with their rows and weights in next_row and next_wt,
 // loaded with the relaxation (*carry_next is set: they carry them). A
 // destination the full list does not take goes to the ring at once.
 // s_val and s_live are the round's scratch (an item's value, whether it is
@@ -223,7 +226,7 @@ __device__ void row_round(const Policy &pol, mg_async_state *st, Ring ring, uint
                           const uint4 (*wt)[kRowWidth / 4], uint32_t *next, uint32_t *next_val, uint32_t *count,
                           uint4 (*next_row)[kRowWidth / 4], uint4 (*next_wt)[kRowWidth / 4], uint32_t *carry_next,
                           typename Policy::V *s_val, uint64_t *s_live) {
-    const uint32_t tid = threadIdx.x;
+    const uint32_t tid = threadIdx.x, keep = min(pol.keep(), kAsyncKeep);
     if (tid < k) s_live[tid] = pol.load(items[tid], ival[tid], kRowWidth, s_val[tid]) ? 1 : 0;
     if (tid == 0) {
         *count = 0;
@@ -259,7 +262,7 @@ __device__ void row_round(const Policy &pol, mg_async_state *st, Ring ring, uint
         if (slot < kAsyncNext) {
             next[slot] = u;
             next_val[slot] = c;
-            if (slot < kAsyncKeep) {
+            if (slot < keep) {
                 next_row[slot][0] = r0;
                 next_row[slot][1] = r1;
                 if (Policy::kWeightRows) {
@@ -419,10 +422,10 @@ __global__ void __launch_bounds__(kAsyncBlock) worklist_kernel(Policy pol, mg_dl
             }
             __syncthreads();
         }
-        // Keep the first kAsyncKeep; offer the rest to the ring, each vertex
+        // Keep the first pol.keep(); offer the rest to the ring, each vertex
         // at most once there (queued).
         const uint32_t made = min(s_count[1 - p], kAsyncNext);
-        const uint32_t keep = min(made, kAsyncKeep);
+        const uint32_t keep = min(made, min(pol.keep(), kAsyncKeep));
         if (made > keep) {  // the same in every thread
             if (tid == 0) s_nspill = 0;
             __syncthreads();
