@@ -889,9 +889,7 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 		}
 		tr.Seconds = time.Since(iterStart).Seconds()
 		if mode == modePull && !forcePull {
-			if s, ok := b.pullSecs[key]; !ok || tr.Seconds < s {
-				b.pullSecs[key] = tr.Seconds
-			}
+			lowerTo(b.pullSecs, key, tr.Seconds)
 		}
 		finish(tr, c)
 	}
@@ -1108,13 +1106,13 @@ const DryEDPSteps = 2
 
 // decide picks an iteration's mode: the forced one, or the hybrid's choice
 // between EDP (measured once per program by DryEDPSteps dry dense steps,
-// then the last dense step's time) and ESP. ESP is fixed + arcs × arcCost (see
-// calibrate) once a large enough real sparse step has run (a frontier far
-// larger than that step runs sparse to calibrate it: ExploreRatio); before
-// that it is
-// a dry sparse run of a systematic sample of the frontier list, whose time
-// beyond fixed is scaled up by frontier/sample (the CPU sampler's estimate,
-// less the fixed cost it would scale up with the sample).
+// then the last dense step's time) and ESP. ESP is fixed + arcs × arcCost
+// (see calibrate) once a large enough real sparse step has run (a frontier
+// far larger than that step runs sparse to calibrate it: ExploreRatio);
+// before that it is a dry sparse run of a systematic sample of the
+// frontier list, whose time beyond fixed is scaled up by frontier/sample
+// (the CPU sampler's estimate, less the fixed cost it would scale up with
+// the sample).
 func (b *Backend) decide(st steps, key int, opts engine.RunOptions, count, edges uint64, hasList, hasFlags *bool, tr *engine.IterationTrace) (engine.Mode, error) {
 	l := b.l
 	switch {
@@ -1202,12 +1200,18 @@ func (b *Backend) calibrateLoop(prog int, edges uint64, t float64) {
 	b.calibrateAbove(b.loopFixed, prog, edges, t)
 }
 
+// lowerTo sets m[key] to t if it has none or a longer one: the shortest
+// time seen.
+func lowerTo(m map[int]float64, key int, t float64) {
+	if f, ok := m[key]; !ok || t < f {
+		m[key] = t
+	}
+}
+
 // calibrateAbove lowers fixed[prog] to t if it is shorter, and sets the
 // per-arc cost from the time above it.
 func (b *Backend) calibrateAbove(fixed map[int]float64, prog int, edges uint64, t float64) {
-	if f, ok := fixed[prog]; !ok || t < f {
-		fixed[prog] = t
-	}
+	lowerTo(fixed, prog, t)
 	// The largest step is the one most like the large frontiers the hybrid
 	// decides on; smaller ones cost more per arc (fewer blocks in flight,
 	// hubs), so the model keeps the largest one's cost.

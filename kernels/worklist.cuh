@@ -14,9 +14,9 @@
 // next list. It keeps up to the policy's keep() (at most kAsyncKeep) of
 // them for its own next round (no global traffic at all for a frontier
 // that stays small) and shares the rest through a global ring of tickets,
-// from which idle blocks claim. A small
-// round reads each queued vertex's arc range together with its relaxation,
-// so a round's latency is two dependent memory accesses (arc, relaxation).
+// from which idle blocks claim. A small round reads each queued vertex's
+// arc range together with its relaxation, so a round's latency is two
+// dependent memory accesses (arc, relaxation).
 //
 // The ring: 64-bit slots holding (ticket << 32 | vertex), MG_ASYNC_EMPTY when
 // free. A producer takes tickets from tail and writes each slot when it is
@@ -202,6 +202,13 @@ __device__ __forceinline__ bool uses_rows(const Policy &pol) {
     }
 }
 
+// kept_at_most returns how many of a round's queued items a block keeps:
+// the policy's keep(), within the shared memory's kAsyncKeep.
+template <typename Policy>
+__device__ __forceinline__ uint32_t kept_at_most(const Policy &pol) {
+    return min(pol.keep(), kAsyncKeep);
+}
+
 // share_one offers u to the ring at once (a round's local list is full),
 // unless it is there already.
 __device__ __forceinline__ void share_one(Ring ring, uint32_t *queued, mg_async_state *st, uint32_t u) {
@@ -226,7 +233,7 @@ __device__ void row_round(const Policy &pol, mg_async_state *st, Ring ring, uint
                           const uint4 (*wt)[kRowWidth / 4], uint32_t *next, uint32_t *next_val, uint32_t *count,
                           uint4 (*next_row)[kRowWidth / 4], uint4 (*next_wt)[kRowWidth / 4], uint32_t *carry_next,
                           typename Policy::V *s_val, uint64_t *s_live) {
-    const uint32_t tid = threadIdx.x, keep = min(pol.keep(), kAsyncKeep);
+    const uint32_t tid = threadIdx.x, keep = kept_at_most(pol);
     if (tid < k) s_live[tid] = pol.load(items[tid], ival[tid], kRowWidth, s_val[tid]) ? 1 : 0;
     if (tid == 0) {
         *count = 0;
@@ -425,7 +432,7 @@ __global__ void __launch_bounds__(kAsyncBlock) worklist_kernel(Policy pol, mg_dl
         // Keep the first pol.keep(); offer the rest to the ring, each vertex
         // at most once there (queued).
         const uint32_t made = min(s_count[1 - p], kAsyncNext);
-        const uint32_t keep = min(made, min(pol.keep(), kAsyncKeep));
+        const uint32_t keep = min(made, kept_at_most(pol));
         if (made > keep) {  // the same in every thread
             if (tid == 0) s_nspill = 0;
             __syncthreads();
