@@ -1,6 +1,7 @@
 package apps
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -86,7 +87,15 @@ func ValidateBFSTree(g *graph.CSR, source uint32, parents []uint32) error {
 
 // ValidateSSSP checks distances against Dijkstra from source. A reference
 // distance of 2^32−1 or more must read as Unreached (saturated).
+//
+// From SSSPCertificateArcs arcs on, it checks the distances' certificate
+// instead (CheckSSSPCertificate on every core), unless a weight is zero.
 func ValidateSSSP(g *graph.CSR, source uint32, dist []uint32) error {
+	if g.NumArcs() >= SSSPCertificateArcs {
+		if err := CheckSSSPCertificate(g, source, dist, 0); !errors.Is(err, ErrZeroWeight) {
+			return err
+		}
+	}
 	want, err := ref.SSSP(g, source)
 	if err != nil {
 		return err

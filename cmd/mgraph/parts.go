@@ -362,6 +362,9 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, in *partInput, spe
 		}
 	}
 	fmt.Fprintf(e.stderr, "parts' backends ready in %s\n", fmtSeconds(time.Since(backendsStart).Seconds()))
+	if gpus > 0 {
+		fmt.Fprintf(e.stderr, "parts' layouts on the GPUs: %s\n", deviceShares(p.backends, gpus))
+	}
 	where := "CPU"
 	if gpus > 0 {
 		where = fmt.Sprintf("%d GPUs", gpus)
@@ -374,6 +377,27 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, in *partInput, spe
 	}
 	fmt.Fprintf(e.stderr, "%s %s in %s\n", how, p.describe, fmtSeconds(time.Since(t0).Seconds()))
 	return p, nil
+}
+
+// deviceShares says how much device memory the parts' layouts take (GPU
+// backends, part i on GPU i mod gpus): in all, and on the GPU that holds
+// the most.
+func deviceShares(backends []engine.Backend, gpus int) string {
+	per := make([]uint64, gpus)
+	var all uint64
+	for i, b := range backends {
+		if g, ok := b.(*gpu.Backend); ok {
+			per[i%gpus] += g.DeviceBytes()
+			all += g.DeviceBytes()
+		}
+	}
+	most := 0
+	for i, x := range per {
+		if x > per[most] {
+			most = i
+		}
+	}
+	return fmt.Sprintf("%s in all, at most %s on one (GPU %d)", cuda.FormatBytes(all), cuda.FormatBytes(per[most]), most)
 }
 
 // partitionGraph partitions in's graph and builds every part's layout; it
