@@ -32,12 +32,12 @@ func (el *EdgeList) Symmetrize(workers int) {
 		}
 		extra[c.Index] = k
 	})
-	total := par.ExclusiveScan(extra)
-	src := slices.Grow(el.Src, int(total))[:m+int(total)]
-	dst := slices.Grow(el.Dst, int(total))[:m+int(total)]
+	size := m + int(par.ExclusiveScan(extra))
+	src := extendArcs(el.Src, size, workers)
+	dst := extendArcs(el.Dst, size, workers)
 	var w []uint32
 	if el.Weights != nil {
-		w = slices.Grow(el.Weights, int(total))[:m+int(total)]
+		w = extendArcs(el.Weights, size, workers)
 	}
 	par.ForChunks(chunks, func(c par.Chunk) {
 		p := m + int(extra[c.Index])
@@ -54,6 +54,21 @@ func (el *EdgeList) Symmetrize(workers int) {
 	})
 	el.Src, el.Dst, el.Weights = src, dst, w
 	el.Directed = false
+}
+
+// extendArcs returns s extended to n elements (n ≥ len(s)), the new ones
+// to be written by the caller: s itself when its capacity allows, else a
+// copy in a new array of exactly n elements. (slices.Grow would take
+// append's growth, about 1.22·n elements for a list that doubles, all of
+// them cleared, and copy on one goroutine: for billions of arcs, gigabytes
+// held for nothing and seconds of serial copying.)
+func extendArcs(s []uint32, n, workers int) []uint32 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	out := make([]uint32, n)
+	par.Copy(out[:len(s)], s, workers, minArcsPerWorker)
+	return out
 }
 
 // DropSelfLoops removes every arc u→u and returns how many were removed. The
