@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -428,16 +429,35 @@ func partitionGraph(ctx context.Context, e *env, f *runFlags, in *partInput, spe
 	}
 	in.el = nil // the parts hold the arcs now
 	phase("split")
-	ls, err := partition.BuildLayouts(ctx, ps, in.whole.Params, preprocess.Options{Workers: f.in.threads})
+	ls, err := buildPartLayouts(ctx, ps, in.whole.Params, preprocess.Options{Workers: f.in.threads})
 	if err != nil {
 		return nil, nil, 0, err
-	}
-	for _, pt := range ps {
-		pt.EL = nil // built: the arcs are in the layouts
 	}
 	phase("layouts")
 	fmt.Fprintf(e.stderr, "partitioning: %s\n", strings.Join(phases, ", "))
 	return ps, ls, cut, nil
+}
+
+// buildPartLayouts builds the parts' layouts one after the other, as
+// partition.BuildLayouts does, and lets each part's arcs go (pt.EL = nil)
+// as soon as its layout is built, so that the collections preprocess.Build
+// makes between its stages reclaim them while the next part builds: the
+// parts' lists (12 bytes an arc with weights) no longer all stay until
+// the last layout is done. It then collects and returns the freed memory
+// to the OS: without that, the last part's list and the last build's
+// buffers, garbage below the collector's goal (twice the live heap),
+// would stay through the trials and the validation.
+func buildPartLayouts(ctx context.Context, ps []*partition.Part, p layout.Params, opts preprocess.Options) ([]*layout.Layout, error) {
+	ls := make([]*layout.Layout, len(ps))
+	for i, pt := range ps {
+		l, err := preprocess.Build(ctx, pt.EL, p, opts)
+		if err != nil {
+			return nil, fmt.Errorf("partition: layout of part %d: %w", i, err)
+		}
+		ls[i], pt.EL = l, nil // built: the arcs are in the layout
+	}
+	debug.FreeOSMemory()
+	return ls, nil
 }
 
 // partKeys returns the cache keys of the parts' layouts of the graph

@@ -1,15 +1,19 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"github.com/mgraph-dev/mgraph/partition"
+	"github.com/mgraph-dev/mgraph/preprocess"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -272,4 +276,43 @@ func TestRunPartitionedNoWholeLayout(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "validation: ok")
 	assert.Contains(t, errOut, "graph in original ids")
+}
+
+// TestBuildPartLayoutsReleasesEachPart: buildPartLayouts lets each part's
+// arcs go once its layout is built (while the next part builds, every
+// earlier part's list is gone, so that preprocess's collections reclaim
+// it), and builds the layouts partition.BuildLayouts builds.
+func TestBuildPartLayoutsReleasesEachPart(t *testing.T) {
+	ctx := context.Background()
+	el := testgraphs.Generated(t, "rmat:10:8", 1)
+	el.Symmetrize(2)
+	el.SetRandomWeights(3, 1, 64, 2)
+	const parts = 3
+	owner, err := partition.Assign(ctx, el, partition.Options{Method: partition.Random, Parts: parts, Seed: 1})
+	require.NoError(t, err)
+	split := func() []*partition.Part {
+		ps, err := partition.Split(ctx, el, owner, parts)
+		require.NoError(t, err)
+		return ps
+	}
+	want, err := partition.BuildLayouts(ctx, split(), testgraphs.SmallParams(), preprocess.Options{Workers: 2})
+	require.NoError(t, err)
+
+	ps := split()
+	building := -1
+	opts := preprocess.Options{Workers: 2, OnStage: func(stage string, _ time.Duration) {
+		if stage == preprocess.StageCheck {
+			building++
+		}
+		for j, pt := range ps {
+			assert.Equal(t, j < building, pt.EL == nil, "part %d's arcs while part %d builds (%s)", j, building, stage)
+		}
+	}}
+	got, err := buildPartLayouts(ctx, ps, testgraphs.SmallParams(), opts)
+	require.NoError(t, err)
+	assert.Equal(t, parts-1, building)
+	for j, pt := range ps {
+		assert.Nil(t, pt.EL, "part %d", j)
+	}
+	require.Equal(t, want, got)
 }
