@@ -362,6 +362,9 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, in *partInput, spe
 			exchange = "NCCL through the host"
 		}
 	}
+	if gpus > 0 && !spec.host && store == nil {
+		dropCPUSections(ls)
+	}
 	fmt.Fprintf(e.stderr, "parts' backends ready in %s\n", fmtSeconds(time.Since(backendsStart).Seconds()))
 	if gpus > 0 {
 		fmt.Fprintf(e.stderr, "parts' layouts on the GPUs: %s\n", deviceShares(p.backends, gpus))
@@ -378,6 +381,20 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, in *partInput, spe
 	}
 	fmt.Fprintf(e.stderr, "%s %s in %s\n", how, p.describe, fmtSeconds(time.Since(t0).Seconds()))
 	return p, nil
+}
+
+// dropCPUSections lets the parts' layouts' SegmentSplit go, and returns
+// the memory to the OS, when no CPU engine will read them: the parts run on
+// GPUs, exchange on the devices and are not written to the cache. It is
+// the sparse CPU engine's split of the high segments, segments × part
+// vertices × 4 bytes (about 11–18 bytes an arc on R-MAT parts: 120 GB on a
+// graph of 10G arcs), which only the host would hold through the trials
+// and the validation.
+func dropCPUSections(ls []*layout.Layout) {
+	for _, l := range ls {
+		l.SegmentSplit = nil
+	}
+	debug.FreeOSMemory()
 }
 
 // deviceShares says how much device memory the parts' layouts take (GPU
