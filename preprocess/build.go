@@ -43,6 +43,9 @@ type Options struct {
 	// OnStage, when set, is called after each stage with its name and
 	// duration (for logs and benchmarks).
 	OnStage func(stage string, elapsed time.Duration)
+	// Device is the GPU (its ordinal) a device build runs on (BuildGPU,
+	// BuildOn); 0 by default.
+	Device int
 	// KeepOnDevice asks BuildOn, when it builds on the GPU, to leave the
 	// layout on the device and download only what the host needs before a
 	// run there (Report.Built).

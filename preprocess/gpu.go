@@ -75,7 +75,7 @@ func EstimateGPUBytes(n, m uint64, weighted bool, p layout.Params) uint64 {
 	return need + need/10 + 512<<20
 }
 
-// BuildGPU builds the layout of el on GPU 0: the same layout as Build, byte
+// BuildGPU builds the layout of el on GPU opts.Device: the same layout as Build, byte
 // for byte. It validates the input as Build does, estimates the device
 // memory it needs (EstimateGPUBytes) and fails with ErrGPUMemory when the
 // device's free memory is short, before copying anything. Errors from the
@@ -109,7 +109,7 @@ func buildGPU(ctx context.Context, el *graph.EdgeList, p layout.Params, opts Opt
 	if err := ctx.Err(); err != nil {
 		return nil, nil, tm, fmt.Errorf("preprocess: %w", err)
 	}
-	dev, err := cuda.GetDevice(0)
+	dev, err := cuda.GetDevice(opts.Device)
 	if err != nil {
 		return nil, nil, tm, err
 	}

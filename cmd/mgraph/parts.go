@@ -446,35 +446,73 @@ func partitionGraph(ctx context.Context, e *env, f *runFlags, in *partInput, spe
 	}
 	in.el = nil // the parts hold the arcs now
 	phase("split")
-	ls, err := buildPartLayouts(ctx, ps, in.whole.Params, preprocess.Options{Workers: f.in.threads})
+	where, err := f.lf.where()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	ls, notes, err := buildPartLayouts(ctx, ps, in.whole.Params, preprocess.Options{Workers: f.in.threads}, partBuild{where: where, gpus: spec.gpus})
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	phase("layouts")
 	fmt.Fprintf(e.stderr, "partitioning: %s\n", strings.Join(phases, ", "))
+	for _, note := range notes {
+		fmt.Fprintln(e.stderr, note)
+	}
 	return ps, ls, cut, nil
 }
 
+// partBuild says where buildPartLayouts builds the parts' layouts: on
+// the CPU (gpus 0, or where preprocess.OnCPU), or each part on the GPU
+// that will run it (part i on GPU i mod gpus) by preprocess.BuildOn with
+// where (--preprocess-on), which builds a part the device builder cannot
+// take (too large, short of memory) on the CPU instead.
+type partBuild struct {
+	where string
+	gpus  int
+}
+
 // buildPartLayouts builds the parts' layouts one after the other, as
-// partition.BuildLayouts does, and lets each part's arcs go (pt.EL = nil)
-// as soon as its layout is built, so that the collections preprocess.Build
+// partition.BuildLayouts does (on.gpus > 0: on the parts' GPUs, byte for
+// byte the same layouts), and lets each part's arcs go (pt.EL = nil) as
+// soon as its layout is built, so that the collections preprocess.Build
 // makes between its stages reclaim them while the next part builds: the
 // parts' lists (12 bytes an arc with weights) no longer all stay until
 // the last layout is done. It then collects and returns the freed memory
 // to the OS: without that, the last part's list and the last build's
 // buffers, garbage below the collector's goal (twice the live heap),
-// would stay through the trials and the validation.
-func buildPartLayouts(ctx context.Context, ps []*partition.Part, p layout.Params, opts preprocess.Options) ([]*layout.Layout, error) {
+// would stay through the trials and the validation. The notes say where
+// the layouts were built and why a part went to the CPU.
+func buildPartLayouts(ctx context.Context, ps []*partition.Part, p layout.Params, opts preprocess.Options, on partBuild) ([]*layout.Layout, []string, error) {
 	ls := make([]*layout.Layout, len(ps))
+	var notes []string
+	onGPU := 0
 	for i, pt := range ps {
-		l, err := preprocess.Build(ctx, pt.EL, p, opts)
+		var l *layout.Layout
+		var err error
+		if on.gpus > 0 && on.where != preprocess.OnCPU {
+			o := opts
+			o.Device = i % on.gpus
+			var rep preprocess.Report
+			l, rep, err = preprocess.BuildOn(ctx, on.where, pt.EL, p, o)
+			if err == nil && rep.On == preprocess.OnGPU {
+				onGPU++
+			} else if err == nil && rep.Fallback != "" {
+				notes = append(notes, fmt.Sprintf("part %d's layout: %s", i, rep.Fallback))
+			}
+		} else {
+			l, err = preprocess.Build(ctx, pt.EL, p, opts)
+		}
 		if err != nil {
-			return nil, fmt.Errorf("partition: layout of part %d: %w", i, err)
+			return nil, nil, fmt.Errorf("partition: layout of part %d: %w", i, err)
 		}
 		ls[i], pt.EL = l, nil // built: the arcs are in the layout
 	}
+	if on.gpus > 0 && on.where != preprocess.OnCPU {
+		notes = append([]string{fmt.Sprintf("%d of the %d parts' layouts built on their GPUs", onGPU, len(ps))}, notes...)
+	}
 	debug.FreeOSMemory()
-	return ls, nil
+	return ls, notes, nil
 }
 
 // partKeys returns the cache keys of the parts' layouts of the graph

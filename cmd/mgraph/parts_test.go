@@ -308,11 +308,66 @@ func TestBuildPartLayoutsReleasesEachPart(t *testing.T) {
 			assert.Equal(t, j < building, pt.EL == nil, "part %d's arcs while part %d builds (%s)", j, building, stage)
 		}
 	}}
-	got, err := buildPartLayouts(ctx, ps, testgraphs.SmallParams(), opts)
+	got, notes, err := buildPartLayouts(ctx, ps, testgraphs.SmallParams(), opts, partBuild{where: preprocess.OnCPU})
+	assert.Empty(t, notes)
 	require.NoError(t, err)
 	assert.Equal(t, parts-1, building)
 	for j, pt := range ps {
 		assert.Nil(t, pt.EL, "part %d", j)
 	}
 	require.Equal(t, want, got)
+}
+
+// TestBuildPartLayoutsOnGPUs: where a GPU is visible, buildPartLayouts
+// builds every part's layout on the GPU that runs it, byte for byte the
+// layouts the CPU builds, and says so; with --preprocess-on cpu it builds
+// them on the CPU and says nothing. From the CLI, parts built on the GPU
+// validate and write what the CPU run writes.
+func TestBuildPartLayoutsOnGPUs(t *testing.T) {
+	if !gpu.Available() {
+		t.Skip("no GPU visible")
+	}
+	ctx := context.Background()
+	el := testgraphs.Generated(t, "rmat:11:8", 1)
+	el.Symmetrize(2)
+	el.SetRandomWeights(3, 1, 64, 2)
+	const parts = 3
+	owner, err := partition.Assign(ctx, el, partition.Options{Method: partition.Random, Parts: parts, Seed: 1})
+	require.NoError(t, err)
+	split := func() []*partition.Part {
+		ps, err := partition.Split(ctx, el, owner, parts)
+		require.NoError(t, err)
+		return ps
+	}
+	opts := preprocess.Options{Workers: 2}
+	want, err := partition.BuildLayouts(ctx, split(), testgraphs.SmallParams(), opts)
+	require.NoError(t, err)
+	n, err := cuda.DeviceCount()
+	require.NoError(t, err)
+	for _, on := range []partBuild{{preprocess.OnGPU, 1}, {preprocess.OnAuto, n}, {preprocess.OnCPU, n}} {
+		got, notes, err := buildPartLayouts(ctx, split(), testgraphs.SmallParams(), opts, on)
+		require.NoError(t, err, "%+v", on)
+		require.Equal(t, want, got, "%+v", on)
+		if on.where == preprocess.OnCPU {
+			assert.Empty(t, notes)
+			continue
+		}
+		assert.Equal(t, []string{"3 of the 3 parts' layouts built on their GPUs"}, notes, "%+v", on)
+	}
+
+	dir := t.TempDir()
+	common := []string{"run", "sssp", "rmat:11:8", "--undirected", "--weights", "3", "--source", "7", "--threads", "2", "--no-cache"}
+	want1 := filepath.Join(dir, "cpu.tsv")
+	code, _, errOut := mgraph(t, append(common, "--backend", "cpu", "--out", want1)...)
+	require.Equal(t, 0, code, errOut)
+	got1 := filepath.Join(dir, "parts.tsv")
+	code, out, errOut := mgraph(t, append(common, "--gpus", "1", "--parts", "2", "--validate", "--out", got1)...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "validation: ok")
+	assert.Contains(t, errOut, "2 of the 2 parts' layouts built on their GPUs")
+	wantData, err := os.ReadFile(want1)
+	require.NoError(t, err)
+	gotData, err := os.ReadFile(got1)
+	require.NoError(t, err)
+	require.Equal(t, string(wantData), string(gotData))
 }
