@@ -371,7 +371,10 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, in *partInput, spe
 	}
 	where := "CPU"
 	if gpus > 0 {
-		where = fmt.Sprintf("%d GPUs", gpus)
+		where = "1 GPU"
+		if gpus > 1 {
+			where = fmt.Sprintf("%d GPUs", gpus)
+		}
 	}
 	p.describe = fmt.Sprintf("%d parts on %s (%s, %.1f%% of the arcs cut, exchange %s)", parts, where, spec.method,
 		100*float64(cut)/float64(max(in.whole.NumArcs, 1)), exchange)
