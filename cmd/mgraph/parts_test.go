@@ -12,6 +12,7 @@ import (
 	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
+	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/partition"
 	"github.com/mgraph-dev/mgraph/preprocess"
 	"github.com/stretchr/testify/assert"
@@ -278,16 +279,15 @@ func TestRunPartitionedNoWholeLayout(t *testing.T) {
 	assert.Contains(t, errOut, "graph in original ids")
 }
 
-// TestBuildPartLayoutsReleasesEachPart: buildPartLayouts lets each part's
-// arcs go once its layout is built (while the next part builds, every
-// earlier part's list is gone, so that preprocess's collections reclaim
-// it), and builds the layouts partition.BuildLayouts builds.
-func TestBuildPartLayoutsReleasesEachPart(t *testing.T) {
+// splitForBuild returns a function that splits the symmetrized, weighted
+// generator spec into parts random parts (afresh at each call, with their
+// arcs), and the layouts partition.BuildLayouts builds of them.
+func splitForBuild(t *testing.T, spec string, parts int) (func() []*partition.Part, []*layout.Layout) {
+	t.Helper()
 	ctx := context.Background()
-	el := testgraphs.Generated(t, "rmat:10:8", 1)
+	el := testgraphs.Generated(t, spec, 1)
 	el.Symmetrize(2)
 	el.SetRandomWeights(3, 1, 64, 2)
-	const parts = 3
 	owner, err := partition.Assign(ctx, el, partition.Options{Method: partition.Random, Parts: parts, Seed: 1})
 	require.NoError(t, err)
 	split := func() []*partition.Part {
@@ -297,6 +297,17 @@ func TestBuildPartLayoutsReleasesEachPart(t *testing.T) {
 	}
 	want, err := partition.BuildLayouts(ctx, split(), testgraphs.SmallParams(), preprocess.Options{Workers: 2})
 	require.NoError(t, err)
+	return split, want
+}
+
+// TestBuildPartLayoutsReleasesEachPart: buildPartLayouts lets each part's
+// arcs go once its layout is built (while the next part builds, every
+// earlier part's list is gone, so that preprocess's collections reclaim
+// it), and builds the layouts partition.BuildLayouts builds.
+func TestBuildPartLayoutsReleasesEachPart(t *testing.T) {
+	ctx := context.Background()
+	const parts = 3
+	split, want := splitForBuild(t, "rmat:10:8", parts)
 
 	ps := split()
 	building := -1
@@ -328,20 +339,8 @@ func TestBuildPartLayoutsOnGPUs(t *testing.T) {
 		t.Skip("no GPU visible")
 	}
 	ctx := context.Background()
-	el := testgraphs.Generated(t, "rmat:11:8", 1)
-	el.Symmetrize(2)
-	el.SetRandomWeights(3, 1, 64, 2)
-	const parts = 3
-	owner, err := partition.Assign(ctx, el, partition.Options{Method: partition.Random, Parts: parts, Seed: 1})
-	require.NoError(t, err)
-	split := func() []*partition.Part {
-		ps, err := partition.Split(ctx, el, owner, parts)
-		require.NoError(t, err)
-		return ps
-	}
+	split, want := splitForBuild(t, "rmat:11:8", 3)
 	opts := preprocess.Options{Workers: 2}
-	want, err := partition.BuildLayouts(ctx, split(), testgraphs.SmallParams(), opts)
-	require.NoError(t, err)
 	n, err := cuda.DeviceCount()
 	require.NoError(t, err)
 	for _, on := range []partBuild{{preprocess.OnGPU, 1}, {preprocess.OnAuto, n}, {preprocess.OnCPU, n}} {
