@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/apps"
@@ -475,47 +476,87 @@ type partBuild struct {
 	gpus  int
 }
 
-// buildPartLayouts builds the parts' layouts one after the other, as
-// partition.BuildLayouts does (on.gpus > 0: on the parts' GPUs, byte for
-// byte the same layouts), and lets each part's arcs go (pt.EL = nil) as
-// soon as its layout is built, so that the collections preprocess.Build
-// makes between its stages reclaim them while the next part builds: the
-// parts' lists (12 bytes an arc with weights) no longer all stay until
-// the last layout is done. It then collects and returns the freed memory
-// to the OS: without that, the last part's list and the last build's
-// buffers, garbage below the collector's goal (twice the live heap),
-// would stay through the trials and the validation. The notes say where
-// the layouts were built and why a part went to the CPU.
+// buildPartLayouts builds the parts' layouts, on the CPU one after the
+// other as partition.BuildLayouts does, or (on.gpus > 0) on the parts'
+// GPUs, every GPU building its parts one after the other while the others
+// build theirs (byte for byte the same layouts). Each part's arcs go
+// (pt.EL = nil) as soon as its layout is built, so that the collections
+// preprocess.Build makes between its stages reclaim them while the next
+// part builds: the parts' lists (12 bytes an arc with weights) no longer
+// all stay until the last layout is done. It then collects and returns
+// the freed memory to the OS: without that, the last part's list and the
+// last build's buffers, garbage below the collector's goal (twice the live
+// heap), would stay through the trials and the validation. The notes say
+// where the layouts were built and why a part went to the CPU. On GPUs,
+// opts.OnStage (when set) is called from one goroutine per GPU.
 func buildPartLayouts(ctx context.Context, ps []*partition.Part, p layout.Params, opts preprocess.Options, on partBuild) ([]*layout.Layout, []string, error) {
+	defer debug.FreeOSMemory()
 	ls := make([]*layout.Layout, len(ps))
-	var notes []string
-	onGPU := 0
-	for i, pt := range ps {
-		var l *layout.Layout
-		var err error
-		if on.gpus > 0 && on.where != preprocess.OnCPU {
-			o := opts
-			o.Device = i % on.gpus
-			var rep preprocess.Report
-			l, rep, err = preprocess.BuildOn(ctx, on.where, pt.EL, p, o)
-			if err == nil && rep.On == preprocess.OnGPU {
-				onGPU++
-			} else if err == nil && rep.Fallback != "" {
-				notes = append(notes, fmt.Sprintf("part %d's layout: %s", i, rep.Fallback))
+	if on.gpus == 0 || on.where == preprocess.OnCPU {
+		for i, pt := range ps {
+			l, err := preprocess.Build(ctx, pt.EL, p, opts)
+			if err != nil {
+				return nil, nil, fmt.Errorf("partition: layout of part %d: %w", i, err)
 			}
-		} else {
-			l, err = preprocess.Build(ctx, pt.EL, p, opts)
+			ls[i], pt.EL = l, nil // built: the arcs are in the layout
 		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("partition: layout of part %d: %w", i, err)
+		return ls, nil, nil
+	}
+	reps := make([]preprocess.Report, len(ps))
+	errs := make([]error, len(ps))
+	bctx, cancel := context.WithCancel(ctx) // a part that fails stops the other GPUs' builds
+	defer cancel()
+	var wg sync.WaitGroup
+	for g := range min(on.gpus, len(ps)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o := opts
+			o.Device = g
+			for i := g; i < len(ps); i += on.gpus {
+				pt := ps[i]
+				if ls[i], reps[i], errs[i] = preprocess.BuildOn(bctx, on.where, pt.EL, p, o); errs[i] != nil {
+					cancel()
+					return
+				}
+				pt.EL = nil // built: the arcs are in the layout
+			}
+		}()
+	}
+	wg.Wait()
+	onGPU := 0
+	var notes []string
+	if i := firstFailure(ctx, errs); i >= 0 {
+		return nil, nil, fmt.Errorf("partition: layout of part %d: %w", i, errs[i])
+	}
+	for i := range errs {
+		if reps[i].On == preprocess.OnGPU {
+			onGPU++
+		} else if reps[i].Fallback != "" {
+			notes = append(notes, fmt.Sprintf("part %d's layout: %s", i, reps[i].Fallback))
 		}
-		ls[i], pt.EL = l, nil // built: the arcs are in the layout
 	}
-	if on.gpus > 0 && on.where != preprocess.OnCPU {
-		notes = append([]string{fmt.Sprintf("%d of the %d parts' layouts built on their GPUs", onGPU, len(ps))}, notes...)
-	}
-	debug.FreeOSMemory()
+	notes = append([]string{fmt.Sprintf("%d of the %d parts' layouts built on their GPUs", onGPU, len(ps))}, notes...)
 	return ls, notes, nil
+}
+
+// firstFailure returns the first part whose error is its own, not the
+// cancellation another part's failure caused (unless ctx itself ended),
+// or -1 when no part failed.
+func firstFailure(ctx context.Context, errs []error) int {
+	first := -1
+	for i, err := range errs {
+		switch {
+		case err == nil:
+		case ctx.Err() == nil && errors.Is(err, context.Canceled):
+			if first < 0 {
+				first = i
+			}
+		default:
+			return i
+		}
+	}
+	return first
 }
 
 // partKeys returns the cache keys of the parts' layouts of the graph

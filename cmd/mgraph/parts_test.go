@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -369,4 +371,20 @@ func TestBuildPartLayoutsOnGPUs(t *testing.T) {
 	gotData, err := os.ReadFile(got1)
 	require.NoError(t, err)
 	require.Equal(t, string(wantData), string(gotData))
+}
+
+// TestFirstFailure: the part reported is the first whose error is its own,
+// not a cancellation caused by another part's failure, unless the run's
+// own context ended.
+func TestFirstFailure(t *testing.T) {
+	own := errors.New("out of memory")
+	canceled := fmt.Errorf("preprocess: %w", context.Canceled)
+	ctx := context.Background()
+	assert.Equal(t, -1, firstFailure(ctx, []error{nil, nil}))
+	assert.Equal(t, 2, firstFailure(ctx, []error{nil, canceled, own, canceled}))
+	assert.Equal(t, 0, firstFailure(ctx, []error{own, canceled}))
+	assert.Equal(t, 1, firstFailure(ctx, []error{nil, canceled}), "only cancellations: the first")
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	assert.Equal(t, 1, firstFailure(done, []error{nil, canceled, own}), "the run was cancelled: the first error")
 }
