@@ -17,6 +17,8 @@ package graph
 
 import (
 	"fmt"
+
+	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
 // MaxVertices is the largest vertex count a graph may have: IDs are uint32,
@@ -47,8 +49,16 @@ func (el *EdgeList) NumArcs() uint64 { return uint64(len(el.Src)) }
 func (el *EdgeList) Weighted() bool { return el.Weights != nil }
 
 // Validate checks the list's internal consistency: equal slice lengths, a
-// vertex count within MaxVertices, and every endpoint below NumVertices.
-func (el *EdgeList) Validate() error {
+// vertex count within MaxVertices, and every endpoint below NumVertices
+// (on every core: ValidateWith(0)).
+func (el *EdgeList) Validate() error { return el.ValidateWith(0) }
+
+// validateMinArcs is the fewest arcs ValidateWith gives a worker.
+const validateMinArcs = 1 << 16
+
+// ValidateWith is Validate with the endpoints checked on workers goroutines
+// (0: GOMAXPROCS); an error names the first bad arc, whatever the count.
+func (el *EdgeList) ValidateWith(workers int) error {
 	if el.NumVertices > MaxVertices {
 		return fmt.Errorf("graph has %d vertices; at most %d are supported", el.NumVertices, uint64(MaxVertices))
 	}
@@ -61,8 +71,20 @@ func (el *EdgeList) Validate() error {
 	if err := checkWeightKind(el.WeightKind, el.Weights); err != nil {
 		return fmt.Errorf("edge list: %w", err)
 	}
-	for i := range el.Src {
-		if uint64(el.Src[i]) >= el.NumVertices || uint64(el.Dst[i]) >= el.NumVertices {
+	m := len(el.Src)
+	chunks := par.Split(m, max(1, min(par.Workers(workers), m/validateMinArcs)))
+	bad := make([]int, len(chunks)) // each chunk's first bad arc, or -1
+	par.ForChunks(chunks, func(c par.Chunk) {
+		bad[c.Index] = -1
+		for i := c.Lo; i < c.Hi; i++ {
+			if uint64(el.Src[i]) >= el.NumVertices || uint64(el.Dst[i]) >= el.NumVertices {
+				bad[c.Index] = i
+				return
+			}
+		}
+	})
+	for _, i := range bad {
+		if i >= 0 {
 			return fmt.Errorf("arc %d (%d→%d) has an endpoint outside 0..%d", i, el.Src[i], el.Dst[i], el.NumVertices-1)
 		}
 	}

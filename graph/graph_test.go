@@ -222,3 +222,20 @@ func BenchmarkToCSR(b *testing.B) {
 		ToCSR(el, 0)
 	}
 }
+
+// TestValidateWithNamesFirstBadArc: on any number of workers the error
+// names the first arc with an endpoint out of range, not whichever worker
+// found one first.
+func TestValidateWithNamesFirstBadArc(t *testing.T) {
+	const m = 1 << 18
+	el := &EdgeList{NumVertices: 10, Src: make([]uint32, m), Dst: make([]uint32, m)}
+	require.NoError(t, el.ValidateWith(4))
+	el.Dst[200000] = 10
+	el.Src[70000] = 11
+	for _, workers := range []int{0, 1, 2, 4, 7} {
+		err := el.ValidateWith(workers)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "arc 70000 (11→0)", "workers %d", workers)
+	}
+	require.NoError(t, (&EdgeList{}).ValidateWith(3), "empty")
+}
