@@ -295,6 +295,32 @@ func (p *PartRun) Advance() error {
 	return backendCopyDtoD(p.dev.ordinal, r.flags[r.curFlags].h.p, p.next.h.p, r.n)
 }
 
+// EnablePeerAccess lets every device of devices read and write every
+// other's memory directly (NVLink or PCIe) where the hardware allows, so
+// that the peer copies between their parts (CopyFromPeer, the collection's)
+// no longer go through host memory. It returns how many ordered pairs of
+// distinct devices have direct access; a pair without it still copies,
+// staged by the driver. Enabling is once per process: pairs enabled
+// before count too.
+func EnablePeerAccess(devices []int) (int, error) {
+	enabled := 0
+	for _, d := range devices {
+		for _, p := range devices {
+			if d == p {
+				continue
+			}
+			ok, err := backendEnablePeerAccess(d, p)
+			if err != nil {
+				return enabled, fmt.Errorf("cuda: peer access from GPU %d to GPU %d: %w", d, p, err)
+			}
+			if ok {
+				enabled++
+			}
+		}
+	}
+	return enabled, nil
+}
+
 // CopyFromPeer copies count messages of src's send buffer, from slot
 // first, into this part's receive buffer at slot at (src may be on
 // another device: a peer copy).

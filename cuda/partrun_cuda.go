@@ -48,6 +48,14 @@ func backendPartGather(dev int, t, values, out unsafe.Pointer) error {
 	})
 }
 
+func backendEnablePeerAccess(dev, peer int) (bool, error) {
+	var enabled C.int
+	err := call("enable peer access", func(e *C.char, n C.size_t) C.int {
+		return C.mg_enable_peer_access(C.int(dev), C.int(peer), &enabled, e, n)
+	})
+	return enabled != 0, err
+}
+
 func backendCopyPeer(dstDev int, dst unsafe.Pointer, srcDev int, src unsafe.Pointer, bytes uint64) error {
 	return call("peer copy", func(e *C.char, n C.size_t) C.int {
 		return C.mg_copy_peer(C.int(dstDev), dst, C.int(srcDev), src, C.uint64_t(bytes), e, n)

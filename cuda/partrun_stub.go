@@ -17,6 +17,7 @@ func backendPartLabels(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsa
 }
 func backendPartGather(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error { return ErrNoCUDA }
 func backendCopyPeer(int, unsafe.Pointer, int, unsafe.Pointer, uint64) error      { return ErrNoCUDA }
+func backendEnablePeerAccess(int, int) (bool, error)                              { return false, ErrNoCUDA }
 func backendPartScatter(int, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer) error {
 	return ErrNoCUDA
 }

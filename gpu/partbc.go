@@ -336,6 +336,9 @@ func (x *PeerExchanger) BCParts(parts []*partition.Part, backends []engine.Backe
 	if len(parts) != x.Parts() {
 		return nil, fmt.Errorf("peer exchanger: %d ranks for %d parts", x.Parts(), len(parts))
 	}
+	if err := enablePeers(backends); err != nil {
+		return nil, fmt.Errorf("peer exchanger: %w", err)
+	}
 	link := &peerBCLink{bar: partition.NewBarrier(len(parts)), counts: make([]uint64, len(parts))}
 	ds, err := bcParts(parts, backends, link, nil)
 	link.parts = ds

@@ -259,3 +259,26 @@ func TestPartitionedRunNCCLPartFails(t *testing.T) {
 		t.Fatal("the run still waits 60 s after its part 1 failed")
 	}
 }
+
+// TestEnablePeerAccess: enabling direct access between the visible GPUs
+// succeeds, counts each ordered pair once whatever was enabled before
+// (a second call gives the same count), and one GPU has no pair.
+func TestEnablePeerAccess(t *testing.T) {
+	needGPU(t)
+	devices, err := cuda.DeviceCount()
+	require.NoError(t, err)
+	n, err := cuda.EnablePeerAccess([]int{0})
+	require.NoError(t, err)
+	require.Zero(t, n)
+	devs := make([]int, devices)
+	for i := range devs {
+		devs[i] = i
+	}
+	first, err := cuda.EnablePeerAccess(devs)
+	require.NoError(t, err)
+	require.LessOrEqual(t, first, devices*(devices-1))
+	again, err := cuda.EnablePeerAccess(devs)
+	require.NoError(t, err)
+	require.Equal(t, first, again)
+	t.Logf("%d GPUs: direct access between %d ordered pairs", devices, first)
+}

@@ -379,6 +379,9 @@ func (x *PeerExchanger) RankParts(parts []*partition.Part, backends []engine.Bac
 	if len(parts) != x.Parts() {
 		return nil, fmt.Errorf("peer exchanger: %d ranks for %d parts", x.Parts(), len(parts))
 	}
+	if err := enablePeers(backends); err != nil {
+		return nil, fmt.Errorf("peer exchanger: %w", err)
+	}
 	link := &peerRankLink{bar: partition.NewBarrier(len(parts)), sums: make([][2]float64, len(parts))}
 	ds, err := rankParts(parts, backends, link, nil)
 	link.parts = ds

@@ -3,6 +3,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/apps"
@@ -362,7 +363,8 @@ var _ partition.DeviceExchanger = (*NCCLExchanger)(nil)
 // PeerExchanger is partition.DeviceExchanger for parts on any GPUs of this
 // process, several on one GPU included: each part copies the messages
 // addressed to it out of the other parts' send buffers (cudaMemcpy on one
-// GPU, cudaMemcpyPeer between two), and the frontier sizes are summed on
+// GPU, cudaMemcpyPeer between two, with direct peer access enabled where
+// the GPUs allow it), and the frontier sizes are summed on
 // the host. Between GPUs with one part each, NCCLExchanger is the faster
 // choice. Parts whose backends are not this package's run on the host,
 // through the embedded MemExchanger: make a new PeerExchanger per run.
@@ -377,10 +379,31 @@ func NewPeerExchanger(parts int) *PeerExchanger {
 	return &PeerExchanger{MemExchanger: partition.NewMemExchanger(parts)}
 }
 
+// enablePeers lets the GPUs of the CUDA backends among backends access
+// each other's memory directly (cuda.EnablePeerAccess), so that the peer
+// exchanger's copies between parts on different GPUs go over NVLink or
+// PCIe instead of through host memory.
+func enablePeers(backends []engine.Backend) error {
+	var devs []int
+	for _, b := range backends {
+		if g, ok := b.(*Backend); ok && !slices.Contains(devs, g.dl.Device().Ordinal()) {
+			devs = append(devs, g.dl.Device().Ordinal())
+		}
+	}
+	if len(devs) < 2 {
+		return nil
+	}
+	_, err := cuda.EnablePeerAccess(devs)
+	return err
+}
+
 // DeviceParts implements partition.DeviceExchanger.
 func (x *PeerExchanger) DeviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions) ([]partition.DevicePart, error) {
 	if len(parts) != x.Parts() {
 		return nil, fmt.Errorf("peer exchanger: %d ranks for %d parts", x.Parts(), len(parts))
+	}
+	if err := enablePeers(backends); err != nil {
+		return nil, fmt.Errorf("peer exchanger: %w", err)
 	}
 	link := &peerLink{bar: partition.NewBarrier(len(parts)), counters: make([]cuda.PartCounters, len(parts)),
 		next: make([]uint64, len(parts))}

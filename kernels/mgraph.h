@@ -1082,6 +1082,11 @@ int mg_part_gather(int dev, const mg_part_tables *t, const uint32_t *values, uin
  * once). Waits. */
 int mg_part_scatter(int dev, const uint32_t *vals, const uint32_t *ids, uint64_t count, uint32_t *full, char *err,
                     size_t errlen);
+/* Lets device dev read and write peer's memory directly (NVLink or PCIe),
+ * so that copies between them (mg_copy_peer) no longer go through host
+ * memory: *enabled is 1 when it is (or already was), 0 when the devices
+ * cannot (or dev == peer). One direction; once per process. */
+int mg_enable_peer_access(int dev, int peer, int *enabled, char *err, size_t errlen);
 /* bytes from src on device src_dev to dst on device dst_dev (the same or
  * another: cudaMemcpyPeer). Synchronous. */
 int mg_copy_peer(int dst_dev, void *dst, int src_dev, const void *src, uint64_t bytes, char *err, size_t errlen);

@@ -228,6 +228,24 @@ int mg_part_scatter(int dev, const uint32_t *vals, const uint32_t *ids, uint64_t
     return MG_OK;
 }
 
+int mg_enable_peer_access(int dev, int peer, int *enabled, char *err, size_t errlen) {
+    if (enabled == NULL) return mg::invalid("mg_enable_peer_access: NULL pointer", err, errlen);
+    *enabled = 0;
+    if (dev == peer) return MG_OK;
+    int can = 0;
+    MG_CHECK(cudaDeviceCanAccessPeer(&can, dev, peer));
+    if (can == 0) return MG_OK;
+    MG_SET_DEVICE(dev);
+    cudaError_t r = cudaDeviceEnablePeerAccess(peer, 0);
+    if (r == cudaErrorPeerAccessAlreadyEnabled) {
+        (void)cudaGetLastError();  // not an error here: clear it
+        r = cudaSuccess;
+    }
+    MG_CHECK(r);
+    *enabled = 1;
+    return MG_OK;
+}
+
 int mg_copy_peer(int dst_dev, void *dst, int src_dev, const void *src, uint64_t bytes, char *err, size_t errlen) {
     if (bytes == 0) return MG_OK;
     if (dst == NULL || src == NULL) return mg::invalid("mg_copy_peer: NULL pointer", err, errlen);
