@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // These tests need no GPU and run in both builds.
@@ -149,4 +151,23 @@ func TestRowWidth(t *testing.T) {
 	if BlockRowWidth&(BlockRowWidth-1) != 0 {
 		t.Fatalf("BlockRowWidth %d is not a power of two", BlockRowWidth)
 	}
+}
+
+// TestGhostPanels: a row panel is PanelGhosts when one of its rows is a
+// ghost's, PanelOwned otherwise; a ghost beyond the panels, or panels of no
+// vertex, are refused.
+func TestGhostPanels(t *testing.T) {
+	got, err := GhostPanels([]uint32{3, 17, 18, 40}, 8, 6)
+	require.NoError(t, err)
+	require.Equal(t, []uint8{PanelGhosts, PanelOwned, PanelGhosts, PanelOwned, PanelOwned, PanelGhosts}, got)
+	got, err = GhostPanels(nil, 8, 3)
+	require.NoError(t, err)
+	require.Equal(t, []uint8{PanelOwned, PanelOwned, PanelOwned}, got)
+	got, err = GhostPanels(nil, 8, 0)
+	require.NoError(t, err)
+	require.Empty(t, got)
+	_, err = GhostPanels([]uint32{48}, 8, 6)
+	require.ErrorIs(t, err, ErrInvalid)
+	_, err = GhostPanels([]uint32{1}, 0, 6)
+	require.ErrorIs(t, err, ErrInvalid)
 }

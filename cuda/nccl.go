@@ -180,7 +180,7 @@ func (r *NCCLRank) AllToAll(send [][]byte) ([][]byte, error) {
 			return nil, err
 		}
 	}
-	if err := r.exchange(r.send.h.p, sendOff, sendBytes, r.recv.h.p, recvOff, recvBytes); err != nil {
+	if err := r.exchange(r.send.h.p, sendOff, sendBytes, r.recv.h.p, recvOff, recvBytes, nil); err != nil {
 		return nil, err
 	}
 	all := make([]byte, rt)
@@ -213,7 +213,7 @@ func (r *NCCLRank) agreeSizes(sendBytes []uint64) ([]uint64, error) {
 		return nil, err
 	}
 	base := unsafe.Pointer(r.words.h.p)
-	if err := r.exchange(base, off, word, unsafe.Add(base, 8*n), off, word); err != nil {
+	if err := r.exchange(base, off, word, unsafe.Add(base, 8*n), off, word, nil); err != nil {
 		return nil, err
 	}
 	if err := r.words.CopyToHost(counts); err != nil {
@@ -225,10 +225,11 @@ func (r *NCCLRank) agreeSizes(sendBytes []uint64) ([]uint64, error) {
 }
 
 // exchange runs one grouped NCCL send/receive on the rank's stream.
-func (r *NCCLRank) exchange(send unsafe.Pointer, sendOff, sendBytes []uint64, recv unsafe.Pointer, recvOff, recvBytes []uint64) error {
-	return r.collective("NCCLRank.exchange", func(comm, s unsafe.Pointer) error {
+func (r *NCCLRank) exchange(send unsafe.Pointer, sendOff, sendBytes []uint64, recv unsafe.Pointer, recvOff, recvBytes []uint64,
+	while func() error) error {
+	return r.collectiveWhile("NCCLRank.exchange", func(comm, s unsafe.Pointer) error {
 		return backendNCCLExchange(r.dev.ordinal, comm, r.ranks, r.rank, send, sendOff, sendBytes, recv, recvOff, recvBytes, s)
-	})
+	}, while)
 }
 
 // collective queues one NCCL call (queue, given the communicator and the
@@ -236,6 +237,15 @@ func (r *NCCLRank) exchange(send unsafe.Pointer, sendOff, sendBytes []uint64, re
 // a wait that an abort ended (NCCL's kernels stop early: what they moved
 // is incomplete) returns ErrNCCLAborted too.
 func (r *NCCLRank) collective(what string, queue func(comm, stream unsafe.Pointer) error) error {
+	return r.collectiveWhile(what, queue, nil)
+}
+
+// collectiveWhile is collective that, with while, calls while once the
+// NCCL call is queued and before waiting for it: work while queues on
+// other streams (not the rank's, not the device's default one) runs as the
+// data moves. The stream is waited for even when while fails; while's
+// error comes first.
+func (r *NCCLRank) collectiveWhile(what string, queue func(comm, stream unsafe.Pointer) error, while func() error) error {
 	sp, err := r.stream.get(what, r.dev.ordinal)
 	if err != nil {
 		return err
@@ -249,7 +259,14 @@ func (r *NCCLRank) collective(what string, queue func(comm, stream unsafe.Pointe
 	err = queue(r.comm, sp)
 	r.mu.Unlock()
 	if err == nil {
+		var werr error
+		if while != nil {
+			werr = while()
+		}
 		err = backendStreamSync(r.dev.ordinal, sp)
+		if werr != nil {
+			err = werr
+		}
 	}
 	if r.aborted.Load() {
 		return fmt.Errorf("%s: rank %d: %w", what, r.rank, ErrNCCLAborted)

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"errors"
+	"fmt"
 	"unsafe"
 )
 
@@ -46,6 +47,39 @@ type PartRank struct {
 	dangling                     *Buffer[uint64]
 	out                          *Buffer[float64] // the owned ranks, in the part's numbering
 	col                          rangeCollect[float64]
+	// panels holds a byte per row panel of the layout: PanelGhosts where
+	// the panel has a ghost row, PanelOwned where all its rows are owned
+	// (GatherPanels); stream runs the owned panels' gather while the
+	// ghosts' sums travel (made on first use).
+	panels *Buffer[uint8]
+	stream *Stream
+}
+
+// The classes of a part's row panels (PartRank.GatherPanels).
+const (
+	// PanelOwned: every row of the panel is an owned vertex's.
+	PanelOwned uint8 = 0
+	// PanelGhosts: the panel holds a ghost's row (and maybe owned ones):
+	// its sums are the ones that travel, so it is gathered first.
+	PanelGhosts uint8 = 1
+)
+
+// GhostPanels returns the class of each of numPanels row panels of
+// panelSize vertices, given the ghosts' layout ids: PanelGhosts for a
+// panel that holds one, PanelOwned otherwise.
+func GhostPanels(ghostLid []uint32, panelSize uint32, numPanels int) ([]uint8, error) {
+	if panelSize == 0 {
+		return nil, invalidf("GhostPanels", "panel size 0")
+	}
+	c := make([]uint8, numPanels)
+	for _, lid := range ghostLid {
+		r := int(lid / panelSize)
+		if r >= numPanels {
+			return nil, invalidf("GhostPanels", "ghost layout id %d beyond %d panels of %d", lid, numPanels, panelSize)
+		}
+		c[r] = PanelGhosts
+	}
+	return c, nil
 }
 
 // NewPartRank allocates a part's PageRank state over pr (whose layout is
@@ -108,6 +142,18 @@ func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
 	if err := p.col.init(&p.owned, p.dev, "NewPartRank", "ranks", t.PartRanges, t.Parts, no); err != nil {
 		return fail(err)
 	}
+	classes, err := GhostPanels(t.GhostLid, pr.dl.desc.panelSize, int(pr.dl.desc.numPanels))
+	if err != nil {
+		return fail(err)
+	}
+	if p.panels, err = allocRank[uint8](p, "row panels' classes", len(classes)); err != nil {
+		return fail(err)
+	}
+	if len(classes) > 0 {
+		if err := p.panels.CopyFromHost(classes); err != nil {
+			return fail(err)
+		}
+	}
 	return p, nil
 }
 
@@ -119,7 +165,12 @@ func allocRank[T any](p *PartRank, name string, n int) (*Buffer[T], error) {
 // Close frees the state (not the PRRun), the pinned result (MakeResult)
 // included.
 func (p *PartRank) Close() error {
-	return errors.Join(p.col.free(), p.release())
+	var serr error
+	if p.stream != nil {
+		serr = p.stream.Destroy()
+		p.stream = nil
+	}
+	return errors.Join(serr, p.col.free(), p.release())
 }
 
 // Bytes returns the device memory the state takes (beyond the PRRun's).
@@ -147,10 +198,56 @@ func (p *PartRank) Init(r0 float64) (uint64, error) {
 
 // Gather sums every vertex's in-neighbours' shares into its accumulator.
 func (p *PartRank) Gather() error {
+	return p.gather(nil, 0, nil)
+}
+
+// GatherPanels is Gather for the rows of the row panels of class class
+// only (PanelGhosts, PanelOwned), waiting; GatherPanelsAsync queues the
+// gather on the part's own stream and returns, and WaitPanels waits for
+// it. The two classes' gathers together are Gather.
+func (p *PartRank) GatherPanels(class uint8) error {
+	return p.gather(p.panels, class, nil)
+}
+
+// GatherPanelsAsync queues GatherPanels(class) on the part's stream (see
+// GatherPanels): it runs beside work on other streams, NCCL's included.
+func (p *PartRank) GatherPanelsAsync(class uint8) error {
+	if p.stream == nil {
+		s, err := p.dev.NewStream()
+		if err != nil {
+			return fmt.Errorf("part %d's gather stream: %w", p.index, err)
+		}
+		p.stream = s
+	}
+	return p.gather(p.panels, class, p.stream)
+}
+
+// WaitPanels waits for the gather GatherPanelsAsync queued (nothing when
+// none was).
+func (p *PartRank) WaitPanels() error {
+	if p.stream == nil {
+		return nil
+	}
+	return p.stream.Synchronize()
+}
+
+// gather launches the pull gather over the panels of class class (all
+// when panels is nil) on stream s (the default stream, waiting, when nil).
+func (p *PartRank) gather(panels *Buffer[uint8], class uint8, s *Stream) error {
 	r := p.pr
 	desc, pull := new(dlayout), new(prPull)
 	*desc, *pull = r.dl.desc, r.pull
-	return backendPRPullGather(p.dev.ordinal, unsafe.Pointer(desc), unsafe.Pointer(pull), r.share.h.p, r.acc.h.p, r.sums.h.p)
+	var pp unsafe.Pointer
+	if panels != nil && panels.n > 0 {
+		pp = panels.h.p
+	}
+	sp, err := s.get("PartRank.gather", p.dev.ordinal)
+	if err != nil {
+		return err
+	}
+	defer s.put()
+	return backendPRPullGather(p.dev.ordinal, unsafe.Pointer(desc), unsafe.Pointer(pull), r.share.h.p, r.acc.h.p, r.sums.h.p,
+		pp, class, sp)
 }
 
 // Pack moves every ghost's sum into the send buffer (zeroing it).
@@ -194,7 +291,14 @@ func (p *PartRank) ReduceNCCL(rank *NCCLRank) (delta, dangling float64, err erro
 // receives theirs (collective; rank is this part's). The sizes are known
 // from the tables on both sides.
 func (p *PartRank) ExchangeNCCL(rank *NCCLRank) error {
-	return p.segmentsNCCL("PartRank.ExchangeNCCL", rank, sumBytes, p.send.h.p, p.ownerStart, p.recv.h.p, p.recvStart)
+	return p.ExchangeNCCLWhile(rank, nil)
+}
+
+// ExchangeNCCLWhile is ExchangeNCCL that calls while (when not nil) once
+// the sums are queued to travel and before waiting for them: the owned
+// panels' gather (GatherPanelsAsync) then runs as they move.
+func (p *PartRank) ExchangeNCCLWhile(rank *NCCLRank, while func() error) error {
+	return p.segmentsNCCL("PartRank.ExchangeNCCL", rank, sumBytes, p.send.h.p, p.ownerStart, p.recv.h.p, p.recvStart, while)
 }
 
 // sumBytes is the size of a sum in the send and receive buffers.

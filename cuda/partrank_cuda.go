@@ -9,10 +9,10 @@ import "C"
 
 import "unsafe"
 
-func backendPRPullGather(dev int, desc, pull, share, acc, sums unsafe.Pointer) error {
+func backendPRPullGather(dev int, desc, pull, share, acc, sums, panels unsafe.Pointer, want uint8, stream unsafe.Pointer) error {
 	return call("pagerank pull gather", func(e *C.char, n C.size_t) C.int {
 		return C.mg_pr_pull_gather(C.int(dev), (*C.mg_dlayout)(desc), (*C.mg_pr_pull)(pull), (*C.double)(share),
-			(*C.double)(acc), (*C.mg_pr_sums)(sums), e, n)
+			(*C.double)(acc), (*C.mg_pr_sums)(sums), (*C.uint8_t)(panels), C.uint32_t(want), C.mg_stream(stream), e, n)
 	})
 }
 

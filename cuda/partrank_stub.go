@@ -4,7 +4,8 @@ package cuda
 
 import "unsafe"
 
-func backendPRPullGather(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+func backendPRPullGather(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer,
+	uint8, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
 func backendPartPRInit(int, unsafe.Pointer, unsafe.Pointer, uint64, uint64, float64, unsafe.Pointer, unsafe.Pointer,

@@ -367,7 +367,7 @@ func (p *PartRun) ExchangeNCCL(rank *NCCLRank, c PartCounters) (uint64, error) {
 	if total == 0 && sumOf(sendBytes) == 0 {
 		return 0, nil
 	}
-	if err := rank.exchange(p.send.h.p, sendOff, sendBytes, p.recv.h.p, recvOff, recvBytes); err != nil {
+	if err := rank.exchange(p.send.h.p, sendOff, sendBytes, p.recv.h.p, recvOff, recvBytes, nil); err != nil {
 		return 0, err
 	}
 	return total / m, nil
@@ -481,7 +481,7 @@ type partSeat struct {
 // part with nothing to send or receive makes no NCCL call (its peers post
 // none for it either), so empty buffers are never touched.
 func (s partSeat) segmentsNCCL(what string, rank *NCCLRank, elem uint64, send unsafe.Pointer, sendStart []uint64,
-	recv unsafe.Pointer, recvStart []uint64) error {
+	recv unsafe.Pointer, recvStart []uint64, while func() error) error {
 	n := rank.ranks
 	if n != s.parts || rank.rank != s.index || len(sendStart) != n+1 || len(recvStart) != n+1 {
 		return invalidf(what, "rank %d of %d for part %d of %d", rank.rank, n, s.index, s.parts)
@@ -496,9 +496,12 @@ func (s partSeat) segmentsNCCL(what string, rank *NCCLRank, elem uint64, send un
 		recvOff[q], recvBytes[q] = recvStart[q]*elem, (recvStart[q+1]-recvStart[q])*elem
 	}
 	if sumOf(sendBytes) == 0 && sumOf(recvBytes) == 0 {
+		if while != nil {
+			return while()
+		}
 		return nil
 	}
-	return rank.exchange(send, sendOff, sendBytes, recv, recvOff, recvBytes)
+	return rank.exchange(send, sendOff, sendBytes, recv, recvOff, recvBytes, while)
 }
 
 // segmentFromPeer copies part q's segment for this part, elements of elem
@@ -580,7 +583,7 @@ func (c *rangeCollect[T]) fromPeer(s partSeat, what string, q int, srcSplit []ui
 // nccl sends every other part the gathered values (out) in its range and
 // receives those in s's range (collective).
 func (c *rangeCollect[T]) nccl(s partSeat, what string, rank *NCCLRank, out unsafe.Pointer) error {
-	return s.segmentsNCCL(what, rank, c.elemBytes(), out, c.sendSplit, c.vals.h.p, c.collectStart)
+	return s.segmentsNCCL(what, rank, c.elemBytes(), out, c.sendSplit, c.vals.h.p, c.collectStart, nil)
 }
 
 // makeResult allocates the whole result, n values, in pinned host memory

@@ -22,7 +22,7 @@ import (
 
 // gpuParts partitions el and builds a GPU backend per part, part i on GPU
 // i mod gpus.
-func gpuParts(t *testing.T, el *graph.EdgeList, o partition.Options, gpus int) ([]*partition.Part, []engine.Backend) {
+func gpuParts(t *testing.T, el *graph.EdgeList, o partition.Options, gpus int, opts ...gpu.Option) ([]*partition.Part, []engine.Backend) {
 	t.Helper()
 	ctx := context.Background()
 	owner, err := partition.Assign(ctx, el, o)
@@ -33,7 +33,7 @@ func gpuParts(t *testing.T, el *graph.EdgeList, o partition.Options, gpus int) (
 	require.NoError(t, err)
 	bs := make([]engine.Backend, len(ls))
 	for i, l := range ls {
-		b, err := gpu.New(l, 4, gpu.WithDevice(i%gpus))
+		b, err := gpu.New(l, 4, append([]gpu.Option{gpu.WithDevice(i % gpus)}, opts...)...)
 		require.NoError(t, err)
 		t.Cleanup(func() { b.Close() })
 		bs[i] = b

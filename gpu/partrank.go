@@ -22,7 +22,11 @@ import (
 // rankLink moves an iteration's sums between rank parts and adds their
 // partial sums. Both calls are collective.
 type rankLink interface {
-	exchange(ctx context.Context, d *rankPart) error
+	// exchange moves the packed sums; while (when not nil) is called once
+	// this part's sums are on their way, before waiting for them (NCCL),
+	// or before the copies (peer copies, which then wait for what while
+	// queued).
+	exchange(ctx context.Context, d *rankPart, while func() error) error
 	reduce(ctx context.Context, d *rankPart) (delta, dangling float64, err error)
 	// collect moves every part's gathered ranks to the parts whose
 	// ranges of original ids they fall in.
@@ -59,20 +63,36 @@ func (d *rankPart) Init(r0 float64) (uint64, error) {
 	return c, nil
 }
 
-// Iterate implements partition.RankPart.
+// Iterate implements partition.RankPart. Unless the backend says
+// WithoutPartOverlap, the part gathers the row panels that hold ghosts
+// first, packs the ghosts' sums, and gathers the other panels on its own
+// stream while the sums travel (Gunrock's overlap of communication and
+// computation); Compute then counts the first gather, the apply, and the
+// wait for the second gather after the exchange.
 func (d *rankPart) Iterate(ctx context.Context, base, damping float64) (partition.RankStep, error) {
 	rs := partition.RankStep{Sent: d.sent}
 	start := time.Now()
-	if err := d.pr.Gather(); err != nil {
+	gather := d.pr.Gather
+	var while func() error
+	if !d.b.noPartOverlap {
+		gather = func() error { return d.pr.GatherPanels(cuda.PanelGhosts) }
+		while = func() error { return d.pr.GatherPanelsAsync(cuda.PanelOwned) }
+	}
+	if err := gather(); err != nil {
 		return rs, fmt.Errorf("cuda backend: %w", err)
 	}
 	rs.Compute = time.Since(start)
 	if err := d.pr.Pack(); err != nil {
 		return rs, fmt.Errorf("cuda backend: %w", err)
 	}
-	if err := d.link.exchange(ctx, d); err != nil {
+	if err := d.link.exchange(ctx, d, while); err != nil {
 		return rs, fmt.Errorf("exchange: %w", err)
 	}
+	start = time.Now()
+	if err := d.pr.WaitPanels(); err != nil {
+		return rs, fmt.Errorf("cuda backend: %w", err)
+	}
+	rs.Compute += time.Since(start)
 	if err := d.pr.Unpack(); err != nil {
 		return rs, fmt.Errorf("cuda backend: %w", err)
 	}
@@ -287,11 +307,11 @@ func asRankParts(ds []*rankPart, err error) ([]partition.RankPart, error) {
 // ncclRankLink is rankLink over NCCL, one rank per part.
 type ncclRankLink struct{ ranks []*cuda.NCCLRank }
 
-func (l ncclRankLink) exchange(ctx context.Context, d *rankPart) error {
+func (l ncclRankLink) exchange(ctx context.Context, d *rankPart, while func() error) error {
 	if err := ctx.Err(); err != nil { // NCCL's calls cannot be cancelled
 		return err
 	}
-	return d.pr.ExchangeNCCL(l.ranks[d.rank])
+	return d.pr.ExchangeNCCLWhile(l.ranks[d.rank], while)
 }
 
 func (l ncclRankLink) collect(ctx context.Context, d *rankPart) error {
@@ -329,7 +349,12 @@ type peerRankLink struct {
 	sums  [][2]float64
 }
 
-func (l *peerRankLink) exchange(ctx context.Context, d *rankPart) error {
+func (l *peerRankLink) exchange(ctx context.Context, d *rankPart, while func() error) error {
+	if while != nil {
+		if err := while(); err != nil {
+			return err
+		}
+	}
 	return fromPeers(ctx, l.bar, d.rank, len(l.parts), func(q int) error { return d.pr.CopyFromPeer(l.parts[q].pr, q) })
 }
 

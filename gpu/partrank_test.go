@@ -19,21 +19,25 @@ import (
 // one GPU (peer copies), and a part per GPU (NCCL, and peer copies) where
 // there are several, on every shape, directed and symmetrized, twice over
 // the same parts (the second run reuses the held state), and checks the
-// ranks and iterations against the reference.
+// ranks and iterations against the reference. The parts gather their
+// ghosts' row panels first and the rest during the exchange, and, in the
+// configurations marked noOverlap, all their rows before it
+// (gpu.WithoutPartOverlap).
 func TestPartitionedPageRank(t *testing.T) {
 	needGPU(t)
 	devices, err := cuda.DeviceCount()
 	require.NoError(t, err)
 	type config struct {
-		parts, gpus int
-		nccl        bool
+		parts, gpus     int
+		nccl, noOverlap bool
 	}
 	// 8 parts leave some part of a small graph without a vertex (found on
 	// 4 GPUs: 8 parts of a star, the balanced partitioner).
-	configs := []config{{2, 1, false}, {3, 1, false}, {4, 1, false}, {8, 1, false}}
+	configs := []config{{2, 1, false, false}, {3, 1, false, false}, {4, 1, false, false}, {8, 1, false, false},
+		{3, 1, false, true}}
 	var x *gpu.NCCLExchanger
 	if devices > 1 {
-		configs = append(configs, config{devices, devices, false}, config{2 * devices, devices, false})
+		configs = append(configs, config{devices, devices, false, false}, config{2 * devices, devices, false, false})
 		if _, err := cuda.OpenNCCL(); err == nil {
 			devs := make([]int, devices)
 			for i := range devs {
@@ -42,7 +46,7 @@ func TestPartitionedPageRank(t *testing.T) {
 			x, err = gpu.NewNCCLExchanger(devs)
 			require.NoError(t, err)
 			defer func() { require.NoError(t, x.Close()) }()
-			configs = append(configs, config{devices, devices, true})
+			configs = append(configs, config{devices, devices, true, false}, config{devices, devices, true, true})
 		}
 	}
 	ctx := context.Background()
@@ -59,8 +63,13 @@ func TestPartitionedPageRank(t *testing.T) {
 			_, want := ref.PageRank(g, ref.PageRankOptions{Damping: opts.Damping, Tolerance: opts.Tolerance, MaxIterations: opts.MaxIterations})
 			for _, c := range configs {
 				for _, m := range []partition.Method{partition.Random, partition.Balanced} {
-					tag := fmt.Sprintf("%s/directed=%v/%s/%d parts on %d GPUs/nccl=%v", s.Name, el.Directed, m, c.parts, c.gpus, c.nccl)
-					ps, bs := gpuParts(t, el, partition.Options{Method: m, Parts: c.parts, Seed: 7, Bias: 0.8}, c.gpus)
+					tag := fmt.Sprintf("%s/directed=%v/%s/%d parts on %d GPUs/nccl=%v/no overlap=%v", s.Name, el.Directed, m, c.parts,
+						c.gpus, c.nccl, c.noOverlap)
+					var extra []gpu.Option
+					if c.noOverlap {
+						extra = append(extra, gpu.WithoutPartOverlap())
+					}
+					ps, bs := gpuParts(t, el, partition.Options{Method: m, Parts: c.parts, Seed: 7, Bias: 0.8}, c.gpus, extra...)
 					for round := range 2 {
 						var ex partition.Exchanger = gpu.NewPeerExchanger(c.parts)
 						if c.nccl {

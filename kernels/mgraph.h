@@ -1096,9 +1096,13 @@ int mg_copy_peer(int dst_dev, void *dst, int src_dev, const void *src, uint64_t 
 /* The pull scheme's gather alone (mg_pr_pull_step's first kernel): acc[v]
  * += the shares of v's in-neighbours, for every vertex of the layout
  * (nothing once sums->done; nothing for a layout of no vertex, whose
- * buffers may be NULL). Waits. */
+ * buffers may be NULL). With panels (a class byte per row panel, or NULL
+ * for all), only the row panels whose class is want (a byte). On stream
+ * s: waits when s is NULL (the default stream), else returns once
+ * queued. */
 int mg_pr_pull_gather(int dev, const mg_dlayout *l, const mg_pr_pull *p, const double *share, double *acc,
-                      const mg_pr_sums *sums, char *err, size_t errlen);
+                      const mg_pr_sums *sums, const uint8_t *panels, uint32_t want, mg_stream s, char *err,
+                      size_t errlen);
 /* A part's start: share and acc (n doubles, the part's layout) zeroed;
  * every owned vertex (owned[i], its layout id) gets rank r0 and share
  * r0/outdeg by offsets (0 when dangling); *dangling counts the dangling

@@ -161,13 +161,22 @@ __device__ __forceinline__ void light_pull_chunk(const mg_dlayout &L, const mg_p
 // the light pull chunks in one grid of kGatherBlock threads, interleaved in
 // proportion (block b is heavy when ⌊(b+1)·H/N⌋ > ⌊b·H/N⌋), so that blocks
 // bound by shared memory (heavy) and by L2 (light gathers) share the SMs.
+// With panels (one class byte per row panel), a block whose chunk lies in
+// a row panel of another class than want does nothing: a partitioned
+// PageRank gathers its ghosts' panels first, and the rest while the
+// ghosts' sums travel.
 __global__ void __launch_bounds__(kGatherBlock)
     pull_gather_kernel(mg_dlayout L, mg_pr_pull P, const double *__restrict__ share, double *acc,
-                       const mg_pr_sums *sums) {
+                       const mg_pr_sums *sums, const uint8_t *__restrict__ panels, uint8_t want) {
     if (sums->done) return;  // the run has converged
     const uint64_t b = blockIdx.x, heavy = L.num_heavy_chunks, all = heavy + P.num_chunks;
     const uint64_t h0 = b * heavy / all, h1 = (b + 1) * heavy / all;
-    if (h1 > h0)
+    const bool is_heavy = h1 > h0;
+    if (panels != nullptr) {
+        const uint32_t r = is_heavy ? L.heavy_row[L.heavy_chunk_block[h0]] : P.chunk_row[b - h0];
+        if (panels[r] != want) return;  // uniform across the block
+    }
+    if (is_heavy)
         heavy_chunk(mg::SumBase{}, L, share, nullptr, VertexSink{acc}, (uint32_t)h0);
     else
         light_pull_chunk(L, P, share, acc, (uint32_t)(b - h0));
@@ -321,14 +330,15 @@ extern "C" int mg_pr_pull_build(int dev, const mg_dlayout *l, uint64_t num_light
 // the heavy and light chunks on st: mg_pr_pull_step's first kernel, and
 // mg_pr_pull_gather's only one.
 static int launch_gather(const mg_dlayout &L, const mg_pr_pull &p, const double *share, double *acc,
-                         const mg_pr_sums *sums, cudaStream_t st, char *err, size_t errlen) {
+                         const mg_pr_sums *sums, const uint8_t *panels, uint8_t want, cudaStream_t st, char *err,
+                         size_t errlen) {
     const uint32_t gather = L.num_heavy_chunks + p.num_chunks;
     if (gather == 0) return MG_OK;
     // Heavy chunks stage P shares and P partials, light chunks P sums.
     const size_t smem = (L.num_heavy_chunks > 0 ? 2 : 1) * (size_t)L.panel_size * sizeof(double);
     const int rc = mg::set_smem(pull_gather_kernel, smem, err, errlen);
     if (rc != MG_OK) return rc;
-    pull_gather_kernel<<<gather, kGatherBlock, smem, st>>>(L, p, share, acc, sums);
+    pull_gather_kernel<<<gather, kGatherBlock, smem, st>>>(L, p, share, acc, sums, panels, want);
     MG_CHECK_LAUNCH("pull_gather_kernel<<<heavy + light chunks, 1024, (1 or 2)·P·8, s>>>");
     return MG_OK;
 }
@@ -343,7 +353,7 @@ extern "C" int mg_pr_pull_step(int dev, const mg_dlayout *l, const mg_pr_pull *p
     cudaStream_t st = (cudaStream_t)s;
     const mg_dlayout L = *l;
     MG_RECORD(0);
-    const int rc = launch_gather(L, *p, share, acc, sums, st, err, errlen);
+    const int rc = launch_gather(L, *p, share, acc, sums, nullptr, 0, st, err, errlen);
     if (rc != MG_OK) return rc;
     MG_RECORD(1);
     // At least one block, which on an empty graph folds zeros and counts the step.
@@ -356,16 +366,18 @@ extern "C" int mg_pr_pull_step(int dev, const mg_dlayout *l, const mg_pr_pull *p
 }
 
 extern "C" int mg_pr_pull_gather(int dev, const mg_dlayout *l, const mg_pr_pull *p, const double *share, double *acc,
-                                 const mg_pr_sums *sums, char *err, size_t errlen) {
+                                 const mg_pr_sums *sums, const uint8_t *panels, uint32_t want, mg_stream s, char *err,
+                                 size_t errlen) {
     // A part may hold no vertex (more parts than a small graph fills): its
     // buffers are then empty, and there is nothing to gather.
     if (l == NULL || p == NULL || (l->n > 0 && (share == NULL || acc == NULL || sums == NULL)))
         return mg::invalid("mg_pr_pull_gather: NULL pointer", err, errlen);
+    if (want > 0xff) return mg::invalid("mg_pr_pull_gather: want is a byte", err, errlen);
     if (l->n == 0) return MG_OK;
     MG_SET_DEVICE(dev);
     const mg_dlayout L = *l;
-    const int rc = launch_gather(L, *p, share, acc, sums, 0, err, errlen);
+    const int rc = launch_gather(L, *p, share, acc, sums, panels, (uint8_t)want, (cudaStream_t)s, err, errlen);
     if (rc != MG_OK) return rc;
-    MG_SYNC("mg_pr_pull_gather (pull_gather_kernel)");
+    if (s == NULL) MG_SYNC("mg_pr_pull_gather (pull_gather_kernel)");
     return MG_OK;
 }

@@ -336,7 +336,11 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, in *partInput, spe
 			p.backends[i] = b
 			continue
 		}
-		b, err := gpu.New(pl, f.in.threads, gpu.WithDevice(i%gpus))
+		gopts := []gpu.Option{gpu.WithDevice(i % gpus)}
+		if f.gpuNoOverlap {
+			gopts = append(gopts, gpu.WithoutPartOverlap())
+		}
+		b, err := gpu.New(pl, f.in.threads, gopts...)
 		if err != nil {
 			return fail(fmt.Errorf("part %d on GPU %d: %w", i, i%gpus, err))
 		}
