@@ -176,7 +176,7 @@ func (p *PartRank) Close() error {
 // Bytes returns the device memory the state takes (beyond the PRRun's).
 func (p *PartRank) Bytes() uint64 {
 	return bufBytes(p.ownedLid) + bufBytes(p.ghostLid) + bufBytes(p.recvLid) + bufBytes(p.send) + bufBytes(p.recv) +
-		bufBytes(p.sums) + bufBytes(p.dangling) + bufBytes(p.out) + p.col.bytes()
+		bufBytes(p.sums) + bufBytes(p.dangling) + bufBytes(p.out) + bufBytes(p.panels) + p.col.bytes()
 }
 
 // Init sets every owned vertex's rank to r0 and its share, clears the

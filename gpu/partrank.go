@@ -63,8 +63,8 @@ func (d *rankPart) Init(r0 float64) (uint64, error) {
 	return c, nil
 }
 
-// Iterate implements partition.RankPart. Unless the backend says
-// WithoutPartOverlap, the part gathers the row panels that hold ghosts
+// Iterate implements partition.RankPart. When the backend says
+// WithPartOverlap, the part gathers the row panels that hold ghosts
 // first, packs the ghosts' sums, and gathers the other panels on its own
 // stream while the sums travel (Gunrock's overlap of communication and
 // computation); Compute then counts the first gather, the apply, and the
@@ -74,7 +74,7 @@ func (d *rankPart) Iterate(ctx context.Context, base, damping float64) (partitio
 	start := time.Now()
 	gather := d.pr.Gather
 	var while func() error
-	if !d.b.noPartOverlap {
+	if d.b.partOverlap {
 		gather = func() error { return d.pr.GatherPanels(cuda.PanelGhosts) }
 		while = func() error { return d.pr.GatherPanelsAsync(cuda.PanelOwned) }
 	}

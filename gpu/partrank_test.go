@@ -19,17 +19,17 @@ import (
 // one GPU (peer copies), and a part per GPU (NCCL, and peer copies) where
 // there are several, on every shape, directed and symmetrized, twice over
 // the same parts (the second run reuses the held state), and checks the
-// ranks and iterations against the reference. The parts gather their
-// ghosts' row panels first and the rest during the exchange, and, in the
-// configurations marked noOverlap, all their rows before it
-// (gpu.WithoutPartOverlap).
+// ranks and iterations against the reference. The parts gather all their
+// rows before the exchange, and, in the configurations marked overlap,
+// their ghosts' row panels first and the rest during the exchange
+// (gpu.WithPartOverlap).
 func TestPartitionedPageRank(t *testing.T) {
 	needGPU(t)
 	devices, err := cuda.DeviceCount()
 	require.NoError(t, err)
 	type config struct {
-		parts, gpus     int
-		nccl, noOverlap bool
+		parts, gpus   int
+		nccl, overlap bool
 	}
 	// 8 parts leave some part of a small graph without a vertex (found on
 	// 4 GPUs: 8 parts of a star, the balanced partitioner).
@@ -63,11 +63,11 @@ func TestPartitionedPageRank(t *testing.T) {
 			_, want := ref.PageRank(g, ref.PageRankOptions{Damping: opts.Damping, Tolerance: opts.Tolerance, MaxIterations: opts.MaxIterations})
 			for _, c := range configs {
 				for _, m := range []partition.Method{partition.Random, partition.Balanced} {
-					tag := fmt.Sprintf("%s/directed=%v/%s/%d parts on %d GPUs/nccl=%v/no overlap=%v", s.Name, el.Directed, m, c.parts,
-						c.gpus, c.nccl, c.noOverlap)
+					tag := fmt.Sprintf("%s/directed=%v/%s/%d parts on %d GPUs/nccl=%v/overlap=%v", s.Name, el.Directed, m, c.parts,
+						c.gpus, c.nccl, c.overlap)
 					var extra []gpu.Option
-					if c.noOverlap {
-						extra = append(extra, gpu.WithoutPartOverlap())
+					if c.overlap {
+						extra = append(extra, gpu.WithPartOverlap())
 					}
 					ps, bs := gpuParts(t, el, partition.Options{Method: m, Parts: c.parts, Seed: 7, Bias: 0.8}, c.gpus, extra...)
 					for round := range 2 {

@@ -337,8 +337,8 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, in *partInput, spe
 			continue
 		}
 		gopts := []gpu.Option{gpu.WithDevice(i % gpus)}
-		if f.gpuNoOverlap {
-			gopts = append(gopts, gpu.WithoutPartOverlap())
+		if f.gpuOverlap {
+			gopts = append(gopts, gpu.WithPartOverlap())
 		}
 		b, err := gpu.New(pl, f.in.threads, gopts...)
 		if err != nil {

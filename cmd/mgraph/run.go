@@ -32,44 +32,44 @@ import (
 
 // runFlags are the flags of `mgraph run`.
 type runFlags struct {
-	in           inputFlags
-	lf           layoutFlags
-	mode         string
-	backend      string
-	source       int64
-	sources      int
-	from         string
-	seed         uint64
-	trials       int
-	validate     bool
-	json         bool
-	out          string
-	trace        string
-	weights      int64
-	noPull       bool
-	damping      float64
-	tolerance    float64
-	maxIter      int
-	gpuSplit     string
-	gpuNoLoop    bool
-	gpuNoOverlap bool
-	gpuNoBlock   bool
-	gpuNoClust   bool
-	gpuClustBl   uint
-	gpuNoRows    bool
-	gpuAsyncBl   uint32
-	gpuStream    bool
-	gpuMemMax    string
-	gpus         string // --gpus: a count or all
-	parts        int
-	partitioner  string
-	exchange     string
-	autoCUDA     bool // --backend auto chose the GPU
-	cpuProfile   string
-	gpuLoopBl    uint32
-	gpuDelta     int64
-	engine       string
-	lb           string
+	in          inputFlags
+	lf          layoutFlags
+	mode        string
+	backend     string
+	source      int64
+	sources     int
+	from        string
+	seed        uint64
+	trials      int
+	validate    bool
+	json        bool
+	out         string
+	trace       string
+	weights     int64
+	noPull      bool
+	damping     float64
+	tolerance   float64
+	maxIter     int
+	gpuSplit    string
+	gpuNoLoop   bool
+	gpuOverlap  bool
+	gpuNoBlock  bool
+	gpuNoClust  bool
+	gpuClustBl  uint
+	gpuNoRows   bool
+	gpuAsyncBl  uint32
+	gpuStream   bool
+	gpuMemMax   string
+	gpus        string // --gpus: a count or all
+	parts       int
+	partitioner string
+	exchange    string
+	autoCUDA    bool // --backend auto chose the GPU
+	cpuProfile  string
+	gpuLoopBl   uint32
+	gpuDelta    int64
+	engine      string
+	lb          string
 	// set reports whether a flag was given on the command line.
 	set func(name string) bool
 }
@@ -177,7 +177,7 @@ Examples:
 			fs.BoolVar(&f.gpuNoClust, "gpu-no-cluster", false, "cuda: --mode auto never runs a Brandes source (bc) in one thread-block cluster; where one block does not take it on a narrow graph it goes to the grid-wide async engine (for comparing the two)")
 			fs.UintVar(&f.gpuClustBl, "gpu-cluster-blocks", 0, "cuda: blocks of the cluster runs' clusters (2, 4, 8 or 16; 0: the largest the device launches)")
 			fs.BoolVar(&f.gpuNoRows, "gpu-no-block-rows", false, fmt.Sprintf("cuda: one-block runs and async runs of bfs, sssp and cc read the CSR even where every vertex has at most %d out-arcs, instead of fixed-width rows (for comparing the two)", cuda.BlockRowWidth))
-			fs.BoolVar(&f.gpuNoOverlap, "gpu-no-overlap", false, "cuda, pr over --parts/--gpus: a part gathers all its rows before its ghosts' sums travel, instead of the ghosts' row panels first and the rest during the exchange (for comparing the two)")
+			fs.BoolVar(&f.gpuOverlap, "gpu-overlap", false, "cuda, pr over --parts/--gpus: a part gathers its ghosts' row panels first and the rest while their sums travel, instead of all its rows before the exchange")
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
 			fs.StringVar(&f.gpus, "gpus", "", "bfs, sssp, cc, pr: run partitioned over N GPUs (or all), a part per GPU unless --parts, the updates exchanged by NCCL")
 			fs.IntVar(&f.parts, "parts", 0, "bfs, sssp, cc, pr, bc: run partitioned into N parts (on the CPU, or over --gpus), each with its own engines, exchanging updates every iteration")
