@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/mgraph-dev/mgraph/internal/mix"
 	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
@@ -235,15 +236,7 @@ func (el *EdgeList) setHashedWeights(seed uint64, kind WeightKind, workers int, 
 			if !el.Directed && u > v {
 				u, v = v, u
 			}
-			el.Weights[i] = weight(mix64(seed ^ (uint64(u)<<32 | uint64(v))))
+			el.Weights[i] = weight(mix.Hash64(seed ^ (uint64(u)<<32 | uint64(v))))
 		}
 	})
-}
-
-// mix64 is the SplitMix64 finaliser: a fast, well-distributed hash of x.
-func mix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
 }

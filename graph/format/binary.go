@@ -15,6 +15,7 @@ import (
 
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/crc32c"
+	"github.com/mgraph-dev/mgraph/internal/mix"
 	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
@@ -469,20 +470,12 @@ func arcHash(u, v, w uint32) uint64 {
 		return 0
 	}
 	lo, hi := min(u, v), max(u, v)
-	h := mix64(uint64(lo)<<32 | uint64(hi))
-	h = mix64(h ^ uint64(w)*0x9e3779b97f4a7c15)
+	h := mix.Hash64(uint64(lo)<<32 | uint64(hi))
+	h = mix.Hash64(h ^ uint64(w)*0x9e3779b97f4a7c15)
 	if u < v {
 		return h
 	}
 	return -h
-}
-
-// mix64 is the SplitMix64 finaliser.
-func mix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
 }
 
 // validateCSR is Adjacency.Validate, in parallel, plus a symmetry check

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 
 	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/mix"
 	"github.com/mgraph-dev/mgraph/internal/par"
 	"github.com/mgraph-dev/mgraph/internal/progress"
 )
@@ -77,7 +78,7 @@ func (g *gridGen) kept(id uint64) bool {
 	if g.thresh == 0 {
 		return true
 	}
-	return mix64(g.seed+id*golden)>>11 >= g.thresh
+	return mix.Mix64(g.seed+id*golden)>>11 >= g.thresh
 }
 
 // block emits the out-arcs of vertices [lo, hi) in order (up, left, right,

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/mix"
 	"github.com/mgraph-dev/mgraph/internal/progress"
 )
 
@@ -204,7 +205,7 @@ func (k *rmatKernel) fill(rng *splitMix, src, dst []uint32) {
 		var u, v uint64
 		for range full {
 			state += golden
-			r := mix64(state)
+			r := mix.Mix64(state)
 			e := r&laneMask | laneGuard
 			o := (r>>16)&laneMask | laneGuard
 			se := e - tAB
@@ -218,7 +219,7 @@ func (k *rmatKernel) fill(rng *splitMix, src, dst []uint32) {
 		}
 		if rem != 0 {
 			state += golden
-			s, d := quad4(mix64(state), tA, tAB, tABC)
+			s, d := quad4(mix.Mix64(state), tA, tAB, tABC)
 			u = u<<rem | s&remMask
 			v = v<<rem | d&remMask
 		}

@@ -1,7 +1,9 @@
 package gen
 
+import "github.com/mgraph-dev/mgraph/internal/mix"
+
 // golden is 2^64 divided by the golden ratio, SplitMix64's increment.
-const golden = 0x9e3779b97f4a7c15
+const golden = mix.Golden
 
 // Stream constants keep the generators' random streams apart for one seed.
 const (
@@ -12,13 +14,6 @@ const (
 	streamGrid     = 0x67726964 // "grid"
 )
 
-// mix64 is the SplitMix64 output function (a bijective 64-bit hash).
-func mix64(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
 // splitMix is a SplitMix64 generator: a Weyl sequence passed through mix64.
 // It is small, fast and passes BigCrush; one is created per block of work.
 type splitMix struct{ s uint64 }
@@ -26,13 +21,13 @@ type splitMix struct{ s uint64 }
 // next returns the next 64 random bits.
 func (r *splitMix) next() uint64 {
 	r.s += golden
-	return mix64(r.s)
+	return mix.Mix64(r.s)
 }
 
 // blockRNG returns the generator for block b of the stream of one generator
 // kind under seed: it depends on (seed, stream, b) only.
 func blockRNG(seed, stream uint64, b int) splitMix {
-	return splitMix{mix64(mix64(seed^stream*golden) + uint64(b)*golden)}
+	return splitMix{mix.Mix64(mix.Mix64(seed^stream*golden) + uint64(b)*golden)}
 }
 
 // unitFloat maps 64 random bits to a float64 uniform in [0, 1) (53 bits).
