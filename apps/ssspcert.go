@@ -3,7 +3,6 @@ package apps
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"sync/atomic"
 
 	"github.com/mgraph-dev/mgraph/graph"
@@ -99,25 +98,19 @@ func CheckSSSPCertificate(g *graph.CSR, source uint32, dist []uint32, workers in
 }
 
 // arcChunks cuts the rows of a CSR with row offsets offsets into at most
-// parts chunks of consecutive rows, each starting at the row that holds
-// its share of the arcs.
+// parts chunks of consecutive rows of about equal arcs (par.SplitRows,
+// empty ranges dropped), or of equal vertex counts when there are no arcs
+// or fewer rows than parts.
 func arcChunks(offsets []uint64, parts int) []par.Chunk {
 	n := len(offsets) - 1
-	m := offsets[n]
-	if m == 0 || n < parts {
+	if offsets[n] == 0 || n < parts {
 		return par.Split(n, parts)
 	}
+	bounds := par.SplitRows(offsets, parts)
 	chunks := make([]par.Chunk, 0, parts)
-	lo := 0
-	for i := 1; i <= parts && lo < n; i++ {
-		hi := n
-		if i < parts {
-			a := m / uint64(parts) * uint64(i)
-			hi = max(lo, sort.Search(n, func(v int) bool { return offsets[v] >= a }))
-		}
-		if hi > lo {
+	for i := range parts {
+		if lo, hi := bounds[i], bounds[i+1]; hi > lo {
 			chunks = append(chunks, par.Chunk{Index: len(chunks), Lo: lo, Hi: hi})
-			lo = hi
 		}
 	}
 	return chunks

@@ -391,7 +391,7 @@ func newSortOut(m uint64, weighted bool) sortOut {
 // dstBuf (its weights when w is not nil), whose old contents do not matter.
 func (b *builder) transpose(off []uint64, nbr, w []uint32, offT []uint64, dstBuf sortOut, mt *progress.Meter) ([]uint32, []uint32, error) {
 	n, m := b.n, b.m
-	bounds := splitRows(off, sortParts(m, n, b.workers))
+	bounds := par.SplitRows(off, sortParts(m, n, b.workers))
 	parts := len(bounds) - 1
 	out := dstBuf.val[:m]
 	var outW []uint32

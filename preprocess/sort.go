@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	mbits "math/bits"
-	"sort"
 
 	"github.com/mgraph-dev/mgraph/internal/par"
 )
@@ -79,25 +78,6 @@ func sortParts(m, k uint64, workers int) int {
 		p = min(p, max(1, m/k))
 	}
 	return int(max(1, p))
-}
-
-// splitRows cuts rows [0, n) with offsets off into at most parts contiguous
-// ranges of about equal arc counts (a range may be empty-free but uneven
-// when single rows are huge). It returns the range boundaries, parts+1
-// values from 0 to n.
-func splitRows(off []uint64, parts int) []int {
-	n := len(off) - 1
-	m := off[n]
-	b := make([]int, 0, parts+1)
-	b = append(b, 0)
-	for p := 1; p < parts; p++ {
-		target := m * uint64(p) / uint64(parts)
-		// first row whose start reaches the target
-		r := sort.Search(n, func(i int) bool { return off[i] >= target })
-		r = max(r, b[len(b)-1])
-		b = append(b, r)
-	}
-	return append(b, n)
 }
 
 // Two-level counting sort. A counting sort scatters every item to a random

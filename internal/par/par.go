@@ -10,6 +10,7 @@ package par
 
 import (
 	"runtime"
+	"sort"
 	"sync"
 	"sync/atomic"
 )
@@ -171,6 +172,24 @@ func Each(n, workers int, fn func(worker, i int)) {
 		}
 	}
 	Fork(workers, work)
+}
+
+// SplitRows cuts rows [0, n) with offsets off (n+1 of them, a prefix sum
+// of row lengths) into at most parts contiguous ranges of about equal arc
+// counts: range p starts at the first row whose start reaches p·m/parts
+// (a range may be empty, or uneven when single rows are huge). It returns
+// the range boundaries, parts+1 values from 0 to n.
+func SplitRows(off []uint64, parts int) []int {
+	n := len(off) - 1
+	m := off[n]
+	b := make([]int, 0, parts+1)
+	b = append(b, 0)
+	for p := 1; p < parts; p++ {
+		target := m * uint64(p) / uint64(parts)
+		r := sort.Search(n, func(i int) bool { return off[i] >= target })
+		b = append(b, max(r, b[len(b)-1]))
+	}
+	return append(b, n)
 }
 
 // FindStart returns the last index i with pre[i] ≤ a, for pre a

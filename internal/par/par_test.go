@@ -93,3 +93,13 @@ func TestCopy(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitRows: the boundaries run from 0 to n, never decrease, and cut
+// at the first row reaching each share of the arcs (a huge first row
+// takes the first share and more; a huge last row leaves a range empty).
+func TestSplitRows(t *testing.T) {
+	off := []uint64{0, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 2000}
+	require.Equal(t, []int{0, 1, 10}, SplitRows(off, 2))
+	require.Equal(t, []int{0, 1, 10, 10}, SplitRows(off, 3))
+	require.Equal(t, []int{0, 2}, SplitRows([]uint64{0, 0, 0}, 1))
+}
