@@ -46,6 +46,11 @@ type Options struct {
 	// Device is the GPU (its ordinal) a device build runs on (BuildGPU,
 	// BuildOn); 0 by default.
 	Device int
+	// CPULock, when set, is held by BuildOn around a build on the CPU
+	// (asked for, or a fallback): callers building several layouts at once,
+	// one per GPU, build those the GPUs cannot take one at a time, each on
+	// every core.
+	CPULock sync.Locker
 	// KeepOnDevice asks BuildOn, when it builds on the GPU, to leave the
 	// layout on the device and download only what the host needs before a
 	// run there (Report.Built).

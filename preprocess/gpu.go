@@ -200,6 +200,10 @@ func BuildOn(ctx context.Context, where string, el *graph.EdgeList, p layout.Par
 	start := time.Now()
 	rep := Report{On: OnCPU}
 	cpu := func() (*layout.Layout, Report, error) {
+		if opts.CPULock != nil {
+			opts.CPULock.Lock()
+			defer opts.CPULock.Unlock()
+		}
 		l, err := Build(ctx, el, p, opts)
 		rep.Total = time.Since(start)
 		return l, rep, err

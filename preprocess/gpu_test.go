@@ -314,3 +314,42 @@ func TestEstimateGPUBytes(t *testing.T) {
 	assert.Less(t, big, uint64(60<<30), "scale 24 must fit an 80 GB device")
 	assert.Greater(t, EstimateGPUBytes(1<<24, 1<<29, true, p), big)
 }
+
+// countingLocker counts its Lock calls and checks they pair with Unlocks.
+type countingLocker struct{ locks, held int }
+
+func (c *countingLocker) Lock()   { c.locks++; c.held++ }
+func (c *countingLocker) Unlock() { c.held-- }
+
+// TestBuildOnHoldsCPULock: a build on the CPU, asked for or a fallback (a
+// graph beyond the GPU builder's limits goes to the CPU with the reason,
+// whether a GPU is visible or not), holds Options.CPULock; a build on the
+// GPU does not.
+func TestBuildOnHoldsCPULock(t *testing.T) {
+	ctx := context.Background()
+	el := randomGraph(4, 389, 5000, true)
+	var lk countingLocker
+	_, rep, err := BuildOn(ctx, OnCPU, el, smallParams(), Options{CPULock: &lk})
+	require.NoError(t, err)
+	assert.Equal(t, OnCPU, rep.On)
+	assert.Equal(t, 1, lk.locks)
+	assert.Zero(t, lk.held)
+
+	_, rep, err = BuildOn(ctx, OnAuto, el, smallParams(), Options{CPULock: &lk})
+	require.NoError(t, err)
+	if rep.On == OnGPU {
+		assert.Equal(t, 1, lk.locks, "a GPU build takes no CPU lock")
+	} else {
+		assert.Equal(t, 2, lk.locks)
+	}
+
+	huge := &graph.EdgeList{NumVertices: 1 << 32}
+	before := lk.locks
+	_, rep, err = BuildOn(ctx, OnAuto, huge, smallParams(), Options{CPULock: &lk})
+	require.Error(t, err, "2^32 vertices: the CPU builder refuses too")
+	assert.Equal(t, before+1, lk.locks)
+	assert.Zero(t, lk.held)
+	if cuda.Available() {
+		assert.Contains(t, rep.Fallback, "exceed the GPU builder's limit")
+	}
+}

@@ -511,24 +511,16 @@ func buildPartLayouts(ctx context.Context, ps []*partition.Part, p layout.Params
 	bctx, cancel := context.WithCancel(ctx) // a part that fails stops the other GPUs' builds
 	defer cancel()
 	var wg sync.WaitGroup
-	var onCPU sync.Mutex // the CPU builds a part at a time, on every core: not one per GPU at once
+	var onCPU sync.Mutex // a part the GPUs cannot take is built on every core, one at a time
 	for g := range min(on.gpus, len(ps)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			o := opts
-			o.Device = g
+			o.Device, o.CPULock = g, &onCPU
 			for i := g; i < len(ps); i += on.gpus {
 				pt := ps[i]
-				if why := gpuRefuses(pt.EL, p, g); why != "" {
-					onCPU.Lock()
-					ls[i], errs[i] = preprocess.Build(bctx, pt.EL, p, opts)
-					onCPU.Unlock()
-					reps[i] = preprocess.Report{On: preprocess.OnCPU, Fallback: why + "; building on the CPU"}
-				} else {
-					ls[i], reps[i], errs[i] = preprocess.BuildOn(bctx, on.where, pt.EL, p, o)
-				}
-				if errs[i] != nil {
+				if ls[i], reps[i], errs[i] = preprocess.BuildOn(bctx, on.where, pt.EL, p, o); errs[i] != nil {
 					cancel()
 					return
 				}
@@ -551,26 +543,6 @@ func buildPartLayouts(ctx context.Context, ps []*partition.Part, p layout.Params
 	}
 	notes = append([]string{fmt.Sprintf("%d of the %d parts' layouts built on their GPUs", onGPU, len(ps))}, notes...)
 	return ls, notes, nil
-}
-
-// gpuRefuses says why GPU dev's builder would not take el's layout (more
-// vertices or arcs than it takes, or an estimated need beyond the device's
-// free memory), or "" when it would: such a part is built on the CPU up
-// front, one at a time, instead of by a fallback in every GPU's goroutine
-// at once.
-func gpuRefuses(el *graph.EdgeList, p layout.Params, dev int) string {
-	if el.NumVertices > cuda.MaxLayoutItems || el.NumArcs() > cuda.MaxLayoutItems {
-		return fmt.Sprintf("%d vertices and %d arcs exceed the GPU builder's limit of %d each", el.NumVertices, el.NumArcs(), cuda.MaxLayoutItems)
-	}
-	d, err := cuda.GetDevice(dev)
-	if err != nil {
-		return "" // BuildOn reports it
-	}
-	free, _, err := d.MemInfo()
-	if need := preprocess.EstimateGPUBytes(el.NumVertices, el.NumArcs(), el.Weighted(), p); err == nil && need > free {
-		return fmt.Sprintf("the device build needs up to %s, %s free on GPU %d", cuda.FormatBytes(need), cuda.FormatBytes(free), dev)
-	}
-	return ""
 }
 
 // firstFailure returns the first part whose error is its own, not the

@@ -13,7 +13,6 @@ import (
 
 	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/gpu"
-	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"github.com/mgraph-dev/mgraph/layout"
 	"github.com/mgraph-dev/mgraph/partition"
@@ -388,13 +387,4 @@ func TestFirstFailure(t *testing.T) {
 	done, cancel := context.WithCancel(ctx)
 	cancel()
 	assert.Equal(t, 1, firstFailure(done, []error{nil, canceled, own}), "the run was cancelled: the first error")
-}
-
-// TestGPURefuses: a part beyond the GPU builder's limits goes to the CPU
-// up front, with the reason; a small one does not (with or without a GPU:
-// without, BuildOn says why).
-func TestGPURefuses(t *testing.T) {
-	p := testgraphs.SmallParams()
-	assert.Contains(t, gpuRefuses(&graph.EdgeList{NumVertices: 1 << 32}, p, 0), "exceed the GPU builder's limit")
-	assert.Empty(t, gpuRefuses(testgraphs.Path(10), p, 0))
 }
