@@ -333,11 +333,8 @@ func (l *peerBCLink) collect(ctx context.Context, d *bcPart) error {
 
 // BCParts implements partition.BCExchanger.
 func (x *PeerExchanger) BCParts(parts []*partition.Part, backends []engine.Backend) ([]partition.BCPart, error) {
-	if len(parts) != x.Parts() {
-		return nil, fmt.Errorf("peer exchanger: %d ranks for %d parts", x.Parts(), len(parts))
-	}
-	if err := enablePeers(backends); err != nil {
-		return nil, fmt.Errorf("peer exchanger: %w", err)
+	if err := x.prepare(parts, backends); err != nil {
+		return nil, err
 	}
 	link := &peerBCLink{bar: partition.NewBarrier(len(parts)), counts: make([]uint64, len(parts))}
 	ds, err := bcParts(parts, backends, link, nil)

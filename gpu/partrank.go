@@ -401,11 +401,8 @@ func (l *peerRankLink) reduce(ctx context.Context, d *rankPart) (float64, float6
 
 // RankParts implements partition.RankExchanger.
 func (x *PeerExchanger) RankParts(parts []*partition.Part, backends []engine.Backend) ([]partition.RankPart, error) {
-	if len(parts) != x.Parts() {
-		return nil, fmt.Errorf("peer exchanger: %d ranks for %d parts", x.Parts(), len(parts))
-	}
-	if err := enablePeers(backends); err != nil {
-		return nil, fmt.Errorf("peer exchanger: %w", err)
+	if err := x.prepare(parts, backends); err != nil {
+		return nil, err
 	}
 	link := &peerRankLink{bar: partition.NewBarrier(len(parts)), sums: make([][2]float64, len(parts))}
 	ds, err := rankParts(parts, backends, link, nil)

@@ -379,31 +379,36 @@ func NewPeerExchanger(parts int) *PeerExchanger {
 	return &PeerExchanger{MemExchanger: partition.NewMemExchanger(parts)}
 }
 
-// enablePeers lets the GPUs of the CUDA backends among backends access
-// each other's memory directly (cuda.EnablePeerAccess), so that the peer
-// exchanger's copies between parts on different GPUs go over NVLink or
-// PCIe instead of through host memory.
-func enablePeers(backends []engine.Backend) error {
+// prepare checks that the exchanger has a rank per part and lets the GPUs
+// of the CUDA backends among backends access each other's memory directly
+// (cuda.EnablePeerAccess), so that the copies between parts on different
+// GPUs go over NVLink or PCIe instead of through host memory: what every
+// run over peer copies (DeviceParts, RankParts, BCParts) does first.
+func (x *PeerExchanger) prepare(parts []*partition.Part, backends []engine.Backend) error {
+	if len(parts) != x.Parts() {
+		return fmt.Errorf("peer exchanger: %d ranks for %d parts", x.Parts(), len(parts))
+	}
 	var devs []int
 	for _, b := range backends {
-		if g, ok := b.(*Backend); ok && !slices.Contains(devs, g.dl.Device().Ordinal()) {
-			devs = append(devs, g.dl.Device().Ordinal())
+		if g, ok := b.(*Backend); ok {
+			if d := g.dl.Device().Ordinal(); !slices.Contains(devs, d) {
+				devs = append(devs, d)
+			}
 		}
 	}
 	if len(devs) < 2 {
 		return nil
 	}
-	_, err := cuda.EnablePeerAccess(devs)
-	return err
+	if _, err := cuda.EnablePeerAccess(devs); err != nil {
+		return fmt.Errorf("peer exchanger: %w", err)
+	}
+	return nil
 }
 
 // DeviceParts implements partition.DeviceExchanger.
 func (x *PeerExchanger) DeviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions) ([]partition.DevicePart, error) {
-	if len(parts) != x.Parts() {
-		return nil, fmt.Errorf("peer exchanger: %d ranks for %d parts", x.Parts(), len(parts))
-	}
-	if err := enablePeers(backends); err != nil {
-		return nil, fmt.Errorf("peer exchanger: %w", err)
+	if err := x.prepare(parts, backends); err != nil {
+		return nil, err
 	}
 	link := &peerLink{bar: partition.NewBarrier(len(parts)), counters: make([]cuda.PartCounters, len(parts)),
 		next: make([]uint64, len(parts))}
