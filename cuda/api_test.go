@@ -171,3 +171,10 @@ func TestGhostPanels(t *testing.T) {
 	_, err = GhostPanels([]uint32{1}, 0, 6)
 	require.ErrorIs(t, err, ErrInvalid)
 }
+
+func TestPartIdTables(t *testing.T) {
+	// A part of 6 layout ids: ghosts 0, 1, 2 at layout ids 4, 0, 3.
+	require.Equal(t, []uint32{1, partOwned, partOwned, 2, 0, partOwned}, lidGhosts([]uint32{4, 0, 3}, 6))
+	require.Equal(t, []uint32{1, 2, 5}, ascending([]uint32{5, 1, 2}, 6))
+	require.Empty(t, ascending(nil, 4))
+}

@@ -42,11 +42,16 @@ type PartRank struct {
 	numOwned, numGhosts, numRecv uint64
 	ownerStart, recvStart        []uint64
 	ownedLid, ghostLid, recvLid  *Buffer[uint32]
-	send, recv                   *Buffer[float64]
-	sums                         *Buffer[float64] // the part's (delta, dangling), then the run's
-	dangling                     *Buffer[uint64]
-	out                          *Buffer[float64] // the owned ranks, in the part's numbering
-	col                          rangeCollect[float64]
+	// applyLid is ownedLid in increasing layout id: the init and the apply
+	// go through it, so their reads and writes of the layout's arrays run
+	// forward through memory (ownedLid's order, the original ids', is
+	// random in the layout's numbering; it stays for the collection).
+	applyLid   *Buffer[uint32]
+	send, recv *Buffer[float64]
+	sums       *Buffer[float64] // the part's (delta, dangling), then the run's
+	dangling   *Buffer[uint64]
+	out        *Buffer[float64] // the owned ranks, in the part's numbering
+	col        rangeCollect[float64]
 	// panels holds a byte per row panel of the layout: PanelGhosts where
 	// the panel has a ghost row, PanelOwned where all its rows are owned
 	// (GatherPanels); stream runs the owned panels' gather while the
@@ -121,6 +126,7 @@ func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
 		idsUpload{"owned vertices' layout ids", &p.ownedLid, t.OwnedLid},
 		idsUpload{"ghosts' layout ids", &p.ghostLid, t.GhostLid},
 		idsUpload{"received sums' layout ids", &p.recvLid, t.RecvLid},
+		idsUpload{"owned vertices' layout ids, ascending", &p.applyLid, ascending(t.OwnedLid, n)},
 	); err != nil {
 		return fail(err)
 	}
@@ -157,6 +163,22 @@ func NewPartRank(pr *PRRun, t PartRankTables) (*PartRank, error) {
 	return p, nil
 }
 
+// ascending returns ids, distinct ids below n, in increasing order (a
+// pass over n marks, not a sort).
+func ascending(ids []uint32, n uint64) []uint32 {
+	mark := make([]bool, n)
+	for _, id := range ids {
+		mark[id] = true
+	}
+	out := make([]uint32, 0, len(ids))
+	for v, m := range mark {
+		if m {
+			out = append(out, uint32(v))
+		}
+	}
+	return out
+}
+
 // allocRank allocates a buffer of p's, naming it in the error.
 func allocRank[T any](p *PartRank, name string, n int) (*Buffer[T], error) {
 	return allocNamed[T](&p.owned, p.dev, name, n)
@@ -175,7 +197,7 @@ func (p *PartRank) Close() error {
 
 // Bytes returns the device memory the state takes (beyond the PRRun's).
 func (p *PartRank) Bytes() uint64 {
-	return bufBytes(p.ownedLid) + bufBytes(p.ghostLid) + bufBytes(p.recvLid) + bufBytes(p.send) + bufBytes(p.recv) +
+	return bufBytes(p.ownedLid) + bufBytes(p.applyLid) + bufBytes(p.ghostLid) + bufBytes(p.recvLid) + bufBytes(p.send) + bufBytes(p.recv) +
 		bufBytes(p.sums) + bufBytes(p.dangling) + bufBytes(p.out) + bufBytes(p.panels) + p.col.bytes()
 }
 
@@ -186,7 +208,7 @@ func (p *PartRank) Init(r0 float64) (uint64, error) {
 	if err := r.Start(0); err != nil { // the gather runs while the sums say not done
 		return 0, err
 	}
-	err := backendPartPRInit(p.dev.ordinal, evp(r.dl.desc.sparseOffsets), p.ownedLid.h.p, p.numOwned, r.dl.desc.n, r0,
+	err := backendPartPRInit(p.dev.ordinal, evp(r.dl.desc.sparseOffsets), p.applyLid.h.p, p.numOwned, r.dl.desc.n, r0,
 		r.rank.h.p, r.share.h.p, r.acc.h.p, p.dangling.h.p)
 	if err != nil {
 		return 0, err
@@ -264,7 +286,7 @@ func (p *PartRank) Unpack() error {
 // and the part's sums of |Δr| and of the dangling rank.
 func (p *PartRank) Apply(base, damping float64) error {
 	r := p.pr
-	return backendPartPRApply(p.dev.ordinal, evp(r.dl.desc.sparseOffsets), p.ownedLid.h.p, p.numOwned, base, damping,
+	return backendPartPRApply(p.dev.ordinal, evp(r.dl.desc.sparseOffsets), p.applyLid.h.p, p.numOwned, base, damping,
 		r.rank.h.p, r.share.h.p, r.acc.h.p, p.sums.h.p)
 }
 

@@ -58,6 +58,23 @@ type partTables struct {
 	parts, reserved                             uint32
 	localLid, ghostLid, ghostOwner, ghostRemote uintptr
 	ownerStart                                  uintptr
+	lidGhost                                    uintptr
+}
+
+// partOwned marks an owned vertex in the lid-to-ghost table (MG_PART_OWNED).
+const partOwned = ^uint32(0)
+
+// lidGhosts returns the lid-to-ghost table of n layout ids: g at ghost g's
+// layout id, partOwned elsewhere.
+func lidGhosts(ghostLid []uint32, n uint64) []uint32 {
+	t := make([]uint32, n)
+	for i := range t {
+		t[i] = partOwned
+	}
+	for g, lid := range ghostLid {
+		t[lid] = uint32(g)
+	}
+	return t
 }
 
 // PartRun is one part's packaging state on its device, over the part's
@@ -125,13 +142,14 @@ func NewPartRun(run *MinRun, t PartTables) (*PartRun, error) {
 	p := &PartRun{partSeat: partSeat{dev: d, index: t.Index, parts: t.Parts}, run: run,
 		ownerStart: append([]uint64(nil), t.OwnerStart...), recvCap: t.RecvCap}
 	fail := func(err error) (*PartRun, error) { p.Close(); return nil, err }
-	var localLid, ghostLid, ghostOwner, ghostRemote *Buffer[uint32]
+	var localLid, ghostLid, ghostOwner, ghostRemote, lidGhost *Buffer[uint32]
 	var err error
 	if err = p.owned.uploadIds(d,
 		idsUpload{"owned vertices' layout ids", &localLid, t.LocalLid},
 		idsUpload{"ghosts' layout ids", &ghostLid, t.GhostLid},
 		idsUpload{"ghosts' owners", &ghostOwner, t.GhostOwner},
 		idsUpload{"ghosts' ids in their owners", &ghostRemote, t.GhostRemote},
+		idsUpload{"layout ids' ghosts", &lidGhost, lidGhosts(t.GhostLid, n)},
 	); err != nil {
 		return fail(err)
 	}
@@ -167,8 +185,9 @@ func NewPartRun(run *MinRun, t PartTables) (*PartRun, error) {
 	}
 	p.desc = partTables{numLocal: nl, numGhosts: ng, parts: uint32(t.Parts),
 		localLid: ptrOf(localLid), ghostLid: ptrOf(ghostLid), ghostOwner: ptrOf(ghostOwner),
-		ghostRemote: ptrOf(ghostRemote), ownerStart: ptrOf(starts)}
-	p.tableBytes = bufBytes(localLid) + bufBytes(ghostLid) + bufBytes(ghostOwner) + bufBytes(ghostRemote) + bufBytes(starts)
+		ghostRemote: ptrOf(ghostRemote), ownerStart: ptrOf(starts), lidGhost: ptrOf(lidGhost)}
+	p.tableBytes = bufBytes(localLid) + bufBytes(ghostLid) + bufBytes(ghostOwner) + bufBytes(ghostRemote) + bufBytes(starts) +
+		bufBytes(lidGhost)
 	return p, nil
 }
 

@@ -1040,12 +1040,16 @@ typedef struct {
  * the layout id of owned vertex i; ghost_lid[g], ghost_owner[g] and
  * ghost_remote[g], ghost g's layout id, owner part and id in its owner;
  * owner_start[q] (parts + 1 entries), the first ghost owned by part q
- * (ghosts are ordered by owner). */
+ * (ghosts are ordered by owner); lid_ghost[v] (num_local + num_ghosts
+ * entries), the ghost whose layout id is v, or MG_PART_OWNED when the part
+ * owns v (the packaging walks the layout's ids in order through it). */
+#define MG_PART_OWNED 0xffffffffu
 typedef struct {
     uint64_t num_local, num_ghosts;
     uint32_t parts, reserved;
     const uint32_t *local_lid, *ghost_lid, *ghost_owner, *ghost_remote;
     const uint64_t *owner_start;
+    const uint32_t *lid_ghost;
 } mg_part_tables;
 /* What a superstep's packaging and unpackaging leave for the host. */
 typedef struct {

@@ -24,16 +24,16 @@ __device__ __forceinline__ void add_block_totals(uint64_t count, uint64_t edges,
     if (threadIdx.x == 0 && edges > 0) atomicAdd((unsigned long long *)&ctr->next_edges, (unsigned long long)edges);
 }
 
-// pack_kernel: thread i < num_local looks at owned vertex i (the part's
-// numbering), the rest at ghost i - num_local. A vertex whose value went
-// below prev (the value after the last exchange) gets prev = value; an
-// owned one is flagged in next and counted with its out-arcs, a ghost
-// becomes a message (its id in its owner, the value) in its owner's
-// segment of send, [owner_start[o], owner_start[o+1]) — a ghost is in it
-// once, so the segment cannot overflow. Slots are taken with one atomic
-// per owner and warp: consecutive ghosts mostly have the same owner.
-// Rounds are block-uniform (base < total), so every lane reaches the
-// warp votes.
+// pack_kernel: thread v looks at the vertex of layout id v, owned or a
+// ghost (lid_ghost), so the values, prev and offsets are read in order. A
+// vertex whose value went below prev (the value after the last exchange)
+// gets prev = value; an owned one is flagged in next and counted with its
+// out-arcs, a ghost becomes a message (its id in its owner, the value) in
+// its owner's segment of send, [owner_start[o], owner_start[o+1]) — a
+// ghost is in it once, so the segment cannot overflow. Slots are taken
+// with one atomic per owner and warp (a warp's messages have at most
+// parts owners). Rounds are block-uniform (base < total), so every lane
+// reaches the warp votes.
 __global__ void __launch_bounds__(kBlock)
     pack_kernel(mg_part_tables t, const uint64_t *__restrict__ offsets, const uint32_t *__restrict__ values,
                 uint32_t *__restrict__ prev, uint8_t *__restrict__ next, mg_part_msg *__restrict__ send,
@@ -42,30 +42,26 @@ __global__ void __launch_bounds__(kBlock)
     const uint32_t lane = threadIdx.x & 31;
     uint64_t count = 0, edges = 0;
     for (uint64_t base = (uint64_t)blockIdx.x * kBlock; base < total; base += (uint64_t)gridDim.x * kBlock) {
-        const uint64_t i = base + threadIdx.x;
+        const uint64_t lid = base + threadIdx.x;
         bool emit = false;
         uint32_t owner = 0, remote = 0, v = 0;
-        if (i < t.num_local) {
-            const uint32_t lid = t.local_lid[i];
+        if (lid < total) {
             v = values[lid];
             if (v < prev[lid]) {
                 prev[lid] = v;
-                next[lid] = 1;
-                count++;
-                edges += offsets[lid + 1] - offsets[lid];
-            }
-        } else if (i < total) {
-            const uint64_t g = i - t.num_local;
-            const uint32_t lid = t.ghost_lid[g];
-            v = values[lid];
-            if (v < prev[lid]) {
-                prev[lid] = v;
-                emit = true;
-                owner = t.ghost_owner[g];
-                remote = t.ghost_remote[g];
+                const uint32_t g = t.lid_ghost[lid];
+                if (g == MG_PART_OWNED) {
+                    next[lid] = 1;
+                    count++;
+                    edges += offsets[lid + 1] - offsets[lid];
+                } else {
+                    emit = true;
+                    owner = t.ghost_owner[g];
+                    remote = t.ghost_remote[g];
+                }
             }
         }
-        const uint32_t want = __ballot_sync(kFullMask, emit);
+    const uint32_t want = __ballot_sync(kFullMask, emit);
         if (emit) {
             const uint32_t same = __match_any_sync(want, owner);
             const int leader = __ffs(same) - 1;
@@ -152,6 +148,7 @@ int check_tables(const mg_part_tables *t, const char *what, char *err, size_t er
     if (t->num_local > 0 && t->local_lid == NULL) return mg::invalid(what, err, errlen);
     if (t->num_ghosts > 0 && (t->ghost_lid == NULL || t->ghost_owner == NULL || t->ghost_remote == NULL || t->owner_start == NULL))
         return mg::invalid(what, err, errlen);
+    if (t->num_local + t->num_ghosts > 0 && t->lid_ghost == NULL) return mg::invalid(what, err, errlen);
     return MG_OK;
 }
 

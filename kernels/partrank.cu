@@ -17,6 +17,7 @@ namespace {
 
 constexpr int kBlock = 256;
 constexpr int kBlocksPerSM = 8;
+constexpr int kApplyUnroll = 4;  // owned vertices a thread of the apply takes a round (their loads in flight together)
 
 using SumD = mg::SumOp<double, double>;
 using SumU = mg::SumOp<uint64_t, uint64_t>;
@@ -68,25 +69,49 @@ __global__ void __launch_bounds__(kBlock)
 
 // apply_kernel: every owned vertex v gets rank base + damping·acc[v] (acc
 // reset to 0) and its share; sums[0] and sums[1] get the sums of |Δr| and
-// of the dangling vertices' new rank (one atomic each per block).
+// of the dangling vertices' new rank (one atomic each per block). A
+// thread takes kApplyUnroll owned vertices a round and issues all their
+// loads before it computes (the ids, then the values they name), so that
+// many loads are in flight: a grid-stride loop of one vertex at a time
+// waits for each dependent load in turn (1.2 ms for R-MAT 25's half on an
+// H100, where the whole graph's apply takes 0.57 ms).
 __global__ void __launch_bounds__(kBlock)
     apply_kernel(const uint64_t *__restrict__ offsets, const uint32_t *__restrict__ owned, uint64_t num_owned,
                  double base, double damping, double *__restrict__ rank, double *__restrict__ share,
                  double *__restrict__ acc, double *sums) {
     double delta = 0.0, dangling = 0.0;
-    const uint64_t stride = (uint64_t)gridDim.x * kBlock;
-    for (uint64_t i = (uint64_t)blockIdx.x * kBlock + threadIdx.x; i < num_owned; i += stride) {
-        const uint32_t v = owned[i];
-        const double nr = base + damping * acc[v];
-        acc[v] = 0.0;
-        delta += fabs(nr - rank[v]);
-        rank[v] = nr;
-        const uint64_t deg = offsets[v + 1] - offsets[v];
-        if (deg > 0) {
-            share[v] = nr / (double)deg;
-        } else {
-            share[v] = 0.0;
-            dangling += nr;
+    const uint64_t round = (uint64_t)kBlock * kApplyUnroll, stride = (uint64_t)gridDim.x * round;
+    for (uint64_t i0 = (uint64_t)blockIdx.x * round + threadIdx.x; i0 < num_owned; i0 += stride) {
+        uint32_t v[kApplyUnroll];
+        double a[kApplyUnroll], old[kApplyUnroll];
+        uint64_t deg[kApplyUnroll];
+#pragma unroll
+        for (int u = 0; u < kApplyUnroll; u++) {
+            const uint64_t i = i0 + (uint64_t)u * kBlock;
+            v[u] = i < num_owned ? owned[i] : 0u;
+        }
+#pragma unroll
+        for (int u = 0; u < kApplyUnroll; u++) {
+            if (i0 + (uint64_t)u * kBlock < num_owned) {
+                a[u] = acc[v[u]];
+                old[u] = rank[v[u]];
+                deg[u] = offsets[v[u] + 1] - offsets[v[u]];
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kApplyUnroll; u++) {
+            if (i0 + (uint64_t)u * kBlock < num_owned) {
+                const double nr = base + damping * a[u];
+                acc[v[u]] = 0.0;
+                delta += fabs(nr - old[u]);
+                rank[v[u]] = nr;
+                if (deg[u] > 0) {
+                    share[v[u]] = nr / (double)deg[u];
+                } else {
+                    share[v[u]] = 0.0;
+                    dangling += nr;
+                }
+            }
         }
     }
     delta = mg::block_reduce<SumD, kBlock>(delta);
@@ -171,7 +196,7 @@ int mg_part_pr_apply(int dev, const uint64_t *offsets, const uint32_t *owned, ui
     MG_SET_DEVICE(dev);
     MG_CHECK(cudaMemset(sums, 0, 2 * sizeof(double)));
     if (num_owned > 0) {
-        apply_kernel<<<grid_for(dev, num_owned), kBlock>>>(offsets, owned, num_owned, base, damping, rank, share, acc,
+        apply_kernel<<<grid_for(dev, (num_owned + kApplyUnroll - 1) / kApplyUnroll), kBlock>>>(offsets, owned, num_owned, base, damping, rank, share, acc,
                                                            sums);
         MG_CHECK_LAUNCH("apply_kernel<<<grid, 256>>>");
     }
