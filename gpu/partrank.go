@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"time"
 
 	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/engine"
@@ -71,7 +70,7 @@ func (d *rankPart) Init(r0 float64) (uint64, error) {
 // wait for the second gather after the exchange.
 func (d *rankPart) Iterate(ctx context.Context, base, damping float64) (partition.RankStep, error) {
 	rs := partition.RankStep{Sent: d.sent}
-	start := time.Now()
+	clock := partition.NewPhaseClock()
 	gather := d.pr.Gather
 	var while func() error
 	if d.b.partOverlap {
@@ -81,30 +80,32 @@ func (d *rankPart) Iterate(ctx context.Context, base, damping float64) (partitio
 	if err := gather(); err != nil {
 		return rs, fmt.Errorf("cuda backend: %w", err)
 	}
-	rs.Compute = time.Since(start)
+	clock.Lap(&rs.Compute)
 	if err := d.pr.Pack(); err != nil {
 		return rs, fmt.Errorf("cuda backend: %w", err)
 	}
+	clock.Lap(&rs.Phases.Pack)
 	if err := d.link.exchange(ctx, d, while); err != nil {
 		return rs, fmt.Errorf("exchange: %w", err)
 	}
-	start = time.Now()
+	clock.Lap(&rs.Phases.Exchange)
 	if err := d.pr.WaitPanels(); err != nil {
 		return rs, fmt.Errorf("cuda backend: %w", err)
 	}
-	rs.Compute += time.Since(start)
+	clock.Lap(&rs.Compute)
 	if err := d.pr.Unpack(); err != nil {
 		return rs, fmt.Errorf("cuda backend: %w", err)
 	}
-	start = time.Now()
+	clock.Lap(&rs.Phases.Unpack)
 	if err := d.pr.Apply(base, damping); err != nil {
 		return rs, fmt.Errorf("cuda backend: %w", err)
 	}
-	rs.Compute += time.Since(start)
+	clock.Lap(&rs.Compute)
 	var err error
 	if rs.Delta, rs.Dangling, err = d.link.reduce(ctx, d); err != nil {
 		return rs, fmt.Errorf("all-reduce: %w", err)
 	}
+	clock.Lap(&rs.Phases.Reduce)
 	return rs, nil
 }
 

@@ -96,10 +96,12 @@ func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.De
 		}
 		ds.Compute = time.Since(start)
 	}
+	clock := partition.NewPhaseClock()
 	c, err := d.pr.Pack()
 	if err != nil {
 		return ds, fmt.Errorf("cuda backend: %w", err)
 	}
+	clock.Lap(&ds.Phases.Pack)
 	for q := range d.pt.NumParts {
 		if q != d.rank {
 			ds.Sent += c.Sent[q]
@@ -109,14 +111,17 @@ func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.De
 	if err != nil {
 		return ds, fmt.Errorf("exchange: %w", err)
 	}
+	clock.Lap(&ds.Phases.Exchange)
 	if err := d.pr.Unpack(received); err != nil {
 		return ds, fmt.Errorf("cuda backend: %w", err)
 	}
+	clock.Lap(&ds.Phases.Unpack)
 	// The counters come back once, with the all-reduce (every part makes
 	// it, even one that received bad updates: none is left waiting).
 	if c, err = d.link.reduce(ctx, d); err != nil {
 		return ds, fmt.Errorf("all-reduce: %w", err)
 	}
+	clock.Lap(&ds.Phases.Reduce)
 	if err := d.pr.CheckCounters(c); err != nil {
 		return ds, fmt.Errorf("cuda backend: %w", err)
 	}

@@ -46,6 +46,8 @@ type DeviceStep struct {
 	// Compute is the iteration's time (the rest of the superstep is
 	// packaging, exchange, unpackaging and waiting).
 	Compute time.Duration
+	// Phases is where the rest went.
+	Phases Phases
 }
 
 // DeviceExchanger is an Exchanger that can also keep a run on the parts'
@@ -125,7 +127,7 @@ func (w *worker) deviceLoop(ctx context.Context, dp DevicePart, labels bool, src
 		if err != nil {
 			return nil, fmt.Errorf("superstep %d: %w", s, err)
 		}
-		w.steps = append(w.steps, rankStep{active: active, sent: ds.Sent, compute: ds.Compute, wall: time.Since(start)})
+		w.steps = append(w.steps, rankStep{active: active, sent: ds.Sent, compute: ds.Compute, wall: time.Since(start), phases: ds.Phases})
 		if ds.Total == 0 {
 			w.done = true
 			break

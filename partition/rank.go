@@ -57,6 +57,8 @@ type RankStep struct {
 	// Compute is this part's time in the gather and the apply (the rest is
 	// packaging, the exchange, unpackaging and the all-reduce).
 	Compute time.Duration
+	// Phases is where the rest went.
+	Phases Phases
 }
 
 // RankExchanger is an Exchanger that can also run a partitioned PageRank
@@ -160,7 +162,7 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 					cancel(w.err)
 					return
 				}
-				w.steps = append(w.steps, rankStep{active: parts[i].NumLocal, sent: rs.Sent, compute: rs.Compute, wall: time.Since(start)})
+				w.steps = append(w.steps, rankStep{active: parts[i].NumLocal, sent: rs.Sent, compute: rs.Compute, wall: time.Since(start), phases: rs.Phases})
 				iters[i] = it + 1
 				dangling = rs.Dangling
 				if rs.Delta < opts.Tolerance {
@@ -274,9 +276,11 @@ func (h *hostRank) Iterate(ctx context.Context, base, damping float64) (RankStep
 	})
 	rs.Compute = time.Since(start)
 	rs.Sent = pt.NumGhosts // every ghost's sum, each owned by another part
+	clock := NewPhaseClock()
 	if err := h.bar.Wait(ctx); err != nil {
 		return rs, err
 	}
+	clock.Lap(&rs.Phases.Exchange) // waiting for the others' gathers: their sums are then readable
 	for _, o := range h.all {
 		if o == h {
 			continue
@@ -286,6 +290,7 @@ func (h *hostRank) Iterate(ctx context.Context, base, damping float64) (RankStep
 			h.acc[h.l.Perm[o.pt.GhostRemote[g]]] += o.acc[o.l.Perm[o.pt.NumLocal+g]]
 		}
 	}
+	clock.Lap(&rs.Phases.Unpack)
 	start = time.Now()
 	var delta, dangling float64
 	for _, v := range h.owned {
@@ -300,6 +305,7 @@ func (h *hostRank) Iterate(ctx context.Context, base, damping float64) (RankStep
 	}
 	rs.Compute += time.Since(start)
 	h.sums = [2]float64{delta, dangling}
+	clock = NewPhaseClock()
 	if err := h.bar.Wait(ctx); err != nil {
 		return rs, err
 	}
@@ -307,6 +313,7 @@ func (h *hostRank) Iterate(ctx context.Context, base, damping float64) (RankStep
 		rs.Delta += o.sums[0]
 		rs.Dangling += o.sums[1]
 	}
+	clock.Lap(&rs.Phases.Reduce)
 	return rs, nil
 }
 

@@ -60,6 +60,11 @@ func TestRunPageRankOptions(t *testing.T) {
 	require.Equal(t, 2, iters)
 	require.False(t, st.Converged)
 	require.Len(t, ranks, int(el.NumVertices))
+	// The host path reads the other parts' sums in place: no packaging;
+	// the barriers are its exchange and all-reduce.
+	require.Zero(t, st.Phases.Pack)
+	require.Positive(t, st.Phases.Exchange)
+	require.Positive(t, st.Phases.Reduce)
 	for _, bad := range []partition.RankOptions{{Damping: 1.5, MaxIterations: 3}, {Damping: 0.85, Tolerance: -1, MaxIterations: 3}, {Damping: 0.85, MaxIterations: -1}} {
 		_, _, _, err := partition.RunPageRank(ctx, ps, bs, bad, nil, false, 1)
 		require.ErrorContains(t, err, "partition: run pr:")

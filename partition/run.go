@@ -52,6 +52,42 @@ type StepStats struct {
 	// unpackaging, the convergence all-reduce, and waiting for the slowest
 	// part (the superstep's longest wall time on any part minus Compute).
 	Exchange time.Duration
+	// Phases is where the superstep's slowest part (the longest wall
+	// time) spent the superstep after its compute: with that compute, it
+	// adds up to the superstep's time.
+	Phases Phases
+}
+
+// Phases is where a part's superstep went after its compute, each phase
+// timed on the host around calls that return when their work is done:
+// packaging, the exchange (waiting for the other parts included),
+// unpackaging and the all-reduce (its waiting included). A path that has
+// no such step (the host PageRank reads the other parts' sums in place:
+// no packaging) leaves it 0, and BC's runs leave them all 0.
+type Phases struct {
+	Pack, Exchange, Unpack, Reduce time.Duration
+}
+
+// plus returns the phases' sums of p and q.
+func (p Phases) plus(q Phases) Phases {
+	return Phases{p.Pack + q.Pack, p.Exchange + q.Exchange, p.Unpack + q.Unpack, p.Reduce + q.Reduce}
+}
+
+// IsZero reports whether no phase was timed.
+func (p Phases) IsZero() bool { return p == Phases{} }
+
+// PhaseClock times a part's phases: each Lap charges the time since the
+// last one (or since the clock was made) to the phase it names.
+type PhaseClock struct{ last time.Time }
+
+// NewPhaseClock returns a clock started now.
+func NewPhaseClock() PhaseClock { return PhaseClock{last: time.Now()} }
+
+// Lap adds the time since the last lap to *phase.
+func (c *PhaseClock) Lap(phase *time.Duration) {
+	now := time.Now()
+	*phase += now.Sub(c.last)
+	c.last = now
 }
 
 // Stats summarise a Run.
@@ -64,11 +100,13 @@ type Stats struct {
 	Converged bool
 	// Steps has one entry per superstep.
 	Steps []StepStats
-	// Messages, Bytes, Compute and Exchange are the sums over Steps.
+	// Messages, Bytes, Compute, Exchange and Phases are the sums over
+	// Steps.
 	Messages uint64
 	Bytes    uint64
 	Compute  time.Duration
 	Exchange time.Duration
+	Phases   Phases
 	// PartCompute is each part's total iteration time (its load).
 	PartCompute []time.Duration
 	// Setup is the slowest part's preparation before the first superstep
@@ -372,6 +410,7 @@ type worker struct {
 type rankStep struct {
 	active, sent  uint64
 	compute, wall time.Duration
+	phases        Phases
 }
 
 // init sets the part's initial values and frontier (in layout numbering)
@@ -431,23 +470,29 @@ func (w *worker) loop(ctx context.Context, ex Exchanger, maxSteps int, front *en
 			}
 		}
 		compute := time.Since(start)
+		var ph Phases
+		clock := NewPhaseClock()
 		next := w.flags[buf]
 		clear(next)
 		count, sent := w.pack(next)
+		clock.Lap(&ph.Pack)
 		recv, err := ex.AllToAll(ctx, w.rank, w.send)
 		if err != nil {
 			return fmt.Errorf("part %d: superstep %d: %w", w.rank, s, err)
 		}
+		clock.Lap(&ph.Exchange)
 		got, err := w.unpack(recv, next)
 		if err != nil {
 			return fmt.Errorf("part %d: superstep %d: %w", w.rank, s, err)
 		}
+		clock.Lap(&ph.Unpack)
 		count += got
 		total, err := ex.AllReduceSum(ctx, w.rank, count)
 		if err != nil {
 			return fmt.Errorf("part %d: superstep %d: %w", w.rank, s, err)
 		}
-		w.steps = append(w.steps, rankStep{active: active, sent: sent, compute: compute, wall: time.Since(start)})
+		clock.Lap(&ph.Reduce)
+		w.steps = append(w.steps, rankStep{active: active, sent: sent, compute: compute, wall: time.Since(start), phases: ph})
 		if total == 0 {
 			w.done = true
 			return nil
@@ -535,7 +580,9 @@ func mergeStats(workers []*worker) Stats {
 			ss.Active += rs.active
 			ss.Messages += rs.sent
 			ss.Compute = max(ss.Compute, rs.compute)
-			wall = max(wall, rs.wall)
+			if rs.wall > wall {
+				wall, ss.Phases = rs.wall, rs.phases
+			}
 			st.PartCompute[r] += rs.compute
 		}
 		ss.Bytes = ss.Messages * MessageBytes
@@ -544,6 +591,7 @@ func mergeStats(workers []*worker) Stats {
 		st.Bytes += ss.Bytes
 		st.Compute += ss.Compute
 		st.Exchange += ss.Exchange
+		st.Phases = st.Phases.plus(ss.Phases)
 	}
 	st.Supersteps = steps
 	for _, w := range workers {

@@ -187,6 +187,19 @@ func TestRunStats(t *testing.T) {
 	}
 	require.Equal(t, st.Messages, msgs)
 	require.Equal(t, st.Bytes, bytes)
+	// Every superstep times its phases on the host path, and the run's
+	// phases are their sums.
+	var sum partition.Phases
+	for _, s := range st.Steps {
+		require.Positive(t, s.Phases.Exchange)
+		require.Positive(t, s.Phases.Reduce)
+		sum.Pack += s.Phases.Pack
+		sum.Exchange += s.Phases.Exchange
+		sum.Unpack += s.Phases.Unpack
+		sum.Reduce += s.Phases.Reduce
+	}
+	require.Equal(t, sum, st.Phases)
+	require.False(t, st.Phases.IsZero())
 	// A cap stops the run unconverged.
 	_, st, err = partition.Run(ctx, "bfs", ps, bs, 0, partition.RunOptions{MaxSupersteps: 10})
 	require.NoError(t, err)

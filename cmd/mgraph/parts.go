@@ -705,8 +705,13 @@ func (p *partitioned) runBC(ctx context.Context, sources []uint32, mode engine.M
 // stats describes the last run's supersteps: where the time went.
 func (p *partitioned) stats() string {
 	st := p.last
-	return fmt.Sprintf("last trial: setup %s, %d supersteps, compute %s (the slowest part's, summed), packaging, exchange and waiting %s, %d messages (%s), result collection %s",
-		fmtSeconds(st.Setup.Seconds()), st.Supersteps, fmtSeconds(st.Compute.Seconds()), fmtSeconds(st.Exchange.Seconds()), st.Messages, cuda.FormatBytes(st.Bytes),
+	phases := ""
+	if ph := st.Phases; !ph.IsZero() {
+		phases = fmt.Sprintf(" (the slowest part's, by phase: packaging %s, exchange %s, unpackaging %s, all-reduce %s)",
+			fmtSeconds(ph.Pack.Seconds()), fmtSeconds(ph.Exchange.Seconds()), fmtSeconds(ph.Unpack.Seconds()), fmtSeconds(ph.Reduce.Seconds()))
+	}
+	return fmt.Sprintf("last trial: setup %s, %d supersteps, compute %s (the slowest part's, summed), packaging, exchange and waiting %s%s, %d messages (%s), result collection %s",
+		fmtSeconds(st.Setup.Seconds()), st.Supersteps, fmtSeconds(st.Compute.Seconds()), fmtSeconds(st.Exchange.Seconds()), phases, st.Messages, cuda.FormatBytes(st.Bytes),
 		fmtSeconds(st.Collect.Seconds()))
 }
 
