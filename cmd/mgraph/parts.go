@@ -40,7 +40,9 @@ type partitioned struct {
 	workers  int  // host threads (--threads)
 	closers  []func() error
 	describe string          // for the summary line
+	first    partition.Stats // the first run's (its setup and warm-up)
 	last     partition.Stats // the last run's
+	runs     int             // the runs so far
 	store    func()          // caches the parts made by this run (storeParts), once the trials are done; nil: nothing to cache
 }
 
@@ -658,7 +660,7 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 	if app == "pr" {
 		opts := partition.RankOptions{Damping: pr.Damping, Tolerance: pr.Tolerance, MaxIterations: pr.MaxIterations}
 		ranks, iters, st, err := partition.RunPageRank(ctx, p.parts, p.backends, opts, ro.Exchanger, p.host, p.workers)
-		p.last = st
+		p.record(st)
 		res := engine.Result{Iterations: iters, Seconds: st.Compute.Seconds()}
 		if err != nil {
 			return nil, res, err
@@ -669,7 +671,7 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 		ro.MaxSupersteps = maxIter
 	}
 	values, st, err := partition.Run(ctx, partitionedApps[app], p.parts, p.backends, src, ro)
-	p.last = st
+	p.record(st)
 	res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()} // the exchange is the rest of the trial
 	if err != nil {
 		return nil, res, err
@@ -694,7 +696,7 @@ func (p *partitioned) runBC(ctx context.Context, sources []uint32, mode engine.M
 		workers = max(1, workers/len(p.parts))
 	}
 	scores, st, err := partition.RunBC(ctx, p.parts, p.backends, sources, x, p.host, workers)
-	p.last = st
+	p.record(st)
 	res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()}
 	if err != nil {
 		return nil, res, err
@@ -702,16 +704,35 @@ func (p *partitioned) runBC(ctx context.Context, sources []uint32, mode engine.M
 	return scores, res, nil
 }
 
-// stats describes the last run's supersteps: where the time went.
+// record keeps a run's stats: the first's and the last's.
+func (p *partitioned) record(st partition.Stats) {
+	if p.runs == 0 {
+		p.first = st
+	}
+	p.last = st
+	p.runs++
+}
+
+// stats describes the last run's supersteps, where the time went, and the
+// first run's too when there were several (the first pays the setup and
+// warm-up: on GPUs about a second where the next runs take milliseconds).
 func (p *partitioned) stats() string {
-	st := p.last
+	line := describeStats("last trial", p.last)
+	if p.runs > 1 {
+		line = describeStats("first trial", p.first) + "\n" + line
+	}
+	return line
+}
+
+// describeStats describes one run's supersteps, named what.
+func describeStats(what string, st partition.Stats) string {
 	phases := ""
 	if ph := st.Phases; !ph.IsZero() {
 		phases = fmt.Sprintf(" (the slowest part's, by phase: packaging %s, exchange %s, unpackaging %s, all-reduce %s)",
 			fmtSeconds(ph.Pack.Seconds()), fmtSeconds(ph.Exchange.Seconds()), fmtSeconds(ph.Unpack.Seconds()), fmtSeconds(ph.Reduce.Seconds()))
 	}
-	return fmt.Sprintf("last trial: setup %s, %d supersteps, compute %s (the slowest part's, summed), packaging, exchange and waiting %s%s, %d messages (%s), result collection %s",
-		fmtSeconds(st.Setup.Seconds()), st.Supersteps, fmtSeconds(st.Compute.Seconds()), fmtSeconds(st.Exchange.Seconds()), phases, st.Messages, cuda.FormatBytes(st.Bytes),
+	return fmt.Sprintf("%s: setup %s, %d supersteps, compute %s (the slowest part's, summed), packaging, exchange and waiting %s%s, %d messages (%s), result collection %s",
+		what, fmtSeconds(st.Setup.Seconds()), st.Supersteps, fmtSeconds(st.Compute.Seconds()), fmtSeconds(st.Exchange.Seconds()), phases, st.Messages, cuda.FormatBytes(st.Bytes),
 		fmtSeconds(st.Collect.Seconds()))
 }
 
