@@ -41,7 +41,7 @@ func gpuParts(t *testing.T, el *graph.EdgeList, o partition.Options, gpus int, o
 	return ps, bs
 }
 
-// TestPartitionedRuns runs bfs, sssp and cc partitioned: 2–4 and 8 parts
+// TestPartitionedRuns runs bfs, bfs-tree, sssp and cc partitioned: 2–4 and 8 parts
 // on one GPU (8 leave parts of the small shapes without a vertex, and the
 // one-vertex and empty shapes have more parts than vertices), and a part
 // or two per GPU on every GPU there is (when there are several), each
@@ -116,6 +116,10 @@ func checkPartitioned(t *testing.T, s testgraphs.Shape, parts, gpus int, mk func
 			}
 			next()
 			src := uint32(n / 2)
+			parents, _, err := partition.Run(ctx, "bfs-tree", ps, bs, src, ro) // the host path, whatever the exchanger
+			require.NoError(t, err, "%s: bfs-tree from %d", tag, src)
+			require.NoError(t, apps.ValidateBFSTree(g, src, parents), "%s: bfs-tree from %d", tag, src)
+			next()
 			dist, _, err := partition.Run(ctx, "sssp", wps, wbs, src, ro)
 			require.NoError(t, err, tag)
 			require.NoError(t, apps.ValidateSSSP(wg, src, dist), tag)

@@ -15,7 +15,7 @@ import (
 )
 
 // Apps lists the programs Run executes.
-var Apps = []string{"bfs", "sssp", "cc"}
+var Apps = []string{"bfs", "bfs-tree", "sssp", "cc"}
 
 // RunOptions configure Run.
 type RunOptions struct {
@@ -114,15 +114,23 @@ type Stats struct {
 	// buffers), and Collect the slowest part's share of bringing the
 	// result to the host in original ids after the last one.
 	Setup, Collect time.Duration
+	// Parents is bfs-tree's pass after the BFS that turns levels into
+	// parents (the slowest part's: two exchanges and a pass over its arcs).
+	Parents time.Duration
 }
 
-// Run executes app ("bfs" and "sssp" from source, in original ids; "cc" by
-// label propagation, source ignored) over parts, part i on backends[i]
-// (whose layout must be built from parts[i].EL), and returns every
-// vertex's value in the original numbering: BFS levels and SSSP distances
-// (apps.Unreached for vertices not reached) and CC labels (the smallest
-// original id of the component), exactly as apps.BFS, apps.SSSP and apps.CC
-// give them on one backend. With a DeviceExchanger that keeps the run on
+// Run executes app ("bfs", "bfs-tree" and "sssp" from source, in original
+// ids; "cc" by label propagation, source ignored) over parts, part i on
+// backends[i] (whose layout must be built from parts[i].EL), and returns
+// every vertex's value in the original numbering: BFS levels and SSSP
+// distances (apps.Unreached for vertices not reached) and CC labels (the
+// smallest original id of the component), exactly as apps.BFS, apps.SSSP
+// and apps.CC give them on one backend. For bfs-tree it returns every
+// vertex's BFS parent (see parents), a valid tree as apps.BFSParents
+// gives one (the source its own parent, an unreached vertex
+// apps.Unreached); of the valid parents it is the smallest original id,
+// where apps.BFSParents takes the first in its layout's order. bfs-tree
+// runs on the host path (its parent pass has no device side yet). With a DeviceExchanger that keeps the run on
 // the devices, the result may be host memory the parts reuse (see
 // DevicePart.Collect): valid until their next run.
 //
@@ -178,7 +186,12 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 	if opts.MaxSupersteps < 0 {
 		return fail(fmt.Errorf("negative superstep cap %d", opts.MaxSupersteps))
 	}
-	prog, err := programFor(app, parts, backends)
+	tree := app == "bfs-tree"
+	progApp := app
+	if tree {
+		progApp = "bfs"
+	}
+	prog, err := programFor(progApp, parts, backends)
 	if err != nil {
 		return fail(err)
 	}
@@ -213,7 +226,7 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 		return fail(fmt.Errorf("the exchanger has %d ranks for %d parts", ex.Parts(), len(parts)))
 	}
 
-	if dx, ok := ex.(DeviceExchanger); ok && !opts.HostExchange {
+	if dx, ok := ex.(DeviceExchanger); ok && !opts.HostExchange && !tree {
 		start := time.Now()
 		dps, err := dx.DeviceParts(parts, backends, prog, eopts)
 		taking := time.Since(start)
@@ -258,6 +271,15 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 				w.err = err
 				cancel(err)
 				return
+			}
+			if tree {
+				start = time.Now()
+				if err := w.parents(runCtx, ex, parts); err != nil {
+					w.err = fmt.Errorf("part %d: parents: %w", w.rank, err)
+					cancel(w.err)
+					return
+				}
+				w.tree = time.Since(start)
 			}
 			start = time.Now()
 			w.gather(out)
@@ -359,7 +381,7 @@ func programFor(app string, parts []*Part, backends []engine.Backend) (engine.Pr
 		}
 		return labelProgram{}, nil
 	}
-	return nil, fmt.Errorf("unknown app %q (want bfs, sssp or cc)", app)
+	return nil, fmt.Errorf("unknown app %q (want bfs, bfs-tree, sssp or cc)", app)
 }
 
 // labelProgram is CC by label propagation over labels that are original
@@ -402,6 +424,7 @@ type worker struct {
 	steps   []rankStep
 	setup   time.Duration // before the first superstep
 	collect time.Duration // after the last one
+	tree    time.Duration // bfs-tree's parent pass
 	done    bool          // the all-reduce found no work left
 	err     error
 }
@@ -556,6 +579,113 @@ func (w *worker) unpack(recv []Message, next []uint8) (uint64, error) {
 	return count, nil
 }
 
+// parents turns the part's BFS levels into parents (bfs-tree), after the
+// BFS has converged, in three collective steps over ex:
+//
+//  1. every part sends its boundary vertices' levels to the parts that
+//     hold them as ghosts (a ghost's value is only the level the part
+//     offered it, which may be too high);
+//  2. every arc u→x whose source the part owns, reached, and one level
+//     above x offers u (its original id) as x's parent, the smallest offer
+//     winning;
+//  3. the ghosts' offers go to their owners, which keep the smallest.
+//
+// An owned vertex's parent is then its smallest offer, the source's itself
+// (level 0) and an unreached vertex's apps.Unreached. Every reached vertex
+// but the source has an in-neighbour one level up, whose part offers it:
+// a vertex left without one is an error.
+func (w *worker) parents(ctx context.Context, ex Exchanger, parts []*Part) error {
+	pt, l := w.pt, w.l
+	perm, inv, values := l.Perm, l.InvPerm, w.values
+	nl, n := pt.NumLocal, pt.NumPartVertices()
+	for q := range w.send {
+		w.send[q] = w.send[q][:0]
+		if q == w.rank {
+			continue
+		}
+		o := parts[q]
+		lo, hi := o.GhostRange(w.rank) // o's ghosts that this part owns
+		for g := lo; g < hi; g++ {
+			w.send[q] = append(w.send[q], Message{Vertex: uint32(o.NumLocal + g), Value: values[perm[o.GhostRemote[g]]]})
+		}
+	}
+	recv, err := ex.AllToAll(ctx, w.rank, w.send)
+	if err != nil {
+		return fmt.Errorf("boundary levels: %w", err)
+	}
+	for _, m := range recv {
+		if uint64(m.Vertex) < nl || uint64(m.Vertex) >= n {
+			return fmt.Errorf("received the level of vertex %d, not one of the part's %d ghosts", m.Vertex, pt.NumGhosts)
+		}
+		values[perm[m.Vertex]] = m.Value
+	}
+	offer := make([]uint32, n)
+	par.For(int(n), w.b.Workers(), 1<<15, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			offer[i] = apps.Unreached
+		}
+	})
+	offsets, dst := l.SparseOffsets, l.SparseDst
+	par.For(int(n), w.b.Workers(), 1<<12, func(lo, hi int) {
+		for u := lo; u < hi; u++ {
+			local := inv[u]
+			lu := values[u]
+			if uint64(local) >= nl || lu == apps.Unreached {
+				continue
+			}
+			id := pt.Global[local]
+			for _, x := range dst[offsets[u]:offsets[u+1]] {
+				if values[x] == lu+1 {
+					atomicMin(&offer[x], id)
+				}
+			}
+		}
+	})
+	for q := range w.send {
+		w.send[q] = w.send[q][:0]
+	}
+	for g := uint64(0); g < pt.NumGhosts; g++ {
+		if o := offer[perm[nl+g]]; o != apps.Unreached {
+			owner := pt.GhostOwner[g]
+			w.send[owner] = append(w.send[owner], Message{Vertex: pt.GhostRemote[g], Value: o})
+		}
+	}
+	if recv, err = ex.AllToAll(ctx, w.rank, w.send); err != nil {
+		return fmt.Errorf("parent offers: %w", err)
+	}
+	for _, m := range recv {
+		if uint64(m.Vertex) >= nl {
+			return fmt.Errorf("received a parent offer for vertex %d; the part owns %d", m.Vertex, nl)
+		}
+		lid := perm[m.Vertex]
+		offer[lid] = min(offer[lid], m.Value)
+	}
+	for i := uint64(0); i < nl; i++ {
+		lid := perm[i]
+		switch values[lid] {
+		case apps.Unreached:
+		case 0:
+			values[lid] = pt.Global[i]
+		default:
+			if offer[lid] == apps.Unreached {
+				return fmt.Errorf("vertex %d at level %d has no in-neighbour one level up", pt.Global[i], values[lid])
+			}
+			values[lid] = offer[lid]
+		}
+	}
+	return nil
+}
+
+// atomicMin lowers *p to v if v is smaller.
+func atomicMin(p *uint32, v uint32) {
+	for {
+		old := atomic.LoadUint32(p)
+		if v >= old || atomic.CompareAndSwapUint32(p, old, v) {
+			return
+		}
+	}
+}
+
 // gather writes the owned vertices' values into out (original numbering).
 func (w *worker) gather(out []uint32) {
 	perm := w.l.Perm
@@ -597,6 +727,7 @@ func mergeStats(workers []*worker) Stats {
 	for _, w := range workers {
 		st.Setup = max(st.Setup, w.setup)
 		st.Collect = max(st.Collect, w.collect)
+		st.Parents = max(st.Parents, w.tree)
 	}
 	return st
 }

@@ -79,6 +79,11 @@ func TestRunMatchesReference(t *testing.T) {
 					require.NoError(t, err, "%s/bfs from %d", tag, src)
 					require.NoError(t, apps.ValidateBFS(g, src, levels), "%s/bfs from %d", tag, src)
 					require.True(t, st.Converged, tag)
+					parents, st, err := partition.Run(ctx, "bfs-tree", ps, bs, src, partition.RunOptions{})
+					require.NoError(t, err, "%s/bfs-tree from %d", tag, src)
+					require.NoError(t, apps.ValidateBFSTree(g, src, parents), "%s/bfs-tree from %d", tag, src)
+					require.Equal(t, smallestParents(g, src, levels), parents, "%s/bfs-tree from %d", tag, src)
+					require.Positive(t, st.Parents, tag)
 					dist, _, err := partition.Run(ctx, "sssp", wps, wbs, src, partition.RunOptions{})
 					require.NoError(t, err, "%s/sssp from %d", tag, src)
 					require.NoError(t, apps.ValidateSSSP(wg, src, dist), "%s/sssp from %d", tag, src)
@@ -89,6 +94,29 @@ func TestRunMatchesReference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// smallestParents returns the BFS tree whose parents are the smallest
+// original ids one level up (what partition.Run's bfs-tree promises),
+// from the graph's levels.
+func smallestParents(g *graph.CSR, src uint32, levels []uint32) []uint32 {
+	parents := make([]uint32, len(levels))
+	for v := range parents {
+		parents[v] = apps.Unreached
+	}
+	parents[src] = src
+	for u := range g.NumVertices {
+		if levels[u] == apps.Unreached {
+			continue
+		}
+		row, _ := g.Row(uint32(u))
+		for _, v := range row {
+			if levels[v] == levels[u]+1 && (parents[v] == apps.Unreached || uint32(u) < parents[v]) {
+				parents[v] = uint32(u)
+			}
+		}
+	}
+	return parents
 }
 
 // TestRunFloat32SSSP: SSSP over float32 weights partitioned equals the

@@ -127,7 +127,7 @@ func (p *partitioned) validate(app string, _ *layout.Layout, workers int, source
 }
 
 // partitionedApps maps the apps a partitioned run has to partition.Run's.
-var partitionedApps = map[string]string{"bfs": "bfs", "sssp": "sssp", "cc": "cc", "cc-lp": "cc", "pr": "pr", "bc": "bc"}
+var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc", "pr": "pr", "bc": "bc"}
 
 // parseGPUs reads --gpus: a count or "all" (every visible GPU); 0 when
 // not given.
@@ -177,7 +177,7 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	case parts < 0 || parts > partition.MaxParts:
 		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return partSpec{}, usageError("--parts and --gpus run bfs, sssp, cc, pr and bc; not %s", app)
+		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr and bc; not %s", app)
 	case mode == engine.Async:
 		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
@@ -730,6 +730,9 @@ func describeStats(what string, st partition.Stats) string {
 	if ph := st.Phases; !ph.IsZero() {
 		phases = fmt.Sprintf(" (the slowest part's, by phase: packaging %s, exchange %s, unpackaging %s, all-reduce %s)",
 			fmtSeconds(ph.Pack.Seconds()), fmtSeconds(ph.Exchange.Seconds()), fmtSeconds(ph.Unpack.Seconds()), fmtSeconds(ph.Reduce.Seconds()))
+	}
+	if st.Parents > 0 {
+		phases += fmt.Sprintf(", the parent pass %s", fmtSeconds(st.Parents.Seconds()))
 	}
 	return fmt.Sprintf("%s: setup %s, %d supersteps, compute %s (the slowest part's, summed), packaging, exchange and waiting %s%s, %d messages (%s), result collection %s",
 		what, fmtSeconds(st.Setup.Seconds()), st.Supersteps, fmtSeconds(st.Compute.Seconds()), fmtSeconds(st.Exchange.Seconds()), phases, st.Messages, cuda.FormatBytes(st.Bytes),
