@@ -22,7 +22,7 @@ type PartCounters struct {
 	NextCount uint64 // owned vertices flagged for the next superstep
 	NextEdges uint64 // their out-arcs
 	Total     uint64 // the all-reduce's sum of NextCount over the parts
-	Bad       uint64 // messages received for vertices the part does not own
+	Bad       uint64 // messages received for vertices the part does not own (after Parents: reached vertices without a parent)
 	// Sent[q] is the number of messages packed for part q.
 	Sent [PartMaxPeers]uint64
 }
@@ -101,6 +101,24 @@ type PartRun struct {
 	gathered   *Buffer[uint32] // the owned values, in the part's numbering
 	tableBytes uint64
 	col        rangeCollect[uint32]
+	// A BFS tree's tables (HoldTree; nil until then): treeRecvLid and
+	// treeRecvStart as PartTreeTables' RecvLid and RecvStart, origByLid
+	// its OrigByLid.
+	treeRecvLid, origByLid *Buffer[uint32]
+	treeRecvStart          []uint64
+	holdsTree              bool
+}
+
+// PartTreeTables are what a part of a BFS tree over parts needs beyond
+// PartTables, in its layout's numbering (PartRun.HoldTree).
+type PartTreeTables struct {
+	// RecvLid is, for each other part p in increasing order, the layout
+	// ids of this part's vertices that are p's ghosts, in p's ghost order;
+	// RecvStart[p] (Parts+1 entries) is where part p's run begins.
+	RecvLid   []uint32
+	RecvStart []uint64
+	// OrigByLid is every layout id's original id.
+	OrigByLid []uint32
 }
 
 // NewPartRun allocates the packaging state of a part whose layout is
@@ -208,7 +226,115 @@ func ptrOf[T any](b *Buffer[T]) uintptr {
 // Bytes returns the device memory the part's packaging state takes.
 func (p *PartRun) Bytes() uint64 {
 	return bufBytes(p.global) + bufBytes(p.prev) + bufBytes(p.next) + bufBytes(p.send) + bufBytes(p.recv) +
-		bufBytes(p.ctr) + bufBytes(p.gathered) + p.tableBytes + p.col.bytes()
+		bufBytes(p.ctr) + bufBytes(p.gathered) + p.tableBytes + p.col.bytes() + bufBytes(p.treeRecvLid) + bufBytes(p.origByLid)
+}
+
+// HoldTree uploads a BFS tree's tables (once: a part that holds them
+// keeps them). The levels travel in the receive buffer (RecvLid has as
+// many entries as the part receives messages at most, RecvCap) and
+// arrive in the send buffer (a level per ghost), both of 8-byte messages
+// and so large enough.
+func (p *PartRun) HoldTree(t PartTreeTables) error {
+	if p.holdsTree {
+		return nil
+	}
+	n, nr := p.run.n, uint64(len(t.RecvLid))
+	switch {
+	case uint64(len(t.OrigByLid)) != n:
+		return invalidf("PartRun.HoldTree", "%d original ids for %d vertices", len(t.OrigByLid), n)
+	case len(t.RecvStart) != p.parts+1 || t.RecvStart[0] != 0 || t.RecvStart[p.parts] != nr:
+		return invalidf("PartRun.HoldTree", "receive starts %v for %d levels of %d parts", t.RecvStart, nr, p.parts)
+	case nr > p.recvCap:
+		return invalidf("PartRun.HoldTree", "%d levels to send; the receive buffer holds %d messages", nr, p.recvCap)
+	}
+	for q := 0; q < p.parts; q++ {
+		if t.RecvStart[q+1] < t.RecvStart[q] {
+			return invalidf("PartRun.HoldTree", "receive starts decrease at part %d", q)
+		}
+	}
+	for i, lid := range t.RecvLid {
+		if uint64(lid) >= n {
+			return invalidf("PartRun.HoldTree", "entry %d names layout id %d of %d", i, lid, n)
+		}
+	}
+	var recvLid, orig *Buffer[uint32]
+	if err := p.owned.uploadIds(p.dev,
+		idsUpload{"boundary vertices' layout ids, by holder", &recvLid, t.RecvLid},
+		idsUpload{"original ids by layout id", &orig, t.OrigByLid},
+	); err != nil {
+		return err
+	}
+	p.treeRecvLid, p.origByLid, p.treeRecvStart, p.holdsTree = recvLid, orig, append([]uint64(nil), t.RecvStart...), true
+	return nil
+}
+
+// HoldsTree reports whether HoldTree has run.
+func (p *PartRun) HoldsTree() bool { return p.holdsTree }
+
+// levelBytes is the size of a level in a BFS tree's broadcast.
+const levelBytes = uint64(unsafe.Sizeof(uint32(0)))
+
+// BroadcastPack puts the levels of the part's vertices that other parts
+// hold as ghosts into the receive buffer, a segment per holder in its
+// ghosts' order (HoldTree first; waits).
+func (p *PartRun) BroadcastPack() error {
+	if !p.holdsTree {
+		return invalidf("PartRun.BroadcastPack", "no tree tables (HoldTree)")
+	}
+	count := p.treeRecvStart[p.parts]
+	if count == 0 {
+		return nil
+	}
+	return backendPartBcastPack(p.dev.ordinal, p.run.values.h.p, p.treeRecvLid.h.p, count, p.recv.h.p)
+}
+
+// BroadcastNCCL sends every other part the levels it holds as ghosts and
+// receives its ghosts' levels from their owners into the send buffer
+// (collective; rank is this part's).
+func (p *PartRun) BroadcastNCCL(rank *NCCLRank) error {
+	return p.segmentsNCCL("PartRun.BroadcastNCCL", rank, levelBytes, p.recv.h.p, p.treeRecvStart, p.send.h.p, p.ownerStart, nil)
+}
+
+// BroadcastFromPeer copies part q's levels of this part's ghosts out of
+// src's receive buffer (BroadcastPack's) into this part's send buffer
+// (src may be on another device: a peer copy).
+func (p *PartRun) BroadcastFromPeer(src *PartRun, q int) error {
+	return p.segmentFromPeer("PartRun.BroadcastFromPeer", q, levelBytes, src.treeRecvStart, src.dev, src.recv.h.p, p.ownerStart, p.send.h.p)
+}
+
+// BroadcastUnpack gives every ghost the level its owner sent (waits).
+func (p *PartRun) BroadcastUnpack() error {
+	return backendPartBcastUnpack(p.dev.ordinal, unsafe.Pointer(p.tables()), p.send.h.p, p.run.values.h.p)
+}
+
+// Parents replaces the owned vertices' BFS levels by their parents'
+// original ids (the source's its own, an unreached vertex's the
+// identity): of the neighbours in the vertex's out-row one level up, the
+// first. The ghosts must hold their owners' levels (BroadcastUnpack), and
+// the graph must be undirected, so that an out-row lists every
+// neighbour. A reached vertex without such a neighbour is an error.
+// Waits.
+func (p *PartRun) Parents() error {
+	r := p.run
+	if !p.holdsTree {
+		return invalidf("PartRun.Parents", "no tree tables (HoldTree)")
+	}
+	if r.n == 0 {
+		return nil
+	}
+	err := backendPartParents(p.dev.ordinal, unsafe.Pointer(p.tables()), evp(r.dl.desc.sparseOffsets), evp(r.dl.desc.sparseDst),
+		r.values.h.p, p.origByLid.h.p, p.prev.h.p, p.ctr.h.p)
+	if err != nil {
+		return err
+	}
+	c, err := p.Counters()
+	if err != nil {
+		return err
+	}
+	if c.Bad > 0 {
+		return fmt.Errorf("cuda: part %d: %d reached vertices have no neighbour one level up", p.index, c.Bad)
+	}
+	return r.values.CopyFrom(p.prev)
 }
 
 // bufBytes is b's size, 0 for nil.

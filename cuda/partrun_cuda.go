@@ -67,3 +67,22 @@ func backendPartScatter(dev int, vals, ids unsafe.Pointer, count uint64, full un
 		return C.mg_part_scatter(C.int(dev), (*C.uint32_t)(vals), (*C.uint32_t)(ids), C.uint64_t(count), (*C.uint32_t)(full), e, n)
 	})
 }
+
+func backendPartBcastPack(dev int, values, recvLid unsafe.Pointer, count uint64, send unsafe.Pointer) error {
+	return call("partition broadcast pack", func(e *C.char, n C.size_t) C.int {
+		return C.mg_part_bcast_pack(C.int(dev), (*C.uint32_t)(values), (*C.uint32_t)(recvLid), C.uint64_t(count), (*C.uint32_t)(send), e, n)
+	})
+}
+
+func backendPartBcastUnpack(dev int, t, recv, values unsafe.Pointer) error {
+	return call("partition broadcast unpack", func(e *C.char, n C.size_t) C.int {
+		return C.mg_part_bcast_unpack(C.int(dev), (*C.mg_part_tables)(t), (*C.uint32_t)(recv), (*C.uint32_t)(values), e, n)
+	})
+}
+
+func backendPartParents(dev int, t, offsets, dst, values, orig, parents, ctr unsafe.Pointer) error {
+	return call("partition parents", func(e *C.char, n C.size_t) C.int {
+		return C.mg_part_parents(C.int(dev), (*C.mg_part_tables)(t), (*C.uint64_t)(offsets), (*C.uint32_t)(dst), (*C.uint32_t)(values),
+			(*C.uint32_t)(orig), (*C.uint32_t)(parents), (*C.mg_part_counters)(ctr), e, n)
+	})
+}

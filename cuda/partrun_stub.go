@@ -21,3 +21,13 @@ func backendEnablePeerAccess(int, int) (bool, error)                            
 func backendPartScatter(int, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
+func backendPartBcastPack(int, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendPartBcastUnpack(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
+func backendPartParents(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer,
+	unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}

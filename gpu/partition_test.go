@@ -75,7 +75,7 @@ func TestDevicePartsRefuseMismatch(t *testing.T) {
 	require.Error(t, err)
 }
 
-// checkPartitioned runs bfs, sssp and cc on shape s cut into parts parts
+// checkPartitioned runs bfs, bfs-tree, sssp and cc on shape s cut into parts parts
 // on gpus GPUs by every partitioner, through the exchanger mk makes for
 // each run (nil: in memory), packaged on the host when host, validated
 // against the references; bfs runs a second time from another source over
@@ -116,9 +116,15 @@ func checkPartitioned(t *testing.T, s testgraphs.Shape, parts, gpus int, mk func
 			}
 			next()
 			src := uint32(n / 2)
-			parents, _, err := partition.Run(ctx, "bfs-tree", ps, bs, src, ro) // the host path, whatever the exchanger
+			// A directed shape's tree runs on the host path; the symmetrized
+			// one's on the devices (the parents from the out-rows), unless host.
+			parents, _, err := partition.Run(ctx, "bfs-tree", ps, bs, src, ro)
 			require.NoError(t, err, "%s: bfs-tree from %d", tag, src)
 			require.NoError(t, apps.ValidateBFSTree(g, src, parents), "%s: bfs-tree from %d", tag, src)
+			next()
+			parents, _, err = partition.Run(ctx, "bfs-tree", sps, sbs, src, ro)
+			require.NoError(t, err, "%s: bfs-tree (symmetrized) from %d", tag, src)
+			require.NoError(t, apps.ValidateBFSTree(sg, src, parents), "%s: bfs-tree (symmetrized) from %d", tag, src)
 			next()
 			dist, _, err := partition.Run(ctx, "sssp", wps, wbs, src, ro)
 			require.NoError(t, err, tag)

@@ -247,21 +247,31 @@ func rankTables(parts []*partition.Part, i int, perm []uint32) cuda.PartRankTabl
 	pt := parts[i]
 	np := len(parts)
 	t := cuda.PartRankTables{Index: i, Parts: np, OwnedLid: perm[:pt.NumLocal], GhostLid: perm[pt.NumLocal:],
-		OwnerStart: make([]uint64, np+1), RecvStart: make([]uint64, np+1), PartRanges: partRanges(parts, i)}
+		OwnerStart: make([]uint64, np+1), PartRanges: partRanges(parts, i)}
 	for q := range np {
 		_, hi := pt.GhostRange(q)
 		t.OwnerStart[q+1] = hi
 	}
+	t.RecvLid, t.RecvStart = holderTables(parts, i, perm)
+	return t
+}
+
+// holderTables returns, for each other part q in increasing order, the
+// layout ids (perm: part i's numbering to its layout's) of part i's
+// vertices that are q's ghosts, in q's ghost order, and where each part's
+// run begins (len(parts)+1 entries; part i's own is empty).
+func holderTables(parts []*partition.Part, i int, perm []uint32) (lids []uint32, starts []uint64) {
+	starts = make([]uint64, len(parts)+1)
 	for q, o := range parts {
 		if q != i {
 			lo, hi := o.GhostRange(i)
 			for _, v := range o.GhostRemote[lo:hi] {
-				t.RecvLid = append(t.RecvLid, perm[v])
+				lids = append(lids, perm[v])
 			}
 		}
-		t.RecvStart[q+1] = uint64(len(t.RecvLid))
+		starts[q+1] = uint64(len(lids))
 	}
-	return t
+	return lids, starts
 }
 
 // partRanges returns part i's tables for collecting a result on the

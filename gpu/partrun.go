@@ -34,6 +34,9 @@ type partLink interface {
 	// collect moves every part's gathered values to the parts whose
 	// ranges of original ids they fall in.
 	collect(ctx context.Context, d *devicePart) error
+	// broadcast moves the levels every part packed for the parts that
+	// hold its vertices as ghosts (cuda.PartRun.BroadcastPack) to them.
+	broadcast(ctx context.Context, d *devicePart) error
 }
 
 // devicePart is partition.DevicePart on a Backend. It holds the backend's
@@ -42,6 +45,7 @@ type devicePart struct {
 	b      *Backend
 	rank   int
 	pt     *partition.Part
+	parts  []*partition.Part // the run's, for a BFS tree's tables
 	prog   engine.Program[uint32]
 	progID int
 	opts   engine.RunOptions
@@ -133,6 +137,45 @@ func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.De
 	return ds, nil
 }
 
+// Parents implements partition.DevicePart: the first time, the part
+// takes a BFS tree's tables (cuda.PartRun.HoldTree); then it packs its
+// boundary vertices' levels for the parts that hold them as ghosts, the
+// link moves them, its ghosts take their owners' levels, and every owned
+// vertex's level becomes its parent (cuda.PartRun.Parents: the graph must
+// be undirected).
+func (d *devicePart) Parents(ctx context.Context) error {
+	if !d.pr.HoldsTree() {
+		if err := d.pr.HoldTree(treeTables(d.parts, d.rank, d.b.l.Perm, d.b.l.InvPerm)); err != nil {
+			return fmt.Errorf("cuda backend: %w", err)
+		}
+	}
+	if err := d.pr.BroadcastPack(); err != nil {
+		return fmt.Errorf("cuda backend: %w", err)
+	}
+	if err := d.link.broadcast(ctx, d); err != nil {
+		return fmt.Errorf("levels' broadcast: %w", err)
+	}
+	if err := d.pr.BroadcastUnpack(); err != nil {
+		return fmt.Errorf("cuda backend: %w", err)
+	}
+	if err := d.pr.Parents(); err != nil {
+		return fmt.Errorf("cuda backend: %w", err)
+	}
+	return nil
+}
+
+// treeTables returns part i's BFS tree tables in its layout's numbering
+// (perm: the part's numbering to the layout's, inv its inverse).
+func treeTables(parts []*partition.Part, i int, perm, inv []uint32) cuda.PartTreeTables {
+	pt := parts[i]
+	t := cuda.PartTreeTables{OrigByLid: make([]uint32, len(inv))}
+	t.RecvLid, t.RecvStart = holderTables(parts, i, perm)
+	for lid, local := range inv {
+		t.OrigByLid[lid] = pt.Global[local]
+	}
+	return t
+}
+
 // Collect implements partition.DevicePart: every part gathers its owned
 // values on its device, sends each other part those in its range of
 // original ids (NCCL, or peer copies), puts the ones it receives in id
@@ -196,7 +239,7 @@ func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine
 			return fail(err)
 		}
 		b.mu.Lock()
-		d := &devicePart{b: b, rank: i, pt: parts[i], prog: prog, progID: progID, opts: opts, link: link}
+		d := &devicePart{b: b, rank: i, pt: parts[i], parts: parts, prog: prog, progID: progID, opts: opts, link: link}
 		if d.run, err = b.minRun(); err == nil {
 			if h := b.part; h == nil || h.pt != parts[i] || (labels && !h.labels) {
 				if tables == nil {
@@ -331,6 +374,13 @@ func (l ncclLink) collect(ctx context.Context, d *devicePart) error {
 	return d.pr.CollectNCCL(l.ranks[d.rank])
 }
 
+func (l ncclLink) broadcast(ctx context.Context, d *devicePart) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return d.pr.BroadcastNCCL(l.ranks[d.rank])
+}
+
 func (l ncclLink) reduce(ctx context.Context, d *devicePart) (cuda.PartCounters, error) {
 	if err := ctx.Err(); err != nil {
 		return cuda.PartCounters{}, err
@@ -457,6 +507,13 @@ func (l *peerLink) exchange(ctx context.Context, d *devicePart, c cuda.PartCount
 // unchanged until the run has ended (as peerRankLink's).
 func (l *peerLink) collect(ctx context.Context, d *devicePart) error {
 	return fromPeers(ctx, l.bar, d.rank, len(l.parts), func(q int) error { return d.pr.CollectFromPeer(l.parts[q].pr, q) })
+}
+
+// broadcast: after a barrier (every part has packed), each part copies
+// its ghosts' levels out of their owners' packed ones, which stay
+// unchanged until the run has ended.
+func (l *peerLink) broadcast(ctx context.Context, d *devicePart) error {
+	return fromPeers(ctx, l.bar, d.rank, len(l.parts), func(q int) error { return d.pr.BroadcastFromPeer(l.parts[q].pr, q) })
 }
 
 func (l *peerLink) reduce(ctx context.Context, d *devicePart) (cuda.PartCounters, error) {

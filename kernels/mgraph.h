@@ -1086,6 +1086,28 @@ int mg_part_gather(int dev, const mg_part_tables *t, const uint32_t *values, uin
  * once). Waits. */
 int mg_part_scatter(int dev, const uint32_t *vals, const uint32_t *ids, uint64_t count, uint32_t *full, char *err,
                     size_t errlen);
+/* A BFS tree over parts (bfs-tree on an undirected graph), after the BFS:
+ * first every part's boundary vertices' levels go to the parts that hold
+ * them as ghosts. mg_part_bcast_pack: send[i] = values[recv_lid[i]] for
+ * i < count (recv_lid lists, for each other part in turn, the layout ids
+ * of this part's vertices that are its ghosts, in its ghost order).
+ * mg_part_bcast_unpack: values[ghost_lid[g]] = recv[g] for every ghost
+ * (recv in the ghosts' order: by owner, as each owner sent them). Wait. */
+int mg_part_bcast_pack(int dev, const uint32_t *values, const uint32_t *recv_lid, uint64_t count, uint32_t *send,
+                       char *err, size_t errlen);
+int mg_part_bcast_unpack(int dev, const mg_part_tables *t, const uint32_t *recv, uint32_t *values, char *err,
+                         size_t errlen);
+/* Then every owned vertex's parent from the levels (values; ghosts' true
+ * levels too) and its out-row, which in a part of an undirected graph
+ * lists all its neighbours (sparse offsets and dst, rows sorted): level 0
+ * gives its own original id, the identity (0xffffffff) none
+ * (0xffffffff), any other level the original id (orig_by_lid, one per
+ * layout id) of the first neighbour one level up. parents has n entries;
+ * the ghosts' are left as they were. A reached vertex without such a
+ * neighbour is counted in ctr->bad (the counters are zeroed first). Waits. */
+int mg_part_parents(int dev, const mg_part_tables *t, const uint64_t *offsets, const uint32_t *dst,
+                    const uint32_t *values, const uint32_t *orig_by_lid, uint32_t *parents, mg_part_counters *ctr,
+                    char *err, size_t errlen);
 /* Lets device dev read and write peer's memory directly (NVLink or PCIe),
  * so that copies between them (mg_copy_peer) no longer go through host
  * memory: *enabled is 1 when it is (or already was), 0 when the devices

@@ -140,6 +140,53 @@ __global__ void scatter_kernel(const uint32_t *__restrict__ vals, const uint32_t
         full[ids[i]] = vals[i];
 }
 
+// bcast_pack_kernel: send[i] = values[recv_lid[i]] (a boundary vertex's
+// level for a part that holds it as a ghost).
+__global__ void bcast_pack_kernel(const uint32_t *__restrict__ values, const uint32_t *__restrict__ recv_lid,
+                                  uint64_t count, uint32_t *__restrict__ send) {
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (uint64_t)gridDim.x * blockDim.x)
+        send[i] = values[recv_lid[i]];
+}
+
+// bcast_unpack_kernel: values[ghost_lid[g]] = recv[g] (a ghost takes its
+// owner's level).
+__global__ void bcast_unpack_kernel(mg_part_tables t, const uint32_t *__restrict__ recv, uint32_t *__restrict__ values) {
+    for (uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; g < t.num_ghosts; g += (uint64_t)gridDim.x * blockDim.x)
+        values[t.ghost_lid[g]] = recv[g];
+}
+
+// parents_kernel: thread v takes layout id v when the part owns it: level
+// 0 is its own parent, the identity has none, any other level takes the
+// first neighbour of its out-row one level up (its original id); a
+// reached vertex without one is counted in bad.
+__global__ void __launch_bounds__(kBlock)
+    parents_kernel(mg_part_tables t, const uint64_t *__restrict__ offsets, const uint32_t *__restrict__ dst,
+                   const uint32_t *__restrict__ values, const uint32_t *__restrict__ orig_by_lid,
+                   uint32_t *__restrict__ parents, mg_part_counters *ctr) {
+    const uint64_t total = t.num_local + t.num_ghosts;
+    uint64_t bad = 0;
+    for (uint64_t v = (uint64_t)blockIdx.x * kBlock + threadIdx.x; v < total; v += (uint64_t)gridDim.x * kBlock) {
+        if (t.lid_ghost[v] != MG_PART_OWNED) continue;
+        const uint32_t level = values[v];
+        uint32_t parent = MG_PART_OWNED;  // the identity: no parent
+        if (level == 0) {
+            parent = orig_by_lid[v];
+        } else if (level != MG_PART_OWNED) {
+            for (uint64_t e = offsets[v]; e < offsets[v + 1]; e++) {
+                const uint32_t u = dst[e];
+                if (values[u] == level - 1) {
+                    parent = orig_by_lid[u];
+                    break;
+                }
+            }
+            bad += parent == MG_PART_OWNED;
+        }
+        parents[v] = parent;
+    }
+    bad = mg::block_reduce<Sum, kBlock>(bad);
+    if (threadIdx.x == 0 && bad > 0) atomicAdd((unsigned long long *)&ctr->bad, (unsigned long long)bad);
+}
+
 unsigned grid_for(int dev, uint64_t n) { return mg::grid_for(dev, n, kBlock, kBlocksPerSM); }
 
 int check_tables(const mg_part_tables *t, const char *what, char *err, size_t errlen) {
@@ -222,6 +269,47 @@ int mg_part_scatter(int dev, const uint32_t *vals, const uint32_t *ids, uint64_t
     scatter_kernel<<<grid_for(dev, count), kBlock>>>(vals, ids, count, full);
     MG_CHECK_LAUNCH("scatter_kernel<<<grid, 256>>>");
     MG_SYNC("mg_part_scatter (scatter_kernel)");
+    return MG_OK;
+}
+
+int mg_part_bcast_pack(int dev, const uint32_t *values, const uint32_t *recv_lid, uint64_t count, uint32_t *send,
+                       char *err, size_t errlen) {
+    if (count == 0) return MG_OK;
+    if (values == NULL || recv_lid == NULL || send == NULL)
+        return mg::invalid("mg_part_bcast_pack: NULL pointer", err, errlen);
+    MG_SET_DEVICE(dev);
+    bcast_pack_kernel<<<grid_for(dev, count), kBlock>>>(values, recv_lid, count, send);
+    MG_CHECK_LAUNCH("bcast_pack_kernel<<<grid, 256>>>");
+    MG_SYNC("mg_part_bcast_pack (bcast_pack_kernel)");
+    return MG_OK;
+}
+
+int mg_part_bcast_unpack(int dev, const mg_part_tables *t, const uint32_t *recv, uint32_t *values, char *err,
+                         size_t errlen) {
+    if (int rc = check_tables(t, "mg_part_bcast_unpack: NULL table", err, errlen)) return rc;
+    if (t->num_ghosts == 0) return MG_OK;
+    if (recv == NULL || values == NULL) return mg::invalid("mg_part_bcast_unpack: NULL pointer", err, errlen);
+    MG_SET_DEVICE(dev);
+    bcast_unpack_kernel<<<grid_for(dev, t->num_ghosts), kBlock>>>(*t, recv, values);
+    MG_CHECK_LAUNCH("bcast_unpack_kernel<<<grid, 256>>>");
+    MG_SYNC("mg_part_bcast_unpack (bcast_unpack_kernel)");
+    return MG_OK;
+}
+
+int mg_part_parents(int dev, const mg_part_tables *t, const uint64_t *offsets, const uint32_t *dst,
+                    const uint32_t *values, const uint32_t *orig_by_lid, uint32_t *parents, mg_part_counters *ctr,
+                    char *err, size_t errlen) {
+    if (int rc = check_tables(t, "mg_part_parents: NULL table", err, errlen)) return rc;
+    const uint64_t total = t->num_local + t->num_ghosts;
+    if (ctr == NULL || (total > 0 && (offsets == NULL || values == NULL || orig_by_lid == NULL || parents == NULL)))
+        return mg::invalid("mg_part_parents: NULL pointer", err, errlen);
+    MG_SET_DEVICE(dev);
+    MG_CHECK(cudaMemsetAsync(ctr, 0, sizeof(mg_part_counters), 0));
+    if (total > 0) {
+        parents_kernel<<<grid_for(dev, total), kBlock>>>(*t, offsets, dst, values, orig_by_lid, parents, ctr);
+        MG_CHECK_LAUNCH("parents_kernel<<<grid, 256>>>");
+    }
+    MG_SYNC("mg_part_parents (parents_kernel)");
     return MG_OK;
 }
 

@@ -27,6 +27,13 @@ type DevicePart interface {
 	// when active is 0), packaging, the exchange, unpackaging, and the sum
 	// of the next frontiers' sizes over the parts.
 	Superstep(ctx context.Context, active uint64) (DeviceStep, error)
+	// Parents turns the owned vertices' BFS levels into their parents
+	// (bfs-tree on an undirected graph, after the supersteps;
+	// collective): each part's boundary levels go to the parts that hold
+	// them as ghosts, then every reached owned vertex takes, of its
+	// neighbours one level up, the first in its layout's order (its
+	// original id); the source is its own parent.
+	Parents(ctx context.Context) error
 	// Collect assembles the result, every vertex's value at its original
 	// id, in host memory (collective): part 0 returns it, the others nil.
 	// It may be memory the parts reuse, valid until their next run.
@@ -81,7 +88,7 @@ func runDevice(ctx context.Context, dps []DevicePart, ex Exchanger, app string, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := w.deviceLoop(runCtx, dp, app == "cc", srcLocal, i == srcPart, maxSteps)
+			res, err := w.deviceLoop(runCtx, dp, app, srcLocal, i == srcPart, maxSteps)
 			if err != nil {
 				w.err = fmt.Errorf("part %d: %w", i, err)
 				cancel(w.err)
@@ -111,9 +118,9 @@ func runDevice(ctx context.Context, dps []DevicePart, ex Exchanger, app string, 
 
 // deviceLoop is one part's side of runDevice; it returns what the part's
 // Collect does.
-func (w *worker) deviceLoop(ctx context.Context, dp DevicePart, labels bool, src uint32, hasSource bool, maxSteps int) ([]uint32, error) {
+func (w *worker) deviceLoop(ctx context.Context, dp DevicePart, app string, src uint32, hasSource bool, maxSteps int) ([]uint32, error) {
 	start := time.Now()
-	active, err := dp.Init(labels, src, hasSource)
+	active, err := dp.Init(app == "cc", src, hasSource)
 	if err != nil {
 		return nil, err
 	}
@@ -133,6 +140,13 @@ func (w *worker) deviceLoop(ctx context.Context, dp DevicePart, labels bool, src
 			break
 		}
 		active = ds.Next
+	}
+	if app == "bfs-tree" {
+		start = time.Now()
+		if err := dp.Parents(ctx); err != nil {
+			return nil, fmt.Errorf("parents: %w", err)
+		}
+		w.tree = time.Since(start)
 	}
 	start = time.Now()
 	res, err := dp.Collect(ctx)

@@ -129,8 +129,11 @@ type Stats struct {
 // vertex's BFS parent (see parents), a valid tree as apps.BFSParents
 // gives one (the source its own parent, an unreached vertex
 // apps.Unreached); of the valid parents it is the smallest original id,
-// where apps.BFSParents takes the first in its layout's order. bfs-tree
-// runs on the host path (its parent pass has no device side yet). With a DeviceExchanger that keeps the run on
+// where apps.BFSParents takes the first in its layout's order. On device
+// parts of an undirected graph the parents are found on the devices
+// (DevicePart.Parents: the first neighbour one level up in the part's
+// layout order, a valid tree too); a directed graph's tree runs on the
+// host path. With a DeviceExchanger that keeps the run on
 // the devices, the result may be host memory the parts reuse (see
 // DevicePart.Collect): valid until their next run.
 //
@@ -226,7 +229,10 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 		return fail(fmt.Errorf("the exchanger has %d ranks for %d parts", ex.Parts(), len(parts)))
 	}
 
-	if dx, ok := ex.(DeviceExchanger); ok && !opts.HostExchange && !tree {
+	// A BFS tree on the devices takes each vertex's parent from its
+	// out-row, which lists every neighbour only when the graph is
+	// undirected; a directed one's tree runs on the host path.
+	if dx, ok := ex.(DeviceExchanger); ok && !opts.HostExchange && (!tree || !parts[0].Directed) {
 		start := time.Now()
 		dps, err := dx.DeviceParts(parts, backends, prog, eopts)
 		taking := time.Since(start)
