@@ -56,6 +56,9 @@ type StepStats struct {
 	// time) spent the superstep after its compute: with that compute, it
 	// adds up to the superstep's time.
 	Phases Phases
+	// Pull is true when every part pulled (a BFS over the parts of an
+	// undirected graph, Beamer's rule over all parts; loopPull).
+	Pull bool
 }
 
 // Phases is where a part's superstep went after its compute, each phase
@@ -94,8 +97,8 @@ func (c *PhaseClock) Lap(phase *time.Duration) {
 type Stats struct {
 	// Supersteps is the number of supersteps run (the last one found every
 	// frontier empty and no update in flight, unless MaxSupersteps stopped
-	// the run).
-	Supersteps int
+	// the run), and Pulled how many of them pulled.
+	Supersteps, Pulled int
 	// Converged is false when MaxSupersteps stopped the run first.
 	Converged bool
 	// Steps has one entry per superstep.
@@ -253,6 +256,7 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 	}
 
 	out := make([]uint32, n)
+	pulls := partsPull(progApp, parts, eopts)
 	workers := make([]*worker, len(parts))
 	for i, pt := range parts {
 		r, err := backends[i].Uint32Runner(eopts)
@@ -273,7 +277,13 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 			start := time.Now()
 			front, active := w.init(app, srcPart, srcLocal)
 			w.setup = time.Since(start)
-			if err := w.loop(runCtx, ex, opts.MaxSupersteps, front, active); err != nil {
+			loop := w.loop
+			if pulls {
+				loop = func(ctx context.Context, ex Exchanger, maxSteps int, front *engine.Frontier, active uint64) error {
+					return w.loopPull(ctx, ex, parts, maxSteps, front, active)
+				}
+			}
+			if err := loop(runCtx, ex, opts.MaxSupersteps, front, active); err != nil {
 				w.err = err
 				cancel(err)
 				return
@@ -440,6 +450,7 @@ type rankStep struct {
 	active, sent  uint64
 	compute, wall time.Duration
 	phases        Phases
+	pull          bool
 }
 
 // init sets the part's initial values and frontier (in layout numbering)
@@ -721,6 +732,7 @@ func mergeStats(workers []*worker) Stats {
 			}
 			st.PartCompute[r] += rs.compute
 		}
+		ss.Pull = workers[0].steps[s].pull
 		ss.Bytes = ss.Messages * MessageBytes
 		ss.Exchange = max(0, wall-ss.Compute)
 		st.Messages += ss.Messages
@@ -728,6 +740,9 @@ func mergeStats(workers []*worker) Stats {
 		st.Compute += ss.Compute
 		st.Exchange += ss.Exchange
 		st.Phases = st.Phases.plus(ss.Phases)
+		if ss.Pull {
+			st.Pulled++
+		}
 	}
 	st.Supersteps = steps
 	for _, w := range workers {

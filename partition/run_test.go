@@ -197,12 +197,13 @@ func TestRunStats(t *testing.T) {
 	require.Len(t, st.Steps, st.Supersteps)
 	require.Zero(t, st.Messages)
 	require.Equal(t, uint64(1), st.Steps[0].Active)
-	// Four static parts of a chain: the wave crosses three part borders,
-	// one message each, and each border's first vertex sends one back
-	// (its ghost copy of the previous vertex is stale), which the owner
-	// discards.
+	// Four static parts of a chain, pushing only: the wave crosses three
+	// part borders, one message each, and each border's first vertex
+	// sends one back (its ghost copy of the previous vertex is stale),
+	// which the owner discards.
 	ps, bs = split(t, el, partition.Options{Method: partition.Static, Parts: 4})
-	_, st, err = partition.Run(ctx, "bfs", ps, bs, 0, partition.RunOptions{})
+	pushOnly := partition.RunOptions{Engine: engine.RunOptions{NoPull: true}}
+	_, st, err = partition.Run(ctx, "bfs", ps, bs, 0, pushOnly)
 	require.NoError(t, err)
 	require.Equal(t, 100, st.Supersteps)
 	require.Equal(t, uint64(6), st.Messages)
@@ -228,6 +229,13 @@ func TestRunStats(t *testing.T) {
 	}
 	require.Equal(t, sum, st.Phases)
 	require.False(t, st.Phases.IsZero())
+	// With pull allowed (the chain is undirected) the owners also send
+	// each border vertex's level, once reached, to the part holding it as
+	// a ghost (six), and no stale copy is sent back: 3 + 6 messages.
+	_, st, err = partition.Run(ctx, "bfs", ps, bs, 0, partition.RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, 100, st.Supersteps)
+	require.Equal(t, uint64(9), st.Messages)
 	// A cap stops the run unconverged.
 	_, st, err = partition.Run(ctx, "bfs", ps, bs, 0, partition.RunOptions{MaxSupersteps: 10})
 	require.NoError(t, err)
@@ -457,3 +465,49 @@ func TestRunAbortsExchanger(t *testing.T) {
 type threeOfFour struct{ *stuckExchanger }
 
 func (t *threeOfFour) Parts() int { return 3 }
+
+// TestRunPulls: a BFS over the parts of an undirected R-MAT graph pulls in
+// its large middle supersteps (Beamer's rule over all parts) and gives the
+// push-only levels, with 2–4 parts; push-only (NoPull) and a directed
+// graph never pull.
+func TestRunPulls(t *testing.T) {
+	ctx := context.Background()
+	el := testgraphs.Generated(t, "rmat:12:16", 5)
+	el.Symmetrize(2)
+	g := graph.ToCSR(el, 2)
+	for _, parts := range []int{2, 3, 4} {
+		ps, bs := split(t, el, partition.Options{Method: partition.Random, Parts: parts, Seed: 3})
+		levels, st, err := partition.Run(ctx, "bfs", ps, bs, 1, partition.RunOptions{})
+		require.NoError(t, err)
+		require.NoError(t, apps.ValidateBFS(g, 1, levels), "%d parts", parts)
+		require.Positive(t, st.Pulled, "%d parts", parts)
+		pulled := 0
+		for _, s := range st.Steps {
+			if s.Pull {
+				pulled++
+			}
+		}
+		require.Equal(t, st.Pulled, pulled)
+		require.False(t, st.Steps[0].Pull, "the first superstep pushes from the source")
+		pushed, st, err := partition.Run(ctx, "bfs", ps, bs, 1, partition.RunOptions{Engine: engine.RunOptions{NoPull: true}})
+		require.NoError(t, err)
+		require.Equal(t, levels, pushed, "%d parts", parts)
+		require.Zero(t, st.Pulled)
+		parents, _, err := partition.Run(ctx, "bfs-tree", ps, bs, 1, partition.RunOptions{})
+		require.NoError(t, err)
+		require.NoError(t, apps.ValidateBFSTree(g, 1, parents), "%d parts", parts)
+	}
+	weighted := el.Clone() // the parts' layouts carry weights, which BFS ignores
+	weighted.SetRandomWeights(9, 1, 64, 2)
+	ps, bs := split(t, weighted, partition.Options{Method: partition.Random, Parts: 2, Seed: 3})
+	levels, st, err := partition.Run(ctx, "bfs", ps, bs, 1, partition.RunOptions{})
+	require.NoError(t, err)
+	require.NoError(t, apps.ValidateBFS(g, 1, levels))
+	require.Positive(t, st.Pulled)
+	directed := testgraphs.Generated(t, "rmat:12:16", 5)
+	ps, bs = split(t, directed, partition.Options{Method: partition.Random, Parts: 2, Seed: 3})
+	levels, st, err = partition.Run(ctx, "bfs", ps, bs, 1, partition.RunOptions{})
+	require.NoError(t, err)
+	require.NoError(t, apps.ValidateBFS(graph.ToCSR(directed, 2), 1, levels))
+	require.Zero(t, st.Pulled)
+}

@@ -734,8 +734,12 @@ func describeStats(what string, st partition.Stats) string {
 	if st.Parents > 0 {
 		phases += fmt.Sprintf(", the parent pass %s", fmtSeconds(st.Parents.Seconds()))
 	}
-	return fmt.Sprintf("%s: setup %s, %d supersteps, compute %s (the slowest part's, summed), packaging, exchange and waiting %s%s, %d messages (%s), result collection %s",
-		what, fmtSeconds(st.Setup.Seconds()), st.Supersteps, fmtSeconds(st.Compute.Seconds()), fmtSeconds(st.Exchange.Seconds()), phases, st.Messages, cuda.FormatBytes(st.Bytes),
+	steps := fmt.Sprint(st.Supersteps)
+	if st.Pulled > 0 {
+		steps = fmt.Sprintf("%d (%d pulled)", st.Supersteps, st.Pulled)
+	}
+	return fmt.Sprintf("%s: setup %s, %s supersteps, compute %s (the slowest part's, summed), packaging, exchange and waiting %s%s, %d messages (%s), result collection %s",
+		what, fmtSeconds(st.Setup.Seconds()), steps, fmtSeconds(st.Compute.Seconds()), fmtSeconds(st.Exchange.Seconds()), phases, st.Messages, cuda.FormatBytes(st.Bytes),
 		fmtSeconds(st.Collect.Seconds()))
 }
 
