@@ -22,7 +22,9 @@ type PartCounters struct {
 	NextCount uint64 // owned vertices flagged for the next superstep
 	NextEdges uint64 // their out-arcs
 	Total     uint64 // the all-reduce's sum of NextCount over the parts
-	Bad       uint64 // messages received for vertices the part does not own (after Parents: reached vertices without a parent)
+	// TotalEdges is the all-reduce's sum of NextEdges (reduced with Total).
+	TotalEdges uint64
+	Bad        uint64 // messages received for vertices the part does not own (after Parents: reached vertices without a parent)
 	// Sent[q] is the number of messages packed for part q.
 	Sent [PartMaxPeers]uint64
 }
@@ -107,6 +109,10 @@ type PartRun struct {
 	treeRecvLid, origByLid *Buffer[uint32]
 	treeRecvStart          []uint64
 	holdsTree              bool
+	// outHeavy lists the out-rows a pull step scans a block each
+	// (PullStep; nil when none, or not listed yet: outHeavyDone).
+	outHeavy     *Buffer[uint32]
+	outHeavyDone bool
 }
 
 // PartTreeTables are what a part of a BFS tree over parts needs beyond
@@ -304,7 +310,76 @@ func (p *PartRun) BroadcastFromPeer(src *PartRun, q int) error {
 
 // BroadcastUnpack gives every ghost the level its owner sent (waits).
 func (p *PartRun) BroadcastUnpack() error {
-	return backendPartBcastUnpack(p.dev.ordinal, unsafe.Pointer(p.tables()), p.send.h.p, p.run.values.h.p)
+	return backendPartBcastUnpack(p.dev.ordinal, unsafe.Pointer(p.tables()), p.send.h.p, p.run.values.h.p, nil, nil, 0)
+}
+
+// BroadcastFrontier gives every ghost the level its owner sent, as its
+// value after the last exchange too, and flags in the current frontier
+// the ghosts at level (those a pull step finds active; PullStep). Waits.
+func (p *PartRun) BroadcastFrontier(level uint32) error {
+	r := p.run
+	return backendPartBcastUnpack(p.dev.ordinal, unsafe.Pointer(p.tables()), p.send.h.p, r.values.h.p, p.prev.h.p,
+		r.flags[r.curFlags].h.p, level)
+}
+
+// PullStep runs one pull (bottom-up) step of BFS (prog ProgBFS) over the
+// part's out-rows, which in a part of an undirected graph list every
+// neighbour of its vertices: every unreached vertex scans its row for a
+// vertex flagged in the current frontier (owned, or a ghost flagged by
+// BroadcastFrontier) and stops at the first. The flags it makes become
+// the current ones; it returns the step's counters. The out-rows' long
+// rows are listed once, on the first call (a block scans each).
+func (p *PartRun) PullStep(prog int) (StepCounters, error) {
+	r := p.run
+	if !p.outHeavyDone {
+		if err := p.listOutHeavy(); err != nil {
+			return StepCounters{}, err
+		}
+	}
+	desc, ev := r.cargs()
+	p.outRows(desc)
+	if err := backendMinPull(r.dl.dev.ordinal, prog, unsafe.Pointer(desc), r.values.h.p, r.flags[r.curFlags].h.p,
+		r.flags[1-r.curFlags].h.p, r.ctr.h.p, unsafe.Pointer(&ev[0])); err != nil {
+		return StepCounters{}, err
+	}
+	c, _, err := r.finishStep(1, true, false)
+	return c, err
+}
+
+// outRows makes desc, a copy of the layout's descriptor, scan the
+// out-rows as its in-adjacency (with their long rows' list).
+func (p *PartRun) outRows(desc *dlayout) {
+	desc.inOffsets, desc.inSrc, desc.inWeights = desc.sparseOffsets, desc.sparseDst, desc.sparseWeights
+	desc.numInHeavy, desc.inHeavy = 0, 0
+	if p.outHeavy != nil {
+		desc.numInHeavy, desc.inHeavy = uint64(p.outHeavy.Len()), uintptr(p.outHeavy.h.p)
+	}
+}
+
+// listOutHeavy lists the part's out-rows of PullHeavyDegree arcs or more.
+func (p *PartRun) listOutHeavy() error {
+	desc := new(dlayout)
+	*desc = p.run.dl.desc
+	p.outRows(desc)
+	dev := p.dev.ordinal
+	k, err := backendInHeavy(dev, unsafe.Pointer(desc), nil)
+	if err != nil {
+		return err
+	}
+	if k > 0 {
+		list, err := allocPart[uint32](p, "long out-rows' list", int(k))
+		if err != nil {
+			return err
+		}
+		if k2, err := backendInHeavy(dev, unsafe.Pointer(desc), list.h.p); err != nil {
+			return err
+		} else if k2 != k {
+			return invalidf("PartRun.PullStep", "%d long out-rows, then %d", k, k2)
+		}
+		p.outHeavy = list
+	}
+	p.outHeavyDone = true
+	return nil
 }
 
 // Parents replaces the owned vertices' BFS levels by their parents'
@@ -518,11 +593,12 @@ func (p *PartRun) ExchangeNCCL(rank *NCCLRank, c PartCounters) (uint64, error) {
 	return total / m, nil
 }
 
-// ReduceNCCL sums NextCount over the parts into Total, on the devices
-// (rank is this part's; collective), and returns the counters.
+// ReduceNCCL sums NextCount and NextEdges over the parts into Total and
+// TotalEdges, on the devices (rank is this part's; collective), and
+// returns the counters.
 func (p *PartRun) ReduceNCCL(rank *NCCLRank) (PartCounters, error) {
-	base := p.ctr.h.p // NextCount is the first word, Total the third
-	if err := rank.allReduceSum("PartRun.ReduceNCCL", base, unsafe.Add(base, 16), 1, false); err != nil {
+	base := p.ctr.h.p // NextCount and NextEdges are the first two words, Total and TotalEdges the next two
+	if err := rank.allReduceSum("PartRun.ReduceNCCL", base, unsafe.Add(base, 16), 2, false); err != nil {
 		return PartCounters{}, err
 	}
 	return p.Counters()

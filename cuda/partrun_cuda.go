@@ -74,9 +74,10 @@ func backendPartBcastPack(dev int, values, recvLid unsafe.Pointer, count uint64,
 	})
 }
 
-func backendPartBcastUnpack(dev int, t, recv, values unsafe.Pointer) error {
+func backendPartBcastUnpack(dev int, t, recv, values, prev, flags unsafe.Pointer, level uint32) error {
 	return call("partition broadcast unpack", func(e *C.char, n C.size_t) C.int {
-		return C.mg_part_bcast_unpack(C.int(dev), (*C.mg_part_tables)(t), (*C.uint32_t)(recv), (*C.uint32_t)(values), e, n)
+		return C.mg_part_bcast_unpack(C.int(dev), (*C.mg_part_tables)(t), (*C.uint32_t)(recv), (*C.uint32_t)(values),
+			(*C.uint32_t)(prev), (*C.uint8_t)(flags), C.uint32_t(level), e, n)
 	})
 }
 

@@ -24,7 +24,7 @@ func backendPartScatter(int, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Poin
 func backendPartBcastPack(int, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
-func backendPartBcastUnpack(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+func backendPartBcastUnpack(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint32) error {
 	return ErrNoCUDA
 }
 func backendPartParents(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer,

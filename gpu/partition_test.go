@@ -292,3 +292,60 @@ func TestEnablePeerAccess(t *testing.T) {
 	require.Equal(t, first, again)
 	t.Logf("%d GPUs: direct access between %d ordered pairs", devices, first)
 }
+
+// TestPartitionedBFSPulls: with gpu.WithPartPull the device parts of an
+// undirected R-MAT graph pull in its large supersteps and give the
+// push-only levels, validated, and bfs-tree a valid tree: 2 and 3 parts on
+// one GPU (peer copies), and a part per GPU over NCCL when there are two
+// GPUs and NCCL.
+func TestPartitionedBFSPulls(t *testing.T) {
+	needGPU(t)
+	ctx := context.Background()
+	el := testgraphs.Generated(t, "rmat:12:16", 5)
+	el.Symmetrize(4)
+	g := graph.ToCSR(el, 4)
+	type config struct {
+		parts, gpus int
+		nccl        bool
+	}
+	configs := []config{{2, 1, false}, {3, 1, false}}
+	if devices, err := cuda.DeviceCount(); err == nil && devices >= 2 {
+		if _, err := cuda.OpenNCCL(); err == nil {
+			configs = append(configs, config{2, 2, true})
+		}
+	}
+	for _, c := range configs {
+		tag := fmt.Sprintf("%d parts on %d GPUs (nccl %v)", c.parts, c.gpus, c.nccl)
+		o := partition.Options{Method: partition.Random, Parts: c.parts, Seed: 3}
+		ps, bs := gpuParts(t, el, o, c.gpus, gpu.WithPartPull())
+		var nccl *gpu.NCCLExchanger // one clique for the runs; peer exchangers are one per run
+		exchanger := func() partition.Exchanger {
+			if !c.nccl {
+				return gpu.NewPeerExchanger(c.parts)
+			}
+			if nccl == nil {
+				x, err := gpu.NewNCCLExchanger([]int{0, 1})
+				require.NoError(t, err)
+				t.Cleanup(func() { x.Close() })
+				nccl = x
+			}
+			return nccl
+		}
+		ro := partition.RunOptions{Exchanger: exchanger()}
+		levels, st, err := partition.Run(ctx, "bfs", ps, bs, 1, ro)
+		require.NoError(t, err, tag)
+		require.NoError(t, apps.ValidateBFS(g, 1, levels), tag)
+		require.Positive(t, st.Pulled, tag)
+		t.Logf("%s: %d supersteps, %d pulled", tag, st.Supersteps, st.Pulled)
+		levels = append([]uint32(nil), levels...) // the result is the parts' reused memory
+		ro.Exchanger = exchanger()
+		pushed, st, err := partition.Run(ctx, "bfs", ps, bs, 1, partition.RunOptions{Exchanger: ro.Exchanger, Engine: engine.RunOptions{NoPull: true}})
+		require.NoError(t, err, tag)
+		require.Equal(t, levels, pushed, tag)
+		require.Zero(t, st.Pulled, tag)
+		ro.Exchanger = exchanger()
+		parents, _, err := partition.Run(ctx, "bfs-tree", ps, bs, 1, ro)
+		require.NoError(t, err, tag)
+		require.NoError(t, apps.ValidateBFSTree(g, 1, parents), tag)
+	}
+}

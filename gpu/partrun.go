@@ -52,9 +52,17 @@ type devicePart struct {
 	run    *cuda.MinRun
 	pr     *cuda.PartRun
 	link   partLink
-	edges  uint64   // out-arcs of the current frontier
-	isList bool     // the current frontier is the MinRun's list (else its flags)
-	result []uint32 // the whole result, pinned (part 0's PartRun's), which every part fills its range of
+	edges  uint64 // out-arcs of the current frontier
+	isList bool   // the current frontier is the MinRun's list (else its flags)
+	// With pulls (gpu.WithPartPull, a BFS over the parts of an undirected
+	// graph in hybrid mode), pullNow says that this superstep pulls, step
+	// counts the supersteps (the next frontier's level is step+1),
+	// totalArcs is every part's arcs and reached those of the vertices
+	// reached so far, over all parts.
+	pulls, pullNow     bool
+	step               uint32
+	totalArcs, reached uint64
+	result             []uint32 // the whole result, pinned (part 0's PartRun's), which every part fills its range of
 }
 
 var _ partition.DevicePart = (*devicePart)(nil)
@@ -87,13 +95,24 @@ func (d *devicePart) Init(labels bool, source uint32, hasSource bool) (uint64, e
 	if err := d.pr.Start(); err != nil {
 		return 0, fmt.Errorf("cuda backend: %w", err)
 	}
+	d.pullNow, d.step, d.reached = false, 0, 0
 	return active, nil
 }
 
-// Superstep implements partition.DevicePart.
+// Superstep implements partition.DevicePart. With pulls, a superstep
+// pulls when every part decided so at the end of the last one (the same
+// totals: partPullAlpha), whether or not this part's own frontier is
+// empty: its ghosts may be in the frontier.
 func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.DeviceStep, error) {
-	var ds partition.DeviceStep
-	if active > 0 {
+	ds := partition.DeviceStep{Pull: d.pullNow}
+	switch {
+	case d.pullNow:
+		start := time.Now()
+		if _, err := d.pr.PullStep(d.progID); err != nil {
+			return ds, fmt.Errorf("cuda backend: pull step: %w", err)
+		}
+		ds.Compute = time.Since(start)
+	case active > 0:
 		start := time.Now()
 		if _, err := d.b.iterateMin(ctx, d.run, d.prog, d.progID, d.opts, active, d.edges, d.isList); err != nil {
 			return ds, err
@@ -133,8 +152,60 @@ func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.De
 		return ds, fmt.Errorf("cuda backend: %w", err)
 	}
 	d.edges, d.isList = c.NextEdges, false
+	if d.pulls && c.Total > 0 {
+		if err := d.decidePull(ctx, c, &ds); err != nil {
+			return ds, err
+		}
+	}
+	d.step++
 	ds.Next, ds.Total = c.NextCount, c.Total
 	return ds, nil
+}
+
+// partPullAlpha is Beamer's α for the device parts' BFS (as the host
+// path's): a superstep pulls when the frontier's out-arcs, over all parts,
+// exceed 1/partPullAlpha of the arcs of the vertices not yet reached.
+const partPullAlpha = 15
+
+// decidePull decides, from the superstep's totals (the same on every
+// part), whether the next superstep pulls; if so, every part's boundary
+// levels go to the parts that hold them as ghosts, which take them and
+// flag those of the next frontier's level (collective, its time in the
+// superstep's exchange).
+func (d *devicePart) decidePull(ctx context.Context, c cuda.PartCounters, ds *partition.DeviceStep) error {
+	d.reached += c.TotalEdges
+	unreached := d.totalArcs - min(d.reached, d.totalArcs)
+	d.pullNow = c.TotalEdges*partPullAlpha > unreached
+	if !d.pullNow {
+		return nil
+	}
+	clock := partition.NewPhaseClock()
+	if err := d.holdTree(); err != nil {
+		return err
+	}
+	if err := d.pr.BroadcastPack(); err != nil {
+		return fmt.Errorf("cuda backend: %w", err)
+	}
+	if err := d.link.broadcast(ctx, d); err != nil {
+		return fmt.Errorf("levels' broadcast: %w", err)
+	}
+	if err := d.pr.BroadcastFrontier(d.step + 1); err != nil {
+		return fmt.Errorf("cuda backend: %w", err)
+	}
+	clock.Lap(&ds.Phases.Exchange)
+	return nil
+}
+
+// holdTree gives the part the tables of the levels' broadcast (and of a
+// BFS tree's parents) the first time it needs them.
+func (d *devicePart) holdTree() error {
+	if d.pr.HoldsTree() {
+		return nil
+	}
+	if err := d.pr.HoldTree(treeTables(d.parts, d.rank, d.b.l.Perm, d.b.l.InvPerm)); err != nil {
+		return fmt.Errorf("cuda backend: %w", err)
+	}
+	return nil
 }
 
 // Parents implements partition.DevicePart: the first time, the part
@@ -144,10 +215,8 @@ func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.De
 // vertex's level becomes its parent (cuda.PartRun.Parents: the graph must
 // be undirected).
 func (d *devicePart) Parents(ctx context.Context) error {
-	if !d.pr.HoldsTree() {
-		if err := d.pr.HoldTree(treeTables(d.parts, d.rank, d.b.l.Perm, d.b.l.InvPerm)); err != nil {
-			return fmt.Errorf("cuda backend: %w", err)
-		}
+	if err := d.holdTree(); err != nil {
+		return err
 	}
 	if err := d.pr.BroadcastPack(); err != nil {
 		return fmt.Errorf("cuda backend: %w", err)
@@ -233,13 +302,19 @@ func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine
 		return nil, err
 	}
 	var tables []cuda.PartTables // made when a backend holds no state for its part
+	var totalArcs uint64
+	for _, b := range bs {
+		totalArcs += b.l.NumArcs
+	}
 	for i, b := range bs {
 		progID, err := b.minProgram(prog)
 		if err != nil {
 			return fail(err)
 		}
 		b.mu.Lock()
-		d := &devicePart{b: b, rank: i, pt: parts[i], parts: parts, prog: prog, progID: progID, opts: opts, link: link}
+		d := &devicePart{b: b, rank: i, pt: parts[i], parts: parts, prog: prog, progID: progID, opts: opts, link: link,
+			totalArcs: totalArcs, pulls: b.partPull && progID == cuda.ProgBFS && !parts[i].Directed &&
+				opts.Mode == engine.Hybrid && !opts.NoPull}
 		if d.run, err = b.minRun(); err == nil {
 			if h := b.part; h == nil || h.pt != parts[i] || (labels && !h.labels) {
 				if tables == nil {
@@ -466,7 +541,7 @@ func (x *PeerExchanger) DeviceParts(parts []*partition.Part, backends []engine.B
 		return nil, err
 	}
 	link := &peerLink{bar: partition.NewBarrier(len(parts)), counters: make([]cuda.PartCounters, len(parts)),
-		next: make([]uint64, len(parts))}
+		next: make([]uint64, len(parts)), edges: make([]uint64, len(parts))}
 	return deviceParts(parts, backends, prog, opts, link, nil)
 }
 
@@ -481,6 +556,7 @@ type peerLink struct {
 	parts    []*devicePart
 	counters []cuda.PartCounters
 	next     []uint64
+	edges    []uint64
 }
 
 func (l *peerLink) exchange(ctx context.Context, d *devicePart, c cuda.PartCounters) (uint64, error) {
@@ -521,12 +597,13 @@ func (l *peerLink) reduce(ctx context.Context, d *devicePart) (cuda.PartCounters
 	if err != nil {
 		return c, err
 	}
-	l.next[d.rank] = c.NextCount
+	l.next[d.rank], l.edges[d.rank] = c.NextCount, c.NextEdges
 	if err := l.bar.Wait(ctx); err != nil {
 		return c, err
 	}
-	for _, x := range l.next {
+	for q, x := range l.next {
 		c.Total += x
+		c.TotalEdges += l.edges[q]
 	}
 	return c, nil
 }

@@ -1056,6 +1056,7 @@ typedef struct {
     uint64_t next_count; /* owned vertices flagged for the next superstep */
     uint64_t next_edges; /* their out-arcs */
     uint64_t total;      /* the all-reduce's sum of next_count over the parts */
+    uint64_t total_edges; /* and of next_edges (the two words reduced at once) */
     uint64_t bad;        /* unpack: messages for vertices the part does not own */
     uint64_t sent[MG_PART_MAX_PEERS]; /* pack: messages for each part */
 } mg_part_counters;
@@ -1086,17 +1087,20 @@ int mg_part_gather(int dev, const mg_part_tables *t, const uint32_t *values, uin
  * once). Waits. */
 int mg_part_scatter(int dev, const uint32_t *vals, const uint32_t *ids, uint64_t count, uint32_t *full, char *err,
                     size_t errlen);
-/* A BFS tree over parts (bfs-tree on an undirected graph), after the BFS:
- * first every part's boundary vertices' levels go to the parts that hold
- * them as ghosts. mg_part_bcast_pack: send[i] = values[recv_lid[i]] for
- * i < count (recv_lid lists, for each other part in turn, the layout ids
- * of this part's vertices that are its ghosts, in its ghost order).
- * mg_part_bcast_unpack: values[ghost_lid[g]] = recv[g] for every ghost
- * (recv in the ghosts' order: by owner, as each owner sent them). Wait. */
+/* The levels' broadcast of a BFS over parts (bfs-tree's parent pass, and
+ * the supersteps before a pull step): every part's boundary vertices'
+ * levels go to the parts that hold them as ghosts. mg_part_bcast_pack:
+ * send[i] = values[recv_lid[i]] for i < count (recv_lid lists, for each
+ * other part in turn, the layout ids of this part's vertices that are its
+ * ghosts, in its ghost order). mg_part_bcast_unpack: values[ghost_lid[g]]
+ * = recv[g] for every ghost (recv in the ghosts' order: by owner, as each
+ * owner sent them); with prev, prev takes it too, and with flags the
+ * ghost's flag is set to whether it equals level (the frontier of a pull
+ * step). Wait. */
 int mg_part_bcast_pack(int dev, const uint32_t *values, const uint32_t *recv_lid, uint64_t count, uint32_t *send,
                        char *err, size_t errlen);
-int mg_part_bcast_unpack(int dev, const mg_part_tables *t, const uint32_t *recv, uint32_t *values, char *err,
-                         size_t errlen);
+int mg_part_bcast_unpack(int dev, const mg_part_tables *t, const uint32_t *recv, uint32_t *values, uint32_t *prev,
+                         uint8_t *flags, uint32_t level, char *err, size_t errlen);
 /* Then every owned vertex's parent from the levels (values; ghosts' true
  * levels too) and its out-row, which in a part of an undirected graph
  * lists all its neighbours (sparse offsets and dst, rows sorted): level 0

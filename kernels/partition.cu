@@ -149,10 +149,16 @@ __global__ void bcast_pack_kernel(const uint32_t *__restrict__ values, const uin
 }
 
 // bcast_unpack_kernel: values[ghost_lid[g]] = recv[g] (a ghost takes its
-// owner's level).
-__global__ void bcast_unpack_kernel(mg_part_tables t, const uint32_t *__restrict__ recv, uint32_t *__restrict__ values) {
-    for (uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; g < t.num_ghosts; g += (uint64_t)gridDim.x * blockDim.x)
-        values[t.ghost_lid[g]] = recv[g];
+// owner's level), prev too when given, and with flags the ghost is flagged
+// when the level is level (a pull step's frontier).
+__global__ void bcast_unpack_kernel(mg_part_tables t, const uint32_t *__restrict__ recv, uint32_t *__restrict__ values,
+                                    uint32_t *__restrict__ prev, uint8_t *__restrict__ flags, uint32_t level) {
+    for (uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; g < t.num_ghosts; g += (uint64_t)gridDim.x * blockDim.x) {
+        const uint32_t lid = t.ghost_lid[g], x = recv[g];
+        values[lid] = x;
+        if (prev != nullptr) prev[lid] = x;
+        if (flags != nullptr) flags[lid] = x == level;
+    }
 }
 
 // parents_kernel: thread v takes layout id v when the part owns it: level
@@ -284,13 +290,13 @@ int mg_part_bcast_pack(int dev, const uint32_t *values, const uint32_t *recv_lid
     return MG_OK;
 }
 
-int mg_part_bcast_unpack(int dev, const mg_part_tables *t, const uint32_t *recv, uint32_t *values, char *err,
-                         size_t errlen) {
+int mg_part_bcast_unpack(int dev, const mg_part_tables *t, const uint32_t *recv, uint32_t *values, uint32_t *prev,
+                         uint8_t *flags, uint32_t level, char *err, size_t errlen) {
     if (int rc = check_tables(t, "mg_part_bcast_unpack: NULL table", err, errlen)) return rc;
     if (t->num_ghosts == 0) return MG_OK;
     if (recv == NULL || values == NULL) return mg::invalid("mg_part_bcast_unpack: NULL pointer", err, errlen);
     MG_SET_DEVICE(dev);
-    bcast_unpack_kernel<<<grid_for(dev, t->num_ghosts), kBlock>>>(*t, recv, values);
+    bcast_unpack_kernel<<<grid_for(dev, t->num_ghosts), kBlock>>>(*t, recv, values, prev, flags, level);
     MG_CHECK_LAUNCH("bcast_unpack_kernel<<<grid, 256>>>");
     MG_SYNC("mg_part_bcast_unpack (bcast_unpack_kernel)");
     return MG_OK;

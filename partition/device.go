@@ -53,6 +53,8 @@ type DeviceStep struct {
 	// Compute is the iteration's time (the rest of the superstep is
 	// packaging, exchange, unpackaging and waiting).
 	Compute time.Duration
+	// Pull is true when the superstep pulled (on every part).
+	Pull bool
 	// Phases is where the rest went.
 	Phases Phases
 }
@@ -134,7 +136,7 @@ func (w *worker) deviceLoop(ctx context.Context, dp DevicePart, app string, src 
 		if err != nil {
 			return nil, fmt.Errorf("superstep %d: %w", s, err)
 		}
-		w.steps = append(w.steps, rankStep{active: active, sent: ds.Sent, compute: ds.Compute, wall: time.Since(start), phases: ds.Phases})
+		w.steps = append(w.steps, rankStep{active: active, sent: ds.Sent, compute: ds.Compute, wall: time.Since(start), phases: ds.Phases, pull: ds.Pull})
 		if ds.Total == 0 {
 			w.done = true
 			break
