@@ -162,6 +162,13 @@ func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.De
 	return ds, nil
 }
 
+// hasPullStep reports whether prog has a pull step that stops at the first
+// active in-neighbour (engine.EarlyExit: BFS).
+func hasPullStep(prog engine.Program[uint32]) bool {
+	_, ok := prog.(engine.EarlyExit[uint32])
+	return ok
+}
+
 // partPullAlpha is Beamer's α for the device parts' BFS (as the host
 // path's): a superstep pulls when the frontier's out-arcs, over all parts,
 // exceed 1/partPullAlpha of the arcs of the vertices not yet reached.
@@ -302,9 +309,12 @@ func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine
 		return nil, err
 	}
 	var tables []cuda.PartTables // made when a backend holds no state for its part
+	// The parts pull only together: every backend must allow it.
 	var totalArcs uint64
+	pulls := hasPullStep(prog) && !parts[0].Directed && opts.Mode == engine.Hybrid && !opts.NoPull
 	for _, b := range bs {
 		totalArcs += b.l.NumArcs
+		pulls = pulls && b.partPull
 	}
 	for i, b := range bs {
 		progID, err := b.minProgram(prog)
@@ -313,8 +323,7 @@ func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine
 		}
 		b.mu.Lock()
 		d := &devicePart{b: b, rank: i, pt: parts[i], parts: parts, prog: prog, progID: progID, opts: opts, link: link,
-			totalArcs: totalArcs, pulls: b.partPull && progID == cuda.ProgBFS && !parts[i].Directed &&
-				opts.Mode == engine.Hybrid && !opts.NoPull}
+			totalArcs: totalArcs, pulls: pulls && progID == cuda.ProgBFS}
 		if d.run, err = b.minRun(); err == nil {
 			if h := b.part; h == nil || h.pt != parts[i] || (labels && !h.labels) {
 				if tables == nil {
