@@ -187,14 +187,8 @@ func (d *devicePart) decidePull(ctx context.Context, c cuda.PartCounters, ds *pa
 		return nil
 	}
 	clock := partition.NewPhaseClock()
-	if err := d.holdTree(); err != nil {
+	if err := d.sendLevels(ctx); err != nil {
 		return err
-	}
-	if err := d.pr.BroadcastPack(); err != nil {
-		return fmt.Errorf("cuda backend: %w", err)
-	}
-	if err := d.link.broadcast(ctx, d); err != nil {
-		return fmt.Errorf("levels' broadcast: %w", err)
 	}
 	if err := d.pr.BroadcastFrontier(d.step + 1); err != nil {
 		return fmt.Errorf("cuda backend: %w", err)
@@ -203,14 +197,22 @@ func (d *devicePart) decidePull(ctx context.Context, c cuda.PartCounters, ds *pa
 	return nil
 }
 
-// holdTree gives the part the tables of the levels' broadcast (and of a
-// BFS tree's parents) the first time it needs them.
-func (d *devicePart) holdTree() error {
-	if d.pr.HoldsTree() {
-		return nil
+// sendLevels is the levels' broadcast up to their arrival (collective):
+// the part takes its tables the first time (cuda.PartRun.HoldTree, which
+// a BFS tree's parents need too), packs its boundary vertices' levels for
+// the parts that hold them as ghosts, and the link moves them; the
+// caller unpacks them (BroadcastFrontier, BroadcastUnpack).
+func (d *devicePart) sendLevels(ctx context.Context) error {
+	if !d.pr.HoldsTree() {
+		if err := d.pr.HoldTree(treeTables(d.parts, d.rank, d.b.l.Perm, d.b.l.InvPerm)); err != nil {
+			return fmt.Errorf("cuda backend: %w", err)
+		}
 	}
-	if err := d.pr.HoldTree(treeTables(d.parts, d.rank, d.b.l.Perm, d.b.l.InvPerm)); err != nil {
+	if err := d.pr.BroadcastPack(); err != nil {
 		return fmt.Errorf("cuda backend: %w", err)
+	}
+	if err := d.link.broadcast(ctx, d); err != nil {
+		return fmt.Errorf("levels' broadcast: %w", err)
 	}
 	return nil
 }
@@ -222,14 +224,8 @@ func (d *devicePart) holdTree() error {
 // vertex's level becomes its parent (cuda.PartRun.Parents: the graph must
 // be undirected).
 func (d *devicePart) Parents(ctx context.Context) error {
-	if err := d.holdTree(); err != nil {
+	if err := d.sendLevels(ctx); err != nil {
 		return err
-	}
-	if err := d.pr.BroadcastPack(); err != nil {
-		return fmt.Errorf("cuda backend: %w", err)
-	}
-	if err := d.link.broadcast(ctx, d); err != nil {
-		return fmt.Errorf("levels' broadcast: %w", err)
 	}
 	if err := d.pr.BroadcastUnpack(); err != nil {
 		return fmt.Errorf("cuda backend: %w", err)

@@ -70,20 +70,10 @@ func (w *worker) loopPull(ctx context.Context, ex Exchanger, parts []*Part, maxS
 		compute := time.Since(start)
 		var ph Phases
 		clock := NewPhaseClock()
-		clear(next)
-		count, sent := w.pack(next)
-		clock.Lap(&ph.Pack)
-		recv, err := ex.AllToAll(ctx, w.rank, w.send)
+		count, sent, err := w.exchangeUpdates(ctx, ex, next, &clock, &ph)
 		if err != nil {
 			return fmt.Errorf("part %d: superstep %d: %w", w.rank, s, err)
 		}
-		clock.Lap(&ph.Exchange)
-		got, err := w.unpack(recv, next)
-		if err != nil {
-			return fmt.Errorf("part %d: superstep %d: %w", w.rank, s, err)
-		}
-		count += got
-		clock.Lap(&ph.Unpack)
 		edges := w.frontierArcs(next)
 		levels, err := w.broadcastLevels(ctx, ex, parts, next)
 		if err != nil {

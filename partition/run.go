@@ -513,20 +513,10 @@ func (w *worker) loop(ctx context.Context, ex Exchanger, maxSteps int, front *en
 		var ph Phases
 		clock := NewPhaseClock()
 		next := w.flags[buf]
-		clear(next)
-		count, sent := w.pack(next)
-		clock.Lap(&ph.Pack)
-		recv, err := ex.AllToAll(ctx, w.rank, w.send)
+		count, sent, err := w.exchangeUpdates(ctx, ex, next, &clock, &ph)
 		if err != nil {
 			return fmt.Errorf("part %d: superstep %d: %w", w.rank, s, err)
 		}
-		clock.Lap(&ph.Exchange)
-		got, err := w.unpack(recv, next)
-		if err != nil {
-			return fmt.Errorf("part %d: superstep %d: %w", w.rank, s, err)
-		}
-		clock.Lap(&ph.Unpack)
-		count += got
 		total, err := ex.AllReduceSum(ctx, w.rank, count)
 		if err != nil {
 			return fmt.Errorf("part %d: superstep %d: %w", w.rank, s, err)
@@ -540,6 +530,27 @@ func (w *worker) loop(ctx context.Context, ex Exchanger, maxSteps int, front *en
 		front, active, buf = engine.NewFrontierFlags(next), count, 1-buf
 	}
 	return nil
+}
+
+// exchangeUpdates is a superstep's packaging, exchange and unpackaging,
+// each lapped on clock into ph: next (cleared first) gets the owned
+// vertices the iteration or the updates lowered, count their number, sent
+// the updates this part sent.
+func (w *worker) exchangeUpdates(ctx context.Context, ex Exchanger, next []uint8, clock *PhaseClock, ph *Phases) (count, sent uint64, err error) {
+	clear(next)
+	count, sent = w.pack(next)
+	clock.Lap(&ph.Pack)
+	recv, err := ex.AllToAll(ctx, w.rank, w.send)
+	if err != nil {
+		return 0, 0, err
+	}
+	clock.Lap(&ph.Exchange)
+	got, err := w.unpack(recv, next)
+	if err != nil {
+		return 0, 0, err
+	}
+	clock.Lap(&ph.Unpack)
+	return count + got, sent, nil
 }
 
 // pack finds the vertices the iteration lowered: owned ones are flagged in
