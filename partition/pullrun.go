@@ -124,11 +124,11 @@ func (w *worker) frontierArcs(next []uint8) uint64 {
 }
 
 // broadcastLevels sends the levels of the part's vertices flagged in next
-// (reached in this superstep) to the parts that hold them as ghosts, and
-// gives its own ghosts the levels their owners send: each takes the level
-// (which also becomes its prev, so that it is no message) and is flagged
-// in next, active in the next superstep's pull. It returns the number of
-// levels it sent.
+// (reached in this superstep; with next nil, of every boundary vertex) to
+// the parts that hold them as ghosts, and gives its own ghosts the levels
+// their owners send: each takes the level (which also becomes its prev,
+// so that it is no message) and, with next, is flagged in it, active in
+// the next superstep's pull. It returns the number of levels it sent.
 func (w *worker) broadcastLevels(ctx context.Context, ex Exchanger, parts []*Part, next []uint8) (uint64, error) {
 	perm, values := w.l.Perm, w.values
 	var sent uint64
@@ -140,7 +140,7 @@ func (w *worker) broadcastLevels(ctx context.Context, ex Exchanger, parts []*Par
 		o := parts[q]
 		lo, hi := o.GhostRange(w.rank) // o's ghosts that this part owns
 		for g := lo; g < hi; g++ {
-			if lid := perm[o.GhostRemote[g]]; next[lid] != 0 {
+			if lid := perm[o.GhostRemote[g]]; next == nil || next[lid] != 0 {
 				w.send[q] = append(w.send[q], Message{Vertex: uint32(o.NumLocal + g), Value: values[lid]})
 			}
 		}
@@ -156,7 +156,10 @@ func (w *worker) broadcastLevels(ctx context.Context, ex Exchanger, parts []*Par
 			return 0, fmt.Errorf("received the level of vertex %d, not one of the part's %d ghosts", m.Vertex, w.pt.NumGhosts)
 		}
 		lid := perm[m.Vertex]
-		values[lid], w.prev[lid], next[lid] = m.Value, m.Value, 1
+		values[lid], w.prev[lid] = m.Value, m.Value
+		if next != nil {
+			next[lid] = 1
+		}
 	}
 	return sent, nil
 }

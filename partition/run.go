@@ -611,8 +611,8 @@ func (w *worker) unpack(recv []Message, next []uint8) (uint64, error) {
 // BFS has converged, in three collective steps over ex:
 //
 //  1. every part sends its boundary vertices' levels to the parts that
-//     hold them as ghosts (a ghost's value is only the level the part
-//     offered it, which may be too high);
+//     hold them as ghosts (broadcastLevels, all of them: a ghost's value
+//     is only the level the part offered it, which may be too high);
 //  2. every arc u→x whose source the part owns, reached, and one level
 //     above x offers u (its original id) as x's parent, the smallest offer
 //     winning;
@@ -626,26 +626,8 @@ func (w *worker) parents(ctx context.Context, ex Exchanger, parts []*Part) error
 	pt, l := w.pt, w.l
 	perm, inv, values := l.Perm, l.InvPerm, w.values
 	nl, n := pt.NumLocal, pt.NumPartVertices()
-	for q := range w.send {
-		w.send[q] = w.send[q][:0]
-		if q == w.rank {
-			continue
-		}
-		o := parts[q]
-		lo, hi := o.GhostRange(w.rank) // o's ghosts that this part owns
-		for g := lo; g < hi; g++ {
-			w.send[q] = append(w.send[q], Message{Vertex: uint32(o.NumLocal + g), Value: values[perm[o.GhostRemote[g]]]})
-		}
-	}
-	recv, err := ex.AllToAll(ctx, w.rank, w.send)
-	if err != nil {
-		return fmt.Errorf("boundary levels: %w", err)
-	}
-	for _, m := range recv {
-		if uint64(m.Vertex) < nl || uint64(m.Vertex) >= n {
-			return fmt.Errorf("received the level of vertex %d, not one of the part's %d ghosts", m.Vertex, pt.NumGhosts)
-		}
-		values[perm[m.Vertex]] = m.Value
+	if _, err := w.broadcastLevels(ctx, ex, parts, nil); err != nil {
+		return err
 	}
 	offer := make([]uint32, n)
 	par.For(int(n), w.b.Workers(), 1<<15, func(lo, hi int) {
@@ -678,7 +660,8 @@ func (w *worker) parents(ctx context.Context, ex Exchanger, parts []*Part) error
 			w.send[owner] = append(w.send[owner], Message{Vertex: pt.GhostRemote[g], Value: o})
 		}
 	}
-	if recv, err = ex.AllToAll(ctx, w.rank, w.send); err != nil {
+	recv, err := ex.AllToAll(ctx, w.rank, w.send)
+	if err != nil {
 		return fmt.Errorf("parent offers: %w", err)
 	}
 	for _, m := range recv {
