@@ -162,13 +162,6 @@ func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.De
 	return ds, nil
 }
 
-// hasPullStep reports whether prog has a pull step that stops at the first
-// active in-neighbour (engine.EarlyExit: BFS).
-func hasPullStep(prog engine.Program[uint32]) bool {
-	_, ok := prog.(engine.EarlyExit[uint32])
-	return ok
-}
-
 // partPullAlpha is Beamer's α for the device parts' BFS (as the host
 // path's): a superstep pulls when the frontier's out-arcs, over all parts,
 // exceed 1/partPullAlpha of the arcs of the vertices not yet reached.
@@ -307,7 +300,7 @@ func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine
 	var tables []cuda.PartTables // made when a backend holds no state for its part
 	// The parts pull only together: every backend must allow it.
 	var totalArcs uint64
-	pulls := hasPullStep(prog) && !parts[0].Directed && opts.Mode == engine.Hybrid && !opts.NoPull
+	pulls := !parts[0].Directed && opts.Mode == engine.Hybrid && !opts.NoPull // and the program is BFS (below)
 	for _, b := range bs {
 		totalArcs += b.l.NumArcs
 		pulls = pulls && b.partPull
