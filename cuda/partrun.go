@@ -10,6 +10,14 @@ import (
 // partitioned run has.
 const PartMaxPeers = 64
 
+// CCHeavyDegree and CCChunkArcs are MG_CC_HEAVY_DEGREE and
+// MG_CC_CHUNK_ARCS: CC's hooking over a part links the rows of
+// CCHeavyDegree arcs or more in chunks of CCChunkArcs arcs, a block each.
+const (
+	CCHeavyDegree = 256
+	CCChunkArcs   = 1024
+)
+
 // PartMessage mirrors mg_part_msg: an update for another part, the
 // vertex's id in its owner and its value (partition.Message's bytes).
 type PartMessage struct {
@@ -113,6 +121,10 @@ type PartRun struct {
 	// (PullStep; nil when none, or not listed yet: outHeavyDone).
 	outHeavy     *Buffer[uint32]
 	outHeavyDone bool
+	// roots is CC by hooking's root of every vertex's component in the
+	// part, and chunks its long rows' pieces as (row, first) pairs
+	// (HookStep; nil until its first call, chunks when there are none).
+	roots, chunks *Buffer[uint32]
 }
 
 // PartTreeTables are what a part of a BFS tree over parts needs beyond
@@ -232,7 +244,8 @@ func ptrOf[T any](b *Buffer[T]) uintptr {
 // Bytes returns the device memory the part's packaging state takes.
 func (p *PartRun) Bytes() uint64 {
 	return bufBytes(p.global) + bufBytes(p.prev) + bufBytes(p.next) + bufBytes(p.send) + bufBytes(p.recv) +
-		bufBytes(p.ctr) + bufBytes(p.gathered) + p.tableBytes + p.col.bytes() + bufBytes(p.treeRecvLid) + bufBytes(p.origByLid)
+		bufBytes(p.ctr) + bufBytes(p.gathered) + p.tableBytes + p.col.bytes() + bufBytes(p.treeRecvLid) + bufBytes(p.origByLid) +
+		bufBytes(p.outHeavy) + bufBytes(p.roots) + bufBytes(p.chunks)
 }
 
 // HoldTree uploads a BFS tree's tables (once: a part that holds them
@@ -410,6 +423,75 @@ func (p *PartRun) Parents() error {
 		return fmt.Errorf("cuda: part %d: %d reached vertices have no neighbour one level up", p.index, c.Bad)
 	}
 	return r.values.CopyFrom(p.prev)
+}
+
+// HookStep is a superstep's compute of CC by hooking over parts, from
+// Labels' start. The first (first true) links the part's components by
+// Afforest's hooking over all its arcs (mg_cc_hook_all: the ghosts join
+// through the owned vertices' rows) and gives every vertex its
+// component's smallest label; a later one spreads the labels the
+// exchange lowered (the vertices flagged in the current frontier) through
+// their components. Pack then finds what changed, as after an iteration.
+// Waits.
+//
+// offsets are the layout's sparse offsets on the host (n+1 of them, else
+// none is used), from which the first call lists the long rows' chunks
+// (ccChunks), kept for the next runs.
+func (p *PartRun) HookStep(first bool, offsets []uint64) error {
+	r := p.run
+	if r.n == 0 {
+		return nil
+	}
+	dev := p.dev.ordinal
+	var flags unsafe.Pointer
+	if first {
+		if p.roots == nil {
+			roots, err := allocPart[uint32](p, "components' roots", int(r.n))
+			if err != nil {
+				return err
+			}
+			if uint64(len(offsets)) == r.n+1 {
+				if pairs := ccChunks(offsets); len(pairs) > 0 {
+					if err := p.owned.uploadIds(p.dev, idsUpload{"long rows' chunks", &p.chunks, pairs}); err != nil {
+						return err
+					}
+				}
+			}
+			p.roots = roots
+		}
+		desc, _ := r.cargs()
+		var chunks unsafe.Pointer
+		var numChunks uint64
+		if p.chunks != nil {
+			chunks, numChunks = p.chunks.h.p, uint64(p.chunks.Len()/2)
+		}
+		if err := backendCCHookAll(dev, unsafe.Pointer(desc), p.roots.h.p, chunks, numChunks); err != nil {
+			return err
+		}
+	} else {
+		if p.roots == nil {
+			return invalidf("PartRun.HookStep", "no components yet (the first step links them)")
+		}
+		flags = r.flags[r.curFlags].h.p
+	}
+	return backendPartCCRoots(dev, p.roots.h.p, flags, r.values.h.p, r.n)
+}
+
+// ccChunks lists the chunks of the rows of CCHeavyDegree arcs or more
+// (offsets: a layout's sparse offsets) for mg_cc_hook_all, as (row,
+// first) pairs: the arcs [first, first+CCChunkArcs) of the row each.
+func ccChunks(offsets []uint64) []uint32 {
+	var pairs []uint32
+	for v := range len(offsets) - 1 {
+		deg := offsets[v+1] - offsets[v]
+		if deg < CCHeavyDegree {
+			continue
+		}
+		for first := uint64(0); first < deg; first += CCChunkArcs {
+			pairs = append(pairs, uint32(v), uint32(first))
+		}
+	}
+	return pairs
 }
 
 // bufBytes is b's size, 0 for nil.

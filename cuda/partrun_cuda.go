@@ -19,6 +19,12 @@ var (
 	_ [C.sizeof_mg_part_tables - unsafe.Sizeof(partTables{})]struct{}
 	_ [unsafe.Sizeof(PartMessage{}) - C.sizeof_mg_part_msg]struct{}
 	_ [C.sizeof_mg_part_msg - unsafe.Sizeof(PartMessage{})]struct{}
+	_ [CCHeavyDegree - C.MG_CC_HEAVY_DEGREE]struct{}
+	_ [C.MG_CC_HEAVY_DEGREE - CCHeavyDegree]struct{}
+	_ [CCChunkArcs - C.MG_CC_CHUNK_ARCS]struct{}
+	_ [C.MG_CC_CHUNK_ARCS - CCChunkArcs]struct{}
+	_ [C.sizeof_mg_cc_chunk - 8]struct{}
+	_ [8 - C.sizeof_mg_cc_chunk]struct{}
 )
 
 func backendPartPack(dev int, t, offsets, values, prev, next unsafe.Pointer, nv uint64, send, ctr unsafe.Pointer) error {
@@ -85,5 +91,18 @@ func backendPartParents(dev int, t, offsets, dst, values, orig, parents, ctr uns
 	return call("partition parents", func(e *C.char, n C.size_t) C.int {
 		return C.mg_part_parents(C.int(dev), (*C.mg_part_tables)(t), (*C.uint64_t)(offsets), (*C.uint32_t)(dst), (*C.uint32_t)(values),
 			(*C.uint32_t)(orig), (*C.uint32_t)(parents), (*C.mg_part_counters)(ctr), e, n)
+	})
+}
+
+func backendCCHookAll(dev int, desc, parent, chunks unsafe.Pointer, numChunks uint64) error {
+	return call("partition cc hook", func(e *C.char, n C.size_t) C.int {
+		return C.mg_cc_hook_all(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(parent), (*C.mg_cc_chunk)(chunks),
+			C.uint64_t(numChunks), e, n)
+	})
+}
+
+func backendPartCCRoots(dev int, parent, flags, values unsafe.Pointer, nv uint64) error {
+	return call("partition cc roots", func(e *C.char, n C.size_t) C.int {
+		return C.mg_part_cc_roots(C.int(dev), (*C.uint32_t)(parent), (*C.uint8_t)(flags), (*C.uint32_t)(values), C.uint64_t(nv), e, n)
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -131,10 +132,17 @@ func checkPartitioned(t *testing.T, s testgraphs.Shape, parts, gpus int, mk func
 			require.NoError(t, apps.ValidateSSSP(wg, src, dist), tag)
 			next()
 		}
+		// cc hooks on the devices (partition.FromHooks), cc-lp propagates
+		// labels: the same labels, each component's smallest original id.
 		labels, st, err := partition.Run(ctx, "cc", sps, sbs, 0, ro)
 		require.NoError(t, err, tag)
 		require.NoError(t, apps.ValidateCC(sg, labels), tag)
-		t.Logf("%s: cc %d supersteps, %d messages", tag, st.Supersteps, st.Messages)
+		labels = slices.Clone(labels) // the result may be the parts' reused memory
+		next()
+		lp, lst, err := partition.Run(ctx, "cc-lp", sps, sbs, 0, ro)
+		require.NoError(t, err, tag)
+		require.Equal(t, labels, lp, "%s: cc and cc-lp", tag)
+		t.Logf("%s: cc %d supersteps, %d messages; cc-lp %d supersteps", tag, st.Supersteps, st.Messages, lst.Supersteps)
 	}
 }
 

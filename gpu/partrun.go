@@ -62,16 +62,20 @@ type devicePart struct {
 	pulls, pullNow     bool
 	step               uint32
 	totalArcs, reached uint64
-	result             []uint32 // the whole result, pinned (part 0's PartRun's), which every part fills its range of
+	// hooks: CC by hooking (partition.FromHooks), hooked once the first
+	// superstep has linked the part's components.
+	hooks, hooked bool
+	result        []uint32 // the whole result, pinned (part 0's PartRun's), which every part fills its range of
 }
 
 var _ partition.DevicePart = (*devicePart)(nil)
 
 // Init implements partition.DevicePart.
-func (d *devicePart) Init(labels bool, source uint32, hasSource bool) (uint64, error) {
+func (d *devicePart) Init(start partition.Start, source uint32, hasSource bool) (uint64, error) {
 	l := d.b.l
 	var active uint64
-	if labels {
+	d.hooks, d.hooked = start == partition.FromHooks, false
+	if start != partition.FromSource {
 		if err := d.pr.Labels(); err != nil {
 			return 0, fmt.Errorf("cuda backend: %w", err)
 		}
@@ -106,6 +110,16 @@ func (d *devicePart) Init(labels bool, source uint32, hasSource bool) (uint64, e
 func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.DeviceStep, error) {
 	ds := partition.DeviceStep{Pull: d.pullNow}
 	switch {
+	case d.hooks && (!d.hooked || active > 0):
+		// The first superstep links the components; a later one spreads
+		// the labels the exchange lowered (none: nothing to do).
+		start := time.Now()
+		if err := d.pr.HookStep(!d.hooked, d.b.l.SparseOffsets); err != nil {
+			return ds, fmt.Errorf("cuda backend: cc hooking: %w", err)
+		}
+		d.hooked = true
+		ds.Compute = time.Since(start)
+	case d.hooks:
 	case d.pullNow:
 		start := time.Now()
 		if _, err := d.pr.PullStep(d.progID); err != nil {

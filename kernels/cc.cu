@@ -7,7 +7,9 @@
 // and then only the vertices outside the component of layout vertex 0 look
 // at the rest of their arcs. Vertex 0 is the first of the largest in-degree
 // group, and 0 is the root of its own tree whatever happens, so "outside
-// the big component" is parent[v] != 0 after compression.
+// the big component" is parent[v] != 0 after compression. A part of a
+// partitioned graph (mg_cc_hook_all) skips nothing: its ghosts have no
+// out-rows of their own to link them with.
 #include "internal.cuh"
 
 namespace {
@@ -73,21 +75,24 @@ __global__ void __launch_bounds__(kBlock) compress_kernel(uint32_t *parent, uint
 }
 
 // finish_kernel: each warp takes 32 consecutive vertices; those outside the
-// component of vertex 0 (parent != 0 after the compression) link with all
+// component of vertex 0 (parent != 0 after the compression; every vertex
+// without skip_big) and whose rows are shorter than chunked_degree (the
+// longer ones are chunks_kernel's) link with all
 // their neighbours past the sampled ones, the whole warp striding over one
 // such vertex's arcs at a time (so a hub is not left to one thread).
 __global__ void __launch_bounds__(kBlock)
-    finish_kernel(const uint64_t *__restrict__ offsets, const uint32_t *__restrict__ dst, uint64_t n,
-                  uint32_t *parent) {
+    finish_kernel(const uint64_t *__restrict__ offsets, const uint32_t *__restrict__ dst, uint64_t n, bool skip_big,
+                  uint64_t chunked_degree, uint32_t *parent) {
     const int lane = threadIdx.x & 31;
     const uint64_t warps = (uint64_t)gridDim.x * kWarpsPerBlock;
     for (uint64_t base = ((uint64_t)blockIdx.x * kWarpsPerBlock + (threadIdx.x >> 5)) * 32; base < n;
          base += warps * 32) {
         const uint64_t v = base + lane;
         uint64_t lo = 0, hi = 0;
-        if (v < n && parent_of(parent, (uint32_t)v) != 0) {
+        if (v < n && (!skip_big || parent_of(parent, (uint32_t)v) != 0)) {
             lo = offsets[v] + MG_CC_NEIGHBOR_ROUNDS;
             hi = offsets[v + 1];
+            if (hi - offsets[v] >= chunked_degree) hi = lo;  // the chunks' (chunks_kernel)
         }
         uint32_t todo = __ballot_sync(0xffffffffu, lo < hi);
         while (todo != 0) {
@@ -99,16 +104,27 @@ __global__ void __launch_bounds__(kBlock)
     }
 }
 
-}  // namespace
+// chunks_kernel: block b takes chunk b (grid-stride), its threads linking
+// the chunk's arcs with its row's vertex.
+__global__ void __launch_bounds__(kBlock)
+    chunks_kernel(const uint64_t *__restrict__ offsets, const uint32_t *__restrict__ dst,
+                  const mg_cc_chunk *__restrict__ chunks, uint64_t num_chunks, uint32_t *parent) {
+    for (uint64_t c = blockIdx.x; c < num_chunks; c += gridDim.x) {
+        const mg_cc_chunk k = chunks[c];
+        const uint64_t lo = offsets[k.row] + k.first, hi = min(offsets[k.row + 1], lo + MG_CC_CHUNK_ARCS);
+        for (uint64_t e = lo + threadIdx.x; e < hi; e += kBlock) link(k.row, dst[e], parent);
+    }
+}
 
-extern "C" {
-
-int mg_cc_hook(int dev, const mg_dlayout *l, uint32_t *parent, mg_stream s, mg_event *ev, char *err, size_t errlen) {
+// hook is mg_cc_hook (skip_big: the arcs of the vertices in layout vertex
+// 0's component after sampling are not looked at) and mg_cc_hook_all.
+int hook(int dev, const mg_dlayout *l, uint32_t *parent, cudaStream_t st, mg_event *ev, bool skip_big,
+         const mg_cc_chunk *chunks, uint64_t num_chunks, char *err, size_t errlen) {
     if (l == NULL || (l->n > 0 && (parent == NULL || l->sparse_offsets == NULL)))
         return mg::invalid("mg_cc_hook: NULL pointer", err, errlen);
     if (l->n > 0 && l->m > 0 && l->sparse_dst == NULL) return mg::invalid("mg_cc_hook: NULL sparse_dst", err, errlen);
+    if (num_chunks > 0 && chunks == NULL) return mg::invalid("mg_cc_hook_all: NULL chunks", err, errlen);
     MG_SET_DEVICE(dev);
-    cudaStream_t st = (cudaStream_t)s;
     const uint64_t n = l->n;
     MG_RECORD(0);
     if (n > 0) {
@@ -125,8 +141,13 @@ int mg_cc_hook(int dev, const mg_dlayout *l, uint32_t *parent, mg_stream s, mg_e
     MG_RECORD(1);
     if (n > 0) {
         finish_kernel<<<grid_for(dev, (n + 31) / 32 * 32), kBlock, 0, st>>>(l->sparse_offsets, l->sparse_dst, n,
-                                                                           parent);
+                                                                           skip_big, num_chunks > 0 ? MG_CC_HEAVY_DEGREE : UINT64_MAX, parent);
         MG_CHECK_LAUNCH("cc finish_kernel<<<grid, MG_CC_BLOCK, 0, s>>>");
+    }
+    if (num_chunks > 0) {
+        chunks_kernel<<<grid_for(dev, num_chunks * kBlock), kBlock, 0, st>>>(l->sparse_offsets, l->sparse_dst, chunks,
+                                                                            num_chunks, parent);
+        MG_CHECK_LAUNCH("cc chunks_kernel<<<grid, MG_CC_BLOCK, 0, s>>>");
     }
     MG_RECORD(2);
     if (n > 0) {
@@ -134,6 +155,21 @@ int mg_cc_hook(int dev, const mg_dlayout *l, uint32_t *parent, mg_stream s, mg_e
         MG_CHECK_LAUNCH("cc compress_kernel<<<grid, MG_CC_BLOCK, 0, s>>> (final)");
     }
     MG_RECORD(3);
+    return MG_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+int mg_cc_hook(int dev, const mg_dlayout *l, uint32_t *parent, mg_stream s, mg_event *ev, char *err, size_t errlen) {
+    return hook(dev, l, parent, (cudaStream_t)s, ev, true, NULL, 0, err, errlen);
+}
+
+int mg_cc_hook_all(int dev, const mg_dlayout *l, uint32_t *parent, const mg_cc_chunk *chunks, uint64_t num_chunks,
+                   char *err, size_t errlen) {
+    if (int rc = hook(dev, l, parent, 0, NULL, false, chunks, num_chunks, err, errlen)) return rc;
+    MG_SYNC("mg_cc_hook_all");
     return MG_OK;
 }
 

@@ -839,6 +839,21 @@ int mg_memcpy_dtoh_async(int dev, void *dst, const void *src, uint64_t bytes, mg
  * after the last compression). */
 int mg_cc_hook(int dev, const mg_dlayout *l, uint32_t *parent, mg_stream s, mg_event *ev, char *err,
                size_t errlen);
+/* The same over a part of a partitioned graph (partition.cu's CC by
+ * hooking), whose ghosts have no out-rows: every arc of every vertex is
+ * linked (no component is skipped), the ghosts joining their neighbours'
+ * components through the owned vertices' arcs. A long row would keep one
+ * warp busy for the whole pass: with num_chunks > 0, the rows of
+ * MG_CC_HEAVY_DEGREE arcs or more are left to chunks, each linking the
+ * arcs [first, first + MG_CC_CHUNK_ARCS) of its row (a block each), which
+ * must cover every such row. Waits. */
+#define MG_CC_HEAVY_DEGREE 256
+#define MG_CC_CHUNK_ARCS 1024
+typedef struct {
+    uint32_t row, first;
+} mg_cc_chunk;
+int mg_cc_hook_all(int dev, const mg_dlayout *l, uint32_t *parent, const mg_cc_chunk *chunks, uint64_t num_chunks,
+                   char *err, size_t errlen);
 
 /* --- Gunrock-style operators (ops.cu, ops.cuh, fn_*.cuh) -------------- */
 
@@ -1080,6 +1095,13 @@ int mg_part_unpack(int dev, const mg_part_tables *t, const uint64_t *offsets, co
  * numbering), the owned vertices flagged (flags has n entries). Waits. */
 int mg_part_labels(int dev, const mg_part_tables *t, const uint32_t *global, uint32_t *values, uint8_t *flags,
                    uint64_t n, char *err, size_t errlen);
+/* CC by hooking over parts: every vertex's label (values, its original id
+ * to start with) spreads to its part's component, whose root is parent[v]
+ * (mg_cc_hook_all, compressed): each vertex flagged in flags (all n
+ * vertices when flags is NULL) lowers its root's label to its own, then
+ * every vertex takes its root's label. Waits. */
+int mg_part_cc_roots(int dev, const uint32_t *parent, const uint8_t *flags, uint32_t *values, uint64_t n, char *err,
+                     size_t errlen);
 /* out[i] = values[local_lid[i]] for the owned vertices. Waits. */
 int mg_part_gather(int dev, const mg_part_tables *t, const uint32_t *values, uint32_t *out, char *err, size_t errlen);
 /* The result's assembly on one device: full[ids[i]] = vals[i] for

@@ -127,6 +127,45 @@ __global__ void labels_kernel(mg_part_tables t, const uint32_t *__restrict__ glo
     }
 }
 
+// roots_min_kernel lowers each root's label to those of its component's
+// vertices (flagged ones only, unless flags is NULL). A warp's vertices
+// mostly share a root (a skewed graph's giant component): the lanes of
+// one root take their minimum by shuffles and its smallest lane makes
+// one atomicMin, only when the label is below the root's (read around
+// L1: other SMs lower it), so that a root is not hammered by a thread
+// per vertex. Rounds are block-uniform, so every lane reaches the votes.
+__global__ void __launch_bounds__(kBlock)
+    roots_min_kernel(const uint32_t *__restrict__ parent, const uint8_t *__restrict__ flags, uint32_t *values, uint64_t n) {
+    const uint32_t lane = threadIdx.x & 31;
+    for (uint64_t base = (uint64_t)blockIdx.x * kBlock; base < n; base += (uint64_t)gridDim.x * kBlock) {
+        const uint64_t v = base + threadIdx.x;
+        uint32_t root = 0, label = 0;
+        bool want = false;
+        if (v < n && (flags == NULL || flags[v] != 0)) {
+            root = parent[v];
+            if (root != (uint32_t)v) {
+                label = __ldcg(&values[v]);
+                want = label < __ldcg(&values[root]);
+            }
+        }
+        const uint32_t active = __ballot_sync(kFullMask, want);
+        if (!want) continue;
+        const uint32_t same = __match_any_sync(active, root);
+        uint32_t low = label;
+        for (uint32_t rest = same; rest != 0; rest &= rest - 1) low = min(low, __shfl_sync(same, label, __ffs(rest) - 1));
+        if ((int)lane == __ffs(same) - 1) atomicMin(&values[root], low);
+    }
+}
+
+// roots_take_kernel: every vertex takes its root's label when lower.
+__global__ void __launch_bounds__(kBlock)
+    roots_take_kernel(const uint32_t *__restrict__ parent, uint32_t *__restrict__ values, uint64_t n) {
+    for (uint64_t v = (uint64_t)blockIdx.x * kBlock + threadIdx.x; v < n; v += (uint64_t)gridDim.x * kBlock) {
+        const uint32_t label = values[parent[v]];
+        if (label < values[v]) values[v] = label;
+    }
+}
+
 // gather_kernel: out[i] = the value of owned vertex i (part numbering).
 __global__ void gather_kernel(mg_part_tables t, const uint32_t *__restrict__ values, uint32_t *__restrict__ out) {
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < t.num_local; i += (uint64_t)gridDim.x * blockDim.x)
@@ -253,6 +292,19 @@ int mg_part_labels(int dev, const mg_part_tables *t, const uint32_t *global, uin
     labels_kernel<<<grid_for(dev, t->num_local + t->num_ghosts), kBlock>>>(*t, global, values, flags);
     MG_CHECK_LAUNCH("labels_kernel<<<grid, 256>>>");
     MG_SYNC("mg_part_labels (labels_kernel)");
+    return MG_OK;
+}
+
+int mg_part_cc_roots(int dev, const uint32_t *parent, const uint8_t *flags, uint32_t *values, uint64_t n, char *err,
+                     size_t errlen) {
+    if (n > 0 && (parent == NULL || values == NULL)) return mg::invalid("mg_part_cc_roots: NULL pointer", err, errlen);
+    MG_SET_DEVICE(dev);
+    if (n == 0) return MG_OK;
+    roots_min_kernel<<<grid_for(dev, n), kBlock>>>(parent, flags, values, n);
+    MG_CHECK_LAUNCH("roots_min_kernel<<<grid, 256>>>");
+    roots_take_kernel<<<grid_for(dev, n), kBlock>>>(parent, values, n);
+    MG_CHECK_LAUNCH("roots_take_kernel<<<grid, 256>>>");
+    MG_SYNC("mg_part_cc_roots (roots_min_kernel, roots_take_kernel)");
     return MG_OK;
 }
 

@@ -16,16 +16,18 @@ import (
 // until Collect. A DeviceExchanger makes them; Run drives them, one
 // goroutine per part.
 type DevicePart interface {
-	// Init sets the part's initial state: with labels (CC) every vertex's
-	// value is its original id and every owned vertex is active;
-	// otherwise every value is apps.Unreached and, with hasSource, owned
-	// vertex source (the part's numbering) has value 0 and is the only
-	// active vertex. It returns the number of active vertices.
-	Init(labels bool, source uint32, hasSource bool) (active uint64, err error)
+	// Init sets the part's initial state for start: with FromLabels or
+	// FromHooks (CC) every vertex's value is its original id and every
+	// owned vertex is active; with FromSource every value is
+	// apps.Unreached and, with hasSource, owned vertex source (the part's
+	// numbering) has value 0 and is the only active vertex. It returns
+	// the number of active vertices.
+	Init(start Start, source uint32, hasSource bool) (active uint64, err error)
 	// Superstep is the part's side of one superstep, collective over the
 	// parts: an iteration from its frontier of active vertices (skipped
-	// when active is 0), packaging, the exchange, unpackaging, and the sum
-	// of the next frontiers' sizes over the parts.
+	// when active is 0; with FromHooks, the hooking's step instead),
+	// packaging, the exchange, unpackaging, and the sum of the next
+	// frontiers' sizes over the parts.
 	Superstep(ctx context.Context, active uint64) (DeviceStep, error)
 	// Parents turns the owned vertices' BFS levels into their parents
 	// (bfs-tree on an undirected graph, after the supersteps;
@@ -71,11 +73,42 @@ type DeviceExchanger interface {
 	DeviceParts(parts []*Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions) ([]DevicePart, error)
 }
 
+// Start is how a device part's run starts and what its supersteps
+// compute (DevicePart.Init).
+type Start int
+
+const (
+	// FromSource starts a BFS or SSSP from one vertex; a superstep is
+	// one iteration of the part's program.
+	FromSource Start = iota
+	// FromLabels starts CC by label propagation: every vertex labelled
+	// with its original id; a superstep is one iteration.
+	FromLabels
+	// FromHooks starts CC by hooking (cc, whatever the mode, as on one
+	// GPU): labels as FromLabels; the first superstep links each part's
+	// components by Afforest's hooking and gives each its smallest label,
+	// the later ones spread the labels the exchange lowered through the
+	// components, a pass over the vertices instead of the arcs.
+	FromHooks
+)
+
+// startOf is how app's device parts start: cc hooks (whatever the mode,
+// as cc on one GPU), cc-lp propagates labels.
+func startOf(app string) Start {
+	switch app {
+	case "cc":
+		return FromHooks
+	case "cc-lp":
+		return FromLabels
+	}
+	return FromSource
+}
+
 // runDevice is Run over device parts: one goroutine per part runs Init,
 // the supersteps until the sum of the next frontiers is zero or the cap,
 // and Collect, whose result (part 0's) it returns. ex, the parts'
 // exchanger, is aborted if the run stops early (abortOnStop).
-func runDevice(ctx context.Context, dps []DevicePart, ex Exchanger, app string, srcPart int, srcLocal uint32, maxSteps int) ([]uint32, Stats, error) {
+func runDevice(ctx context.Context, dps []DevicePart, ex Exchanger, app string, start Start, srcPart int, srcLocal uint32, maxSteps int) ([]uint32, Stats, error) {
 	var out []uint32
 	workers := make([]*worker, len(dps))
 	for i := range workers {
@@ -90,7 +123,7 @@ func runDevice(ctx context.Context, dps []DevicePart, ex Exchanger, app string, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := w.deviceLoop(runCtx, dp, app, srcLocal, i == srcPart, maxSteps)
+			res, err := w.deviceLoop(runCtx, dp, app, start, srcLocal, i == srcPart, maxSteps)
 			if err != nil {
 				w.err = fmt.Errorf("part %d: %w", i, err)
 				cancel(w.err)
@@ -120,9 +153,9 @@ func runDevice(ctx context.Context, dps []DevicePart, ex Exchanger, app string, 
 
 // deviceLoop is one part's side of runDevice; it returns what the part's
 // Collect does.
-func (w *worker) deviceLoop(ctx context.Context, dp DevicePart, app string, src uint32, hasSource bool, maxSteps int) ([]uint32, error) {
+func (w *worker) deviceLoop(ctx context.Context, dp DevicePart, app string, how Start, src uint32, hasSource bool, maxSteps int) ([]uint32, error) {
 	start := time.Now()
-	active, err := dp.Init(app == "cc", src, hasSource)
+	active, err := dp.Init(how, src, hasSource)
 	if err != nil {
 		return nil, err
 	}

@@ -37,11 +37,13 @@ func (x *deviceExchangerStub) DeviceParts(parts []*partition.Part, _ []engine.Ba
 type scriptedDevicePart struct {
 	index int
 	n     uint64
+	start partition.Start // Init's
 	log   []string
 }
 
-func (p *scriptedDevicePart) Init(bool, uint32, bool) (uint64, error) {
+func (p *scriptedDevicePart) Init(start partition.Start, _ uint32, _ bool) (uint64, error) {
 	p.log = append(p.log, "init")
+	p.start = start
 	return 1, nil
 }
 
@@ -101,4 +103,41 @@ func TestRunTreeOnDevices(t *testing.T) {
 	require.Zero(t, x.calls, "a directed graph's tree runs on the host path")
 	require.NoError(t, apps.ValidateBFSTree(graph.ToCSR(el, 2), 0, parents))
 	require.Positive(t, st.Parents)
+}
+
+// TestRunDeviceStarts: device parts of cc start to hook whatever the
+// mode; cc-lp's propagate labels; bfs's and bfs-tree's start from their
+// source.
+func TestRunDeviceStarts(t *testing.T) {
+	ctx := context.Background()
+	var el *graph.EdgeList // the first undirected shape with arcs
+	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
+		if !s.EL.Directed && s.EL.NumArcs() > 0 {
+			el = s.EL
+			break
+		}
+	}
+	require.NotNil(t, el, "an undirected test shape")
+	ps, bs := split(t, el, partition.Options{Method: partition.Random, Parts: 2, Seed: 1})
+	for _, c := range []struct {
+		app  string
+		mode engine.Mode
+		want partition.Start
+	}{
+		{"cc", engine.Auto, partition.FromHooks},
+		{"cc", engine.Hybrid, partition.FromHooks},
+		{"cc", engine.Dense, partition.FromHooks},
+		{"cc", engine.Sparse, partition.FromHooks},
+		{"cc-lp", engine.Dense, partition.FromLabels},
+		{"cc-lp", engine.Hybrid, partition.FromLabels},
+		{"bfs", engine.Hybrid, partition.FromSource},
+		{"bfs-tree", engine.Dense, partition.FromSource},
+	} {
+		x := &deviceExchangerStub{MemExchanger: partition.NewMemExchanger(2), n: el.NumVertices}
+		_, _, err := partition.Run(ctx, c.app, ps, bs, 0, partition.RunOptions{Exchanger: x, Engine: engine.RunOptions{Mode: c.mode}})
+		require.NoError(t, err, "%s %s", c.app, c.mode)
+		for i, p := range x.parts {
+			require.Equal(t, c.want, p.start, "%s %s: part %d", c.app, c.mode, i)
+		}
+	}
 }

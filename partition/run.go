@@ -15,7 +15,7 @@ import (
 )
 
 // Apps lists the programs Run executes.
-var Apps = []string{"bfs", "bfs-tree", "sssp", "cc"}
+var Apps = []string{"bfs", "bfs-tree", "sssp", "cc", "cc-lp"}
 
 // RunOptions configure Run.
 type RunOptions struct {
@@ -123,7 +123,7 @@ type Stats struct {
 }
 
 // Run executes app ("bfs", "bfs-tree" and "sssp" from source, in original
-// ids; "cc" by label propagation, source ignored) over parts, part i on
+// ids; "cc" and "cc-lp", source ignored) over parts, part i on
 // backends[i] (whose layout must be built from parts[i].EL), and returns
 // every vertex's value in the original numbering: BFS levels and SSSP
 // distances (apps.Unreached for vertices not reached) and CC labels (the
@@ -166,7 +166,12 @@ type Stats struct {
 // CC runs as plain label propagation over original ids (labels cross
 // parts), not apps' program, whose pointer jumping indexes labels as
 // layout ids of one graph. The programs of BFS and SSSP are apps'
-// (apps.Traversal).
+// (apps.Traversal). On device parts, cc (not cc-lp) replaces the
+// iterations by hooking (FromHooks), whatever the mode, as on one GPU: the first superstep
+// links each part's components, the later ones spread the labels the
+// exchange lowered through them, so that a superstep after the first
+// passes over the vertices, not the arcs, and the labels cross the cut
+// in a few supersteps instead of one a hop.
 //
 // Run fails on inconsistent parts and backends, an unknown app, a source
 // outside the graph, sssp without weights, cc on a directed graph, mode
@@ -174,8 +179,9 @@ type Stats struct {
 // stopped), and when ctx is cancelled.
 func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backend, source uint32, opts RunOptions) ([]uint32, Stats, error) {
 	var st Stats
+	method := app // cc-lp runs as cc but for the device parts' start
 	fail := func(err error) ([]uint32, Stats, error) {
-		return nil, st, fmt.Errorf("partition: run %s: %w", app, err)
+		return nil, st, fmt.Errorf("partition: run %s: %w", method, err)
 	}
 	if err := checkParts(parts, backends); err != nil {
 		return fail(err)
@@ -193,6 +199,9 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 		return fail(fmt.Errorf("negative superstep cap %d", opts.MaxSupersteps))
 	}
 	tree := app == "bfs-tree"
+	if app == "cc-lp" {
+		app = "cc" // the same labels; only device parts hook for cc (startOf)
+	}
 	progApp := app
 	if tree {
 		progApp = "bfs"
@@ -246,7 +255,7 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 			if len(dps) != len(parts) {
 				return fail(fmt.Errorf("the exchanger made %d device parts for %d parts", len(dps), len(parts)))
 			}
-			res, st, err := runDevice(ctx, dps, ex, app, srcPart, srcLocal, opts.MaxSupersteps)
+			res, st, err := runDevice(ctx, dps, ex, app, startOf(method), srcPart, srcLocal, opts.MaxSupersteps)
 			if err != nil {
 				return fail(err)
 			}
@@ -397,7 +406,7 @@ func programFor(app string, parts []*Part, backends []engine.Backend) (engine.Pr
 		}
 		return labelProgram{}, nil
 	}
-	return nil, fmt.Errorf("unknown app %q (want bfs, bfs-tree, sssp or cc)", app)
+	return nil, fmt.Errorf("unknown app %q (want bfs, bfs-tree, sssp, cc or cc-lp)", app)
 }
 
 // labelProgram is CC by label propagation over labels that are original

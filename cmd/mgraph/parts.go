@@ -127,7 +127,7 @@ func (p *partitioned) validate(app string, _ *layout.Layout, workers int, source
 }
 
 // partitionedApps maps the apps a partitioned run has to partition.Run's.
-var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc", "pr": "pr", "bc": "bc"}
+var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc-lp", "pr": "pr", "bc": "bc"}
 
 // parseGPUs reads --gpus: a count or "all" (every visible GPU); 0 when
 // not given.
