@@ -122,9 +122,11 @@ type PartRun struct {
 	outHeavy     *Buffer[uint32]
 	outHeavyDone bool
 	// roots is CC by hooking's root of every vertex's component in the
-	// part, and chunks its long rows' pieces as (row, first) pairs
-	// (HookStep; nil until its first call, chunks when there are none).
-	roots, chunks *Buffer[uint32]
+	// part, chunks its long rows' pieces as (row, first) pairs, and big
+	// the bits of the vertices in layout vertex 0's component after
+	// sampling (HookStep; nil until its first call, chunks when there are
+	// none).
+	roots, chunks, big *Buffer[uint32]
 }
 
 // PartTreeTables are what a part of a BFS tree over parts needs beyond
@@ -245,7 +247,7 @@ func ptrOf[T any](b *Buffer[T]) uintptr {
 func (p *PartRun) Bytes() uint64 {
 	return bufBytes(p.global) + bufBytes(p.prev) + bufBytes(p.next) + bufBytes(p.send) + bufBytes(p.recv) +
 		bufBytes(p.ctr) + bufBytes(p.gathered) + p.tableBytes + p.col.bytes() + bufBytes(p.treeRecvLid) + bufBytes(p.origByLid) +
-		bufBytes(p.outHeavy) + bufBytes(p.roots) + bufBytes(p.chunks)
+		bufBytes(p.outHeavy) + bufBytes(p.roots) + bufBytes(p.chunks) + bufBytes(p.big)
 }
 
 // HoldTree uploads a BFS tree's tables (once: a part that holds them
@@ -427,7 +429,8 @@ func (p *PartRun) Parents() error {
 
 // HookStep is a superstep's compute of CC by hooking over parts, from
 // Labels' start. The first (first true) links the part's components by
-// Afforest's hooking over all its arcs (mg_cc_hook_all: the ghosts join
+// Afforest's hooking over all its arcs but those within the component
+// sampling found around layout vertex 0 (mg_cc_hook_all: the ghosts join
 // through the owned vertices' rows) and gives every vertex its
 // component's smallest label; a later one spreads the labels the
 // exchange lowered (the vertices flagged in the current frontier) through
@@ -450,6 +453,10 @@ func (p *PartRun) HookStep(first bool, offsets []uint64) error {
 			if err != nil {
 				return err
 			}
+			big, err := allocPart[uint32](p, "big component's bits", int((r.n+31)/32))
+			if err != nil {
+				return err
+			}
 			if uint64(len(offsets)) == r.n+1 {
 				if pairs := ccChunks(offsets); len(pairs) > 0 {
 					if err := p.owned.uploadIds(p.dev, idsUpload{"long rows' chunks", &p.chunks, pairs}); err != nil {
@@ -457,7 +464,7 @@ func (p *PartRun) HookStep(first bool, offsets []uint64) error {
 					}
 				}
 			}
-			p.roots = roots
+			p.roots, p.big = roots, big
 		}
 		desc, _ := r.cargs()
 		var chunks unsafe.Pointer
@@ -465,7 +472,7 @@ func (p *PartRun) HookStep(first bool, offsets []uint64) error {
 		if p.chunks != nil {
 			chunks, numChunks = p.chunks.h.p, uint64(p.chunks.Len()/2)
 		}
-		if err := backendCCHookAll(dev, unsafe.Pointer(desc), p.roots.h.p, chunks, numChunks); err != nil {
+		if err := backendCCHookAll(dev, unsafe.Pointer(desc), p.roots.h.p, chunks, numChunks, p.big.h.p); err != nil {
 			return err
 		}
 	} else {

@@ -94,10 +94,10 @@ func backendPartParents(dev int, t, offsets, dst, values, orig, parents, ctr uns
 	})
 }
 
-func backendCCHookAll(dev int, desc, parent, chunks unsafe.Pointer, numChunks uint64) error {
+func backendCCHookAll(dev int, desc, parent, chunks unsafe.Pointer, numChunks uint64, big unsafe.Pointer) error {
 	return call("partition cc hook", func(e *C.char, n C.size_t) C.int {
 		return C.mg_cc_hook_all(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(parent), (*C.mg_cc_chunk)(chunks),
-			C.uint64_t(numChunks), e, n)
+			C.uint64_t(numChunks), (*C.uint32_t)(big), e, n)
 	})
 }
 

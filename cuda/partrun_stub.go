@@ -31,7 +31,7 @@ func backendPartParents(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uns
 	unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
-func backendCCHookAll(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint64) error {
+func backendCCHookAll(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
 func backendPartCCRoots(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint64) error {

@@ -24,6 +24,14 @@ unsigned grid_for(int dev, uint64_t items) { return mg::grid_for(dev, items, kBl
 // them, and a stale cached pointer would make link retry forever.
 __device__ __forceinline__ uint32_t parent_of(const uint32_t *parent, uint32_t v) { return __ldcg(&parent[v]); }
 
+// in_big says whether v was in the component of vertex 0 after sampling
+// (bit v of big; false without big). Two such vertices are in one tree
+// already, so their arc need not be linked: a part's hooking, which
+// cannot skip whole rows (its ghosts have none), skips those arcs.
+__device__ __forceinline__ bool in_big(const uint32_t *__restrict__ big, uint32_t v) {
+    return big != NULL && ((big[v >> 5] >> (v & 31)) & 1u);
+}
+
 // find returns the root of v's tree, halving the path on the way (each
 // vertex passed is pointed at its grandparent: a plain store of an
 // ancestor, harmless whoever else writes it). Trees hooked by thousands of
@@ -82,13 +90,14 @@ __global__ void __launch_bounds__(kBlock) compress_kernel(uint32_t *parent, uint
 // such vertex's arcs at a time (so a hub is not left to one thread).
 __global__ void __launch_bounds__(kBlock)
     finish_kernel(const uint64_t *__restrict__ offsets, const uint32_t *__restrict__ dst, uint64_t n, bool skip_big,
-                  uint64_t chunked_degree, uint32_t *parent) {
+                  uint64_t chunked_degree, const uint32_t *__restrict__ big, uint32_t *parent) {
     const int lane = threadIdx.x & 31;
     const uint64_t warps = (uint64_t)gridDim.x * kWarpsPerBlock;
     for (uint64_t base = ((uint64_t)blockIdx.x * kWarpsPerBlock + (threadIdx.x >> 5)) * 32; base < n;
          base += warps * 32) {
         const uint64_t v = base + lane;
         uint64_t lo = 0, hi = 0;
+        const bool v_big = v < n && in_big(big, (uint32_t)v);
         if (v < n && (!skip_big || parent_of(parent, (uint32_t)v) != 0)) {
             lo = offsets[v] + MG_CC_NEIGHBOR_ROUNDS;
             hi = offsets[v + 1];
@@ -99,7 +108,11 @@ __global__ void __launch_bounds__(kBlock)
             const int k = __ffs(todo) - 1;
             todo &= todo - 1;
             const uint64_t klo = __shfl_sync(0xffffffffu, lo, k), khi = __shfl_sync(0xffffffffu, hi, k);
-            for (uint64_t e = klo + lane; e < khi; e += 32) link((uint32_t)(base + k), dst[e], parent);
+            const bool k_big = __shfl_sync(0xffffffffu, v_big, k);
+            for (uint64_t e = klo + lane; e < khi; e += 32) {
+                const uint32_t w = dst[e];
+                if (!(k_big && in_big(big, w))) link((uint32_t)(base + k), w, parent);
+            }
         }
     }
 }
@@ -108,18 +121,35 @@ __global__ void __launch_bounds__(kBlock)
 // the chunk's arcs with its row's vertex.
 __global__ void __launch_bounds__(kBlock)
     chunks_kernel(const uint64_t *__restrict__ offsets, const uint32_t *__restrict__ dst,
-                  const mg_cc_chunk *__restrict__ chunks, uint64_t num_chunks, uint32_t *parent) {
+                  const mg_cc_chunk *__restrict__ chunks, uint64_t num_chunks, const uint32_t *__restrict__ big,
+                  uint32_t *parent) {
     for (uint64_t c = blockIdx.x; c < num_chunks; c += gridDim.x) {
         const mg_cc_chunk k = chunks[c];
         const uint64_t lo = offsets[k.row] + k.first, hi = min(offsets[k.row + 1], lo + MG_CC_CHUNK_ARCS);
-        for (uint64_t e = lo + threadIdx.x; e < hi; e += kBlock) link(k.row, dst[e], parent);
+        const bool row_big = in_big(big, k.row);
+        for (uint64_t e = lo + threadIdx.x; e < hi; e += kBlock) {
+            const uint32_t w = dst[e];
+            if (!(row_big && in_big(big, w))) link(k.row, w, parent);
+        }
+    }
+}
+
+// big_kernel sets bit v of big (a word per 32 vertices) when v is in the
+// component of vertex 0 (after the sampling's compression), a warp per
+// word.
+__global__ void __launch_bounds__(kBlock) big_kernel(const uint32_t *parent, uint64_t n, uint32_t *big) {
+    const uint64_t words = (n + 31) / 32;
+    for (uint64_t base = (uint64_t)blockIdx.x * kBlock; base < words * 32; base += (uint64_t)gridDim.x * kBlock) {
+        const uint64_t v = base + threadIdx.x;
+        const uint32_t bits = __ballot_sync(0xffffffffu, v < n && parent_of(parent, (uint32_t)v) == 0);
+        if ((threadIdx.x & 31) == 0 && v / 32 < words) big[v / 32] = bits;
     }
 }
 
 // hook is mg_cc_hook (skip_big: the arcs of the vertices in layout vertex
 // 0's component after sampling are not looked at) and mg_cc_hook_all.
 int hook(int dev, const mg_dlayout *l, uint32_t *parent, cudaStream_t st, mg_event *ev, bool skip_big,
-         const mg_cc_chunk *chunks, uint64_t num_chunks, char *err, size_t errlen) {
+         const mg_cc_chunk *chunks, uint64_t num_chunks, uint32_t *big, char *err, size_t errlen) {
     if (l == NULL || (l->n > 0 && (parent == NULL || l->sparse_offsets == NULL)))
         return mg::invalid("mg_cc_hook: NULL pointer", err, errlen);
     if (l->n > 0 && l->m > 0 && l->sparse_dst == NULL) return mg::invalid("mg_cc_hook: NULL sparse_dst", err, errlen);
@@ -137,16 +167,20 @@ int hook(int dev, const mg_dlayout *l, uint32_t *parent, cudaStream_t st, mg_eve
         }
         compress_kernel<<<grid, kBlock, 0, st>>>(parent, n);
         MG_CHECK_LAUNCH("cc compress_kernel<<<grid, MG_CC_BLOCK, 0, s>>> (after sampling)");
+        if (big != NULL) {
+            big_kernel<<<grid, kBlock, 0, st>>>(parent, n, big);
+            MG_CHECK_LAUNCH("cc big_kernel<<<grid, MG_CC_BLOCK, 0, s>>>");
+        }
     }
     MG_RECORD(1);
     if (n > 0) {
         finish_kernel<<<grid_for(dev, (n + 31) / 32 * 32), kBlock, 0, st>>>(l->sparse_offsets, l->sparse_dst, n,
-                                                                           skip_big, num_chunks > 0 ? MG_CC_HEAVY_DEGREE : UINT64_MAX, parent);
+                                                                           skip_big, num_chunks > 0 ? MG_CC_HEAVY_DEGREE : UINT64_MAX, big, parent);
         MG_CHECK_LAUNCH("cc finish_kernel<<<grid, MG_CC_BLOCK, 0, s>>>");
     }
     if (num_chunks > 0) {
         chunks_kernel<<<grid_for(dev, num_chunks * kBlock), kBlock, 0, st>>>(l->sparse_offsets, l->sparse_dst, chunks,
-                                                                            num_chunks, parent);
+                                                                            num_chunks, big, parent);
         MG_CHECK_LAUNCH("cc chunks_kernel<<<grid, MG_CC_BLOCK, 0, s>>>");
     }
     MG_RECORD(2);
@@ -163,12 +197,12 @@ int hook(int dev, const mg_dlayout *l, uint32_t *parent, cudaStream_t st, mg_eve
 extern "C" {
 
 int mg_cc_hook(int dev, const mg_dlayout *l, uint32_t *parent, mg_stream s, mg_event *ev, char *err, size_t errlen) {
-    return hook(dev, l, parent, (cudaStream_t)s, ev, true, NULL, 0, err, errlen);
+    return hook(dev, l, parent, (cudaStream_t)s, ev, true, NULL, 0, NULL, err, errlen);
 }
 
 int mg_cc_hook_all(int dev, const mg_dlayout *l, uint32_t *parent, const mg_cc_chunk *chunks, uint64_t num_chunks,
-                   char *err, size_t errlen) {
-    if (int rc = hook(dev, l, parent, 0, NULL, false, chunks, num_chunks, err, errlen)) return rc;
+                   uint32_t *big, char *err, size_t errlen) {
+    if (int rc = hook(dev, l, parent, 0, NULL, false, chunks, num_chunks, big, err, errlen)) return rc;
     MG_SYNC("mg_cc_hook_all");
     return MG_OK;
 }

@@ -846,14 +846,17 @@ int mg_cc_hook(int dev, const mg_dlayout *l, uint32_t *parent, mg_stream s, mg_e
  * warp busy for the whole pass: with num_chunks > 0, the rows of
  * MG_CC_HEAVY_DEGREE arcs or more are left to chunks, each linking the
  * arcs [first, first + MG_CC_CHUNK_ARCS) of its row (a block each), which
- * must cover every such row. Waits. */
+ * must cover every such row. With big ((n+31)/32 words, else NULL) the
+ * vertices in layout vertex 0's component after sampling are marked in it
+ * (bit v of word v/32), and the arcs between two of them are not linked:
+ * most of a skewed graph's arcs. Waits. */
 #define MG_CC_HEAVY_DEGREE 256
 #define MG_CC_CHUNK_ARCS 1024
 typedef struct {
     uint32_t row, first;
 } mg_cc_chunk;
 int mg_cc_hook_all(int dev, const mg_dlayout *l, uint32_t *parent, const mg_cc_chunk *chunks, uint64_t num_chunks,
-                   char *err, size_t errlen);
+                   uint32_t *big, char *err, size_t errlen);
 
 /* --- Gunrock-style operators (ops.cu, ops.cuh, fn_*.cuh) -------------- */
 
