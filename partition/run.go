@@ -266,6 +266,12 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 
 	out := make([]uint32, n)
 	pulls := partsPull(progApp, parts, eopts)
+	hooks := startOf(method) == FromHooks
+	for _, b := range backends {
+		if _, ok := b.(hooker); !ok {
+			hooks = false // GPU parts on the host path propagate labels
+		}
+	}
 	workers := make([]*worker, len(parts))
 	for i, pt := range parts {
 		r, err := backends[i].Uint32Runner(eopts)
@@ -274,6 +280,9 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 		}
 		workers[i] = &worker{rank: i, pt: pt, b: backends[i], l: backends[i].Layout(), run: r, prog: prog,
 			send: make([][]Message, len(parts))}
+		if hooks {
+			workers[i].hooker = backends[i].(hooker)
+		}
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -452,6 +461,19 @@ type worker struct {
 	tree    time.Duration // bfs-tree's parent pass
 	done    bool          // the all-reduce found no work left
 	err     error
+	// hooker, when not nil, runs CC by hooking on the host path (the
+	// part's backend links its components: FromHooks); roots is then
+	// every layout id's root, nil until the first superstep.
+	hooker hooker
+	roots  []uint32
+}
+
+// hooker is a backend that links the components of its layout's rows
+// into a union-find tree, each vertex pointing at the smallest layout id
+// of its component (cpu.Backend.HookAll): on the host path, cc hooks when
+// every part's backend is one.
+type hooker interface {
+	HookAll(tree []uint32)
 }
 
 // rankStep is one superstep on one part.
@@ -513,7 +535,12 @@ func (w *worker) loop(ctx context.Context, ex Exchanger, maxSteps int, front *en
 			return err
 		}
 		start := time.Now()
-		if active > 0 {
+		switch {
+		case w.hooker != nil:
+			if s == 0 || active > 0 {
+				w.hookStep(w.flags[1-buf], s == 0)
+			}
+		case active > 0:
 			if _, err := w.run.Run(ctx, w.prog, w.values, front); err != nil {
 				return fmt.Errorf("part %d: superstep %d: %w", w.rank, s, err)
 			}

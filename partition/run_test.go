@@ -91,6 +91,9 @@ func TestRunMatchesReference(t *testing.T) {
 				labels, _, err := partition.Run(ctx, "cc", sps, sbs, 0, partition.RunOptions{})
 				require.NoError(t, err, "%s/cc", tag)
 				require.NoError(t, apps.ValidateCC(sg, labels), "%s/cc", tag)
+				lp, _, err := partition.Run(ctx, "cc-lp", sps, sbs, 0, partition.RunOptions{})
+				require.NoError(t, err, "%s/cc-lp", tag)
+				require.Equal(t, labels, lp, "%s: cc (hooking) and cc-lp (label propagation)", tag)
 			}
 		}
 	}
@@ -280,8 +283,28 @@ func TestRunCancelled(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 }
 
+// TestRunCCHooks: on CPU parts cc hooks (FromHooks on the host path): a
+// path of 500 vertices in 3 contiguous parts takes a superstep to link
+// each part's piece and two to carry the labels across two borders,
+// plus the one that finds nothing left, where cc-lp's label propagation
+// takes a superstep per hop; the labels are the same.
+func TestRunCCHooks(t *testing.T) {
+	ctx := context.Background()
+	el := testgraphs.Path(500)
+	ps, bs := split(t, el, partition.Options{Method: partition.Static, Parts: 3})
+	labels, st, err := partition.Run(ctx, "cc", ps, bs, 0, partition.RunOptions{})
+	require.NoError(t, err)
+	require.NoError(t, apps.ValidateCC(graph.ToCSR(el, 2), labels))
+	require.LessOrEqual(t, st.Supersteps, 4)
+	lp, lst, err := partition.Run(ctx, "cc-lp", ps, bs, 0, partition.RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, labels, lp)
+	require.Greater(t, lst.Supersteps, 100)
+}
+
 // TestRunPartFails: an error on one part stops every part and is the one
-// reported.
+// reported. cc-lp: label propagation along the path makes the fifth
+// exchange (cc's hooking would be done first).
 func TestRunPartFails(t *testing.T) {
 	el := testgraphs.Path(500)
 	ps, bs := split(t, el, partition.Options{Method: partition.Static, Parts: 3})
@@ -293,7 +316,7 @@ func TestRunPartFails(t *testing.T) {
 		}
 		return nil
 	}}
-	_, _, err := partition.Run(context.Background(), "cc", ps, bs, 0, partition.RunOptions{Exchanger: ex})
+	_, _, err := partition.Run(context.Background(), "cc-lp", ps, bs, 0, partition.RunOptions{Exchanger: ex})
 	require.ErrorIs(t, err, boom)
 	require.ErrorContains(t, err, "part 1")
 }
