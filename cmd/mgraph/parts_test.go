@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -388,4 +389,39 @@ func TestFirstFailure(t *testing.T) {
 	done, cancel := context.WithCancel(ctx)
 	cancel()
 	assert.Equal(t, 1, firstFailure(done, []error{nil, canceled, own}), "the run was cancelled: the first error")
+}
+
+// TestRunPartitionedTrace: --trace records every superstep of a
+// partitioned trial (each app's loop: bfs, cc, pr, bc), their messages
+// adding up to the summary's, and --json leaves them out.
+func TestRunPartitionedTrace(t *testing.T) {
+	dir := t.TempDir()
+	for _, app := range []string{"bfs", "cc", "pr", "bc"} {
+		path := filepath.Join(dir, app+".json")
+		code, out, errOut := mgraph(t, "run", app, "rmat:10:8", "--undirected", "--parts", "3", "--trials", "2", "--no-cache",
+			"--trace", path, "--json")
+		require.Equal(t, 0, code, errOut)
+		var sum runSummary
+		require.NoError(t, json.Unmarshal([]byte(out), &sum), app)
+		for _, tr := range sum.Trials {
+			assert.Nil(t, tr.Parts, "%s: --json leaves the supersteps to --trace", app)
+		}
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		var doc traceFile
+		require.NoError(t, json.Unmarshal(data, &doc), app)
+		require.Len(t, doc.Trials, 2, app)
+		for _, tr := range doc.Trials {
+			require.NotNil(t, tr.Parts, app)
+			require.NotEmpty(t, tr.Parts.Supersteps, app)
+			require.Len(t, tr.Parts.PartCompute, 3, app)
+			var messages uint64
+			for _, s := range tr.Parts.Supersteps {
+				messages += s.Messages
+				assert.GreaterOrEqual(t, s.Bytes, 8*s.Messages, app) // 8 bytes a min program's update, more for pr's and bc's
+				assert.GreaterOrEqual(t, s.ComputeSeconds, 0.0, app)
+			}
+			assert.Positive(t, messages, "%s: 3 parts of a connected R-MAT exchange updates", app)
+		}
+	}
 }

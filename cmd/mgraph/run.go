@@ -165,7 +165,7 @@ Examples:
 			fs.BoolVar(&f.validate, "validate", false, "check the result against the serial reference (exit 1 on mismatch; sssp from 2^28 arcs on: the distances' certificate, checked on every core)")
 			fs.BoolVar(&f.json, "json", false, "print one JSON object on stdout (graph, app, mode, backend, every trial's trial, engine and copy times and MTEPS, the best and median, the wall times, the validation); the human lines go to stderr")
 			fs.StringVar(&f.out, "out", "", "write vertex → value (original ids): TSV, CSV (with a header line) if FILE ends in .csv, or raw little-endian values if it ends in .bin")
-			fs.StringVar(&f.trace, "trace", "", "write a JSON record of every iteration (mode, frontier, estimates, phase times; with the operators, of every operator call: advance:lb, filter:equals, ...)")
+			fs.StringVar(&f.trace, "trace", "", "write a JSON record of every iteration (mode, frontier, estimates, phase times; with the operators, of every operator call: advance:lb, filter:equals, ...; with --parts or --gpus, of every superstep: messages, compute, packaging, exchange, unpackaging, all-reduce)")
 			fs.BoolVar(&f.noPull, "no-pull", false, "bfs without pull (bottom-up) steps: the hybrid keeps the paper's dense and sparse modes, the operators push only")
 			fs.Int64Var(&f.weights, "weights", -1, "give an unweighted graph random weights from this seed (for sssp): integers in [1, 64], or with --weight-type float32 floats in (0, 1]")
 			fs.Float64Var(&f.damping, "damping", 0.85, "pr, ppr: damping factor")
@@ -208,6 +208,7 @@ type trialRecord struct {
 	Seconds float64       `json:"seconds"`
 	MTEPS   float64       `json:"mteps"`
 	Result  engine.Result `json:"result"`
+	Parts   *partsTrace   `json:"parts,omitempty"` // a partitioned trial's supersteps (--trace only)
 }
 
 // traceFile is the --trace document.
@@ -494,6 +495,9 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		if apps.SingleSource(app) || apps.MultiSource(app) {
 			rec.Sources = trialSources
 		}
+		if parted != nil && f.trace != "" {
+			rec.Parts = traceOf(parted.last)
+		}
 		doc.Trials = append(doc.Trials, rec)
 		switches := fmt.Sprintf(", %d mode switches", res.Switches)
 		if useOps {
@@ -555,7 +559,7 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 			return nil
 		}
 		for i := range sum.Trials {
-			sum.Trials[i].Result.Trace = nil // the per-iteration records are --trace's
+			sum.Trials[i].Result.Trace, sum.Trials[i].Parts = nil, nil // the per-iteration records are --trace's
 		}
 		enc := json.NewEncoder(js)
 		enc.SetIndent("", "  ")
