@@ -39,6 +39,10 @@ type Backend struct {
 	// memory as its sparse part), then shared.
 	inOnce sync.Once
 	in     *layout.InArcs
+	// The lists of the vertices without rows (a part's ghosts) that
+	// HookAll reads: built by its first call, then kept.
+	rowlessOnce sync.Once
+	rowless     *RowlessIn
 	// Work buffers kept between runs (Components', the apps').
 	scratch engine.Scratch
 	// SSSP's near-far bucket widths: of the synchronous iterations

@@ -9,6 +9,8 @@ import (
 
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
+	"github.com/mgraph-dev/mgraph/layout"
+	"github.com/mgraph-dev/mgraph/partition"
 	"github.com/mgraph-dev/mgraph/preprocess"
 )
 
@@ -41,29 +43,49 @@ func smallestInComponent(off []uint64, dst []uint32) []uint32 {
 	return out
 }
 
-// TestHookAll: on every test shape, directed ones included (a part's
-// ghosts have no rows either), and a star whose hub's row spans many of
-// the pass's ranges, HookAll's tree points every vertex at the smallest
-// layout id of its component, on one to five workers.
+// TestHookAll: on every undirected test shape and on its parts (random
+// and static, 2 and 3 of them: the ghosts have no rows), and on a star
+// whose hub's row spans many of the passes' ranges, HookAll's tree points
+// every vertex at the smallest layout id of its component (the arcs of
+// the rows, taken both ways), on one to five workers.
 func TestHookAll(t *testing.T) {
-	els := map[string]*graph.EdgeList{}
+	ctx := context.Background()
+	layouts := map[string]*layout.Layout{}
+	build := func(name string, el *graph.EdgeList) {
+		l, err := preprocess.Build(ctx, el, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
+		require.NoError(t, err)
+		layouts[name] = l
+		for _, m := range []partition.Method{partition.Random, partition.Static} {
+			for _, parts := range []int{2, 3} {
+				owner, err := partition.Assign(ctx, el, partition.Options{Method: m, Parts: parts, Seed: 5})
+				require.NoError(t, err)
+				ps, err := partition.Split(ctx, el, owner, parts)
+				require.NoError(t, err)
+				ls, err := partition.BuildLayouts(ctx, ps, testgraphs.SmallParams(), preprocess.Options{Workers: 1})
+				require.NoError(t, err)
+				for i, pl := range ls {
+					layouts[fmt.Sprintf("%s/%s/%d parts/part %d", name, m, parts, i)] = pl
+				}
+			}
+		}
+	}
 	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
-		els[s.Name] = s.EL
+		if !s.EL.Directed {
+			build(s.Name, s.EL)
+		}
 	}
 	var pairs [][2]uint32
 	for v := uint32(1); v < 3000; v++ {
 		pairs = append(pairs, [2]uint32{0, v})
 	}
 	pairs = append(pairs, [2]uint32{3001, 3002})
-	els["star"] = testgraphs.Undirected(3005, pairs...)
-	for name, el := range els {
-		l, err := preprocess.Build(context.Background(), el, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
-		require.NoError(t, err)
+	build("star", testgraphs.Undirected(3005, pairs...))
+	for name, l := range layouts {
 		want := smallestInComponent(l.SparseOffsets, l.SparseDst)
 		for _, workers := range []int{1, 2, 5} {
 			t.Run(fmt.Sprintf("%s/%d", name, workers), func(t *testing.T) {
 				tree := make([]uint32, l.NumVertices)
-				HookAll(l, tree, workers)
+				HookAll(l, NewRowlessIn(l, workers), tree, workers)
 				require.Equal(t, want, tree)
 			})
 		}
