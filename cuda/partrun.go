@@ -122,11 +122,12 @@ type PartRun struct {
 	outHeavy     *Buffer[uint32]
 	outHeavyDone bool
 	// roots is CC by hooking's root of every vertex's component in the
-	// part, chunks its long rows' pieces as (row, first) pairs, and big
-	// the bits of the vertices in layout vertex 0's component after
-	// sampling (HookStep; nil until its first call, chunks when there are
-	// none).
-	roots, chunks, big *Buffer[uint32]
+	// part, chunks its long rows' pieces as (row, first) pairs, and
+	// inOffsets and inSrc the lists of the vertices without rows (the
+	// ghosts), the vertices whose rows name them (HookStep; nil until its
+	// first call, chunks and inSrc when there are none).
+	roots, chunks, inSrc *Buffer[uint32]
+	inOffsets            *Buffer[uint64]
 }
 
 // PartTreeTables are what a part of a BFS tree over parts needs beyond
@@ -247,7 +248,7 @@ func ptrOf[T any](b *Buffer[T]) uintptr {
 func (p *PartRun) Bytes() uint64 {
 	return bufBytes(p.global) + bufBytes(p.prev) + bufBytes(p.next) + bufBytes(p.send) + bufBytes(p.recv) +
 		bufBytes(p.ctr) + bufBytes(p.gathered) + p.tableBytes + p.col.bytes() + bufBytes(p.treeRecvLid) + bufBytes(p.origByLid) +
-		bufBytes(p.outHeavy) + bufBytes(p.roots) + bufBytes(p.chunks) + bufBytes(p.big)
+		bufBytes(p.outHeavy) + bufBytes(p.roots) + bufBytes(p.chunks) + bufBytes(p.inSrc) + bufBytes(p.inOffsets)
 }
 
 // HoldTree uploads a BFS tree's tables (once: a part that holds them
@@ -429,9 +430,10 @@ func (p *PartRun) Parents() error {
 
 // HookStep is a superstep's compute of CC by hooking over parts, from
 // Labels' start. The first (first true) links the part's components by
-// Afforest's hooking over all its arcs but those within the component
-// sampling found around layout vertex 0 (mg_cc_hook_all: the ghosts join
-// through the owned vertices' rows) and gives every vertex its
+// Afforest's hooking (mg_cc_hook_all: a ghost, which has no row, reads
+// the list of the part's vertices whose rows name it instead, built on
+// the first call, so that the vertices sampling put in layout vertex 0's
+// component skip the rest of their lists as on one GPU) and gives every vertex its
 // component's smallest label; a later one spreads the labels the
 // exchange lowered (the vertices flagged in the current frontier) through
 // their components. Pack then finds what changed, as after an iteration.
@@ -453,8 +455,7 @@ func (p *PartRun) HookStep(first bool, offsets []uint64) error {
 			if err != nil {
 				return err
 			}
-			big, err := allocPart[uint32](p, "big component's bits", int((r.n+31)/32))
-			if err != nil {
+			if err := p.holdRowlessIn(roots); err != nil {
 				return err
 			}
 			if uint64(len(offsets)) == r.n+1 {
@@ -464,7 +465,7 @@ func (p *PartRun) HookStep(first bool, offsets []uint64) error {
 					}
 				}
 			}
-			p.roots, p.big = roots, big
+			p.roots = roots
 		}
 		desc, _ := r.cargs()
 		var chunks unsafe.Pointer
@@ -472,7 +473,11 @@ func (p *PartRun) HookStep(first bool, offsets []uint64) error {
 		if p.chunks != nil {
 			chunks, numChunks = p.chunks.h.p, uint64(p.chunks.Len()/2)
 		}
-		if err := backendCCHookAll(dev, unsafe.Pointer(desc), p.roots.h.p, chunks, numChunks, p.big.h.p); err != nil {
+		var inSrc unsafe.Pointer
+		if p.inSrc != nil {
+			inSrc = p.inSrc.h.p
+		}
+		if err := backendCCHookAll(dev, unsafe.Pointer(desc), p.roots.h.p, chunks, numChunks, p.inOffsets.h.p, inSrc); err != nil {
 			return err
 		}
 	} else {
@@ -482,6 +487,35 @@ func (p *PartRun) HookStep(first bool, offsets []uint64) error {
 		flags = r.flags[r.curFlags].h.p
 	}
 	return backendPartCCRoots(dev, p.roots.h.p, flags, r.values.h.p, r.n)
+}
+
+// holdRowlessIn builds the in-lists of the part's vertices without rows
+// on the device (mg_cc_rowless_in: their lengths and offsets, then, in a
+// buffer of their total, the lists), with scratch (n words) as the
+// cursors.
+func (p *PartRun) holdRowlessIn(scratch *Buffer[uint32]) error {
+	r := p.run
+	offsets, err := allocPart[uint64](p, "ghosts' in-lists' offsets", int(r.n+1))
+	if err != nil {
+		return err
+	}
+	desc, _ := r.cargs()
+	total, err := backendCCRowlessIn(p.dev.ordinal, unsafe.Pointer(desc), offsets.h.p, nil, scratch.h.p)
+	if err != nil {
+		return err
+	}
+	if total > 0 {
+		src, err := allocPart[uint32](p, "ghosts' in-lists", int(total))
+		if err != nil {
+			return err
+		}
+		if _, err := backendCCRowlessIn(p.dev.ordinal, unsafe.Pointer(desc), offsets.h.p, src.h.p, scratch.h.p); err != nil {
+			return err
+		}
+		p.inSrc = src
+	}
+	p.inOffsets = offsets
+	return nil
 }
 
 // ccChunks lists the chunks of the rows of CCHeavyDegree arcs or more

@@ -94,11 +94,20 @@ func backendPartParents(dev int, t, offsets, dst, values, orig, parents, ctr uns
 	})
 }
 
-func backendCCHookAll(dev int, desc, parent, chunks unsafe.Pointer, numChunks uint64, big unsafe.Pointer) error {
+func backendCCHookAll(dev int, desc, parent, chunks unsafe.Pointer, numChunks uint64, inOffsets, inSrc unsafe.Pointer) error {
 	return call("partition cc hook", func(e *C.char, n C.size_t) C.int {
 		return C.mg_cc_hook_all(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(parent), (*C.mg_cc_chunk)(chunks),
-			C.uint64_t(numChunks), (*C.uint32_t)(big), e, n)
+			C.uint64_t(numChunks), (*C.uint64_t)(inOffsets), (*C.uint32_t)(inSrc), e, n)
 	})
+}
+
+func backendCCRowlessIn(dev int, desc, inOffsets, inSrc, cursor unsafe.Pointer) (uint64, error) {
+	var total C.uint64_t
+	err := call("partition cc in-lists", func(e *C.char, n C.size_t) C.int {
+		return C.mg_cc_rowless_in(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint64_t)(inOffsets), (*C.uint32_t)(inSrc),
+			(*C.uint32_t)(cursor), &total, e, n)
+	})
+	return uint64(total), err
 }
 
 func backendPartCCRoots(dev int, parent, flags, values unsafe.Pointer, nv uint64) error {

@@ -31,9 +31,12 @@ func backendPartParents(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uns
 	unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
-func backendCCHookAll(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer) error {
+func backendCCHookAll(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
 func backendPartCCRoots(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint64) error {
 	return ErrNoCUDA
+}
+func backendCCRowlessIn(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) (uint64, error) {
+	return 0, ErrNoCUDA
 }

@@ -840,23 +840,30 @@ int mg_memcpy_dtoh_async(int dev, void *dst, const void *src, uint64_t bytes, mg
 int mg_cc_hook(int dev, const mg_dlayout *l, uint32_t *parent, mg_stream s, mg_event *ev, char *err,
                size_t errlen);
 /* The same over a part of a partitioned graph (partition.cu's CC by
- * hooking), whose ghosts have no out-rows: every arc of every vertex is
- * linked (no component is skipped), the ghosts joining their neighbours'
- * components through the owned vertices' arcs. A long row would keep one
- * warp busy for the whole pass: with num_chunks > 0, the rows of
+ * hooking), whose ghosts have no rows: a vertex whose row is empty reads
+ * its list of in_offsets/in_src instead (mg_cc_rowless_in: the vertices
+ * whose rows name it), so that every edge is seen from both ends and the
+ * vertices in layout vertex 0's component after sampling may skip the
+ * rest of their lists, as mg_cc_hook's do. A long row would keep one warp
+ * busy for the whole pass: with num_chunks > 0, the rows of
  * MG_CC_HEAVY_DEGREE arcs or more are left to chunks, each linking the
  * arcs [first, first + MG_CC_CHUNK_ARCS) of its row (a block each), which
- * must cover every such row. With big ((n+31)/32 words, else NULL) the
- * vertices in layout vertex 0's component after sampling are marked in it
- * (bit v of word v/32), and the arcs between two of them are not linked:
- * most of a skewed graph's arcs. Waits. */
+ * must cover every such row. Waits. */
 #define MG_CC_HEAVY_DEGREE 256
 #define MG_CC_CHUNK_ARCS 1024
 typedef struct {
     uint32_t row, first;
 } mg_cc_chunk;
 int mg_cc_hook_all(int dev, const mg_dlayout *l, uint32_t *parent, const mg_cc_chunk *chunks, uint64_t num_chunks,
-                   uint32_t *big, char *err, size_t errlen);
+                   const uint64_t *in_offsets, const uint32_t *in_src, char *err, size_t errlen);
+/* The in-lists of a part's vertices without rows, for mg_cc_hook_all: with
+ * in_src NULL, in_offsets (n+1 entries) takes the lists' offsets (every
+ * arc to a vertex whose row is empty counts one in that vertex's list; a
+ * vertex with a row has an empty one) and *total their sum; then, with
+ * in_src (*total entries), the lists are filled (in no set order).
+ * cursor is n words of scratch. Waits. */
+int mg_cc_rowless_in(int dev, const mg_dlayout *l, uint64_t *in_offsets, uint32_t *in_src, uint32_t *cursor,
+                     uint64_t *total, char *err, size_t errlen);
 
 /* --- Gunrock-style operators (ops.cu, ops.cuh, fn_*.cuh) -------------- */
 
