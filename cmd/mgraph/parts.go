@@ -127,7 +127,7 @@ func (p *partitioned) validate(app string, _ *layout.Layout, workers int, source
 }
 
 // partitionedApps maps the apps a partitioned run has to partition.Run's.
-var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc-lp", "pr": "pr", "bc": "bc"}
+var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc-lp", "pr": "pr", "pr-delta": "pr-delta", "bc": "bc"}
 
 // parseGPUs reads --gpus: a count or "all" (every visible GPU); 0 when
 // not given.
@@ -177,13 +177,15 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	case parts < 0 || parts > partition.MaxParts:
 		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr and bc; not %s", app)
+		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta and bc; not %s", app)
 	case mode == engine.Async:
 		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
 		return partSpec{}, usageError("--from does not run partitioned")
 	case f.engine == string(apps.Operators):
 		return partSpec{}, usageError("--parts and --gpus run the MultiGraph engines, not the operators")
+	case app == "pr-delta" && (f.gpus != "" || f.backend == "cuda"):
+		return partSpec{}, usageError("pr-delta runs over CPU parts (--parts N); over GPUs it is not built yet")
 	case f.gpus != "" && f.backend == "cpu":
 		return partSpec{}, usageError("--gpus with --backend cpu: give --parts for CPU parts")
 	case gpus > 0:
@@ -646,8 +648,9 @@ func storeParts(e *env, c *cache.Cache, keys []string, ps []*partition.Part, ls 
 	evictCache(e, c, f.lf.cacheMax, keys[len(keys)-1])
 }
 
-// run runs app from sources[0] (cc, pr: none; bc: from all of them) over
-// the parts; pr's options are pr.
+// run runs app from sources[0] (cc, pr, pr-delta: none; bc: from all of
+// them) over the parts; pr's and pr-delta's options are pr (pr-delta on
+// CPU parts only: checkParts).
 func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mode engine.Mode, seed uint64, noPull bool, maxIter int, pr apps.PageRankOptions) (any, engine.Result, error) {
 	var src uint32
 	if len(sources) > 0 {
@@ -659,6 +662,19 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 	}
 	if app == "bc" {
 		return p.runBC(ctx, sources, mode, ro.Exchanger)
+	}
+	if app == "pr-delta" {
+		if mode == engine.Pull {
+			return nil, engine.Result{}, fmt.Errorf("pr-delta: %w", engine.ErrPullMode)
+		}
+		opts := partition.RankOptions{Damping: pr.Damping, Tolerance: pr.Tolerance, MaxIterations: pr.MaxIterations}
+		ranks, steps, st, err := partition.RunPageRankDelta(ctx, p.parts, p.backends, opts, engine.RunOptions{Mode: mode, Seed: seed})
+		p.record(st)
+		res := engine.Result{Iterations: steps, Seconds: st.Compute.Seconds()}
+		if err != nil {
+			return nil, res, err
+		}
+		return ranks, res, nil
 	}
 	if app == "pr" {
 		opts := partition.RankOptions{Damping: pr.Damping, Tolerance: pr.Tolerance, MaxIterations: pr.MaxIterations}

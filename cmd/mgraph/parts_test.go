@@ -146,7 +146,7 @@ func TestRunPartitionedBadFlags(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"run", "tc", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr and bc"},
+		{[]string{"run", "tc", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta and bc"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "-1"}, "--parts -1"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--mode", "async"}, "async"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--partition", "metis"}, "--partition"},
@@ -423,5 +423,23 @@ func TestRunPartitionedTrace(t *testing.T) {
 			}
 			assert.Positive(t, messages, "%s: 3 parts of a connected R-MAT exchange updates", app)
 		}
+	}
+}
+
+// TestRunPartitionedPRDelta: pr-delta over CPU parts validates with every
+// partitioner, and is refused over GPUs (not built yet) before any work.
+func TestRunPartitionedPRDelta(t *testing.T) {
+	dir := t.TempDir()
+	for _, method := range []string{"brp", "random", "balanced", "static"} {
+		code, out, errOut := mgraph(t, "run", "pr-delta", "rmat:11:8", "--parts", "3", "--partition", method, "--trials", "2",
+			"--validate", "--cache-dir", dir, "--threads", "2")
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, "validation: ok", method)
+		assert.Contains(t, out, "3 parts on CPU", method)
+	}
+	for _, args := range [][]string{{"--gpus", "2"}, {"--backend", "cuda", "--parts", "2"}} {
+		code, _, errOut := mgraph(t, append([]string{"run", "pr-delta", "rmat:11:8", "--no-cache"}, args...)...)
+		require.Equal(t, 2, code, "%v: %s", args, errOut)
+		assert.Contains(t, errOut, "pr-delta runs over CPU parts", args)
 	}
 }
