@@ -42,9 +42,17 @@ const (
 	// then hold nearly equal numbers of arcs (each part's weight is at most
 	// total/Parts plus the largest single weight).
 	Balanced
+	// Auto takes, of Balanced and BRP, the assignment that cuts fewer arcs
+	// (BRP on a tie): Balanced's contiguous ranges keep a locally numbered
+	// graph (a road network, a mesh, most crawls) together, where BRP's
+	// draws cut about (Parts−1)/Parts of the arcs unless biased; on a
+	// skewed graph with random ids Balanced cuts as many or more. Choose
+	// says which it took.
+	Auto
 )
 
-// Methods lists every partitioner, in the order of their Method values.
+// Methods lists every partitioner that assigns by its own rule, in the
+// order of their Method values (Auto picks among them).
 var Methods = []Method{Random, Static, BRP, Balanced}
 
 // String names the method as ParseMethod reads it.
@@ -58,12 +66,14 @@ func (m Method) String() string {
 		return "brp"
 	case Balanced:
 		return "balanced"
+	case Auto:
+		return "auto"
 	}
 	return fmt.Sprintf("method(%d)", int(m))
 }
 
-// ParseMethod reads "random" (or "rand"), "static", "brp" or "balanced",
-// in any case.
+// ParseMethod reads "random" (or "rand"), "static", "brp", "balanced" or
+// "auto", in any case.
 func ParseMethod(s string) (Method, error) {
 	switch strings.ToLower(s) {
 	case "random", "rand":
@@ -74,8 +84,10 @@ func ParseMethod(s string) (Method, error) {
 		return BRP, nil
 	case "balanced":
 		return Balanced, nil
+	case "auto":
+		return Auto, nil
 	}
-	return 0, fmt.Errorf("partition: unknown method %q (want random, static, brp or balanced)", s)
+	return 0, fmt.Errorf("partition: unknown method %q (want random, static, brp, balanced or auto)", s)
 }
 
 // MaxParts is the largest number of parts Assign and Split accept.
@@ -109,7 +121,7 @@ type Options struct {
 
 // Validate reports why o cannot partition a graph, or nil.
 func (o Options) Validate() error {
-	if o.Method < Random || o.Method > Balanced {
+	if o.Method < Random || o.Method > Auto {
 		return fmt.Errorf("partition: unknown method %d", int(o.Method))
 	}
 	if o.Parts < 1 || o.Parts > MaxParts {
@@ -140,6 +152,35 @@ func Capacity(n uint64, parts int, slack float64) uint64 {
 // [0, o.Parts)) as o's method decides. It fails on invalid options or
 // graph, and when ctx is cancelled.
 func Assign(ctx context.Context, el *graph.EdgeList, o Options) ([]uint32, error) {
+	_, owner, err := Choose(ctx, el, o)
+	return owner, err
+}
+
+// Choose is Assign that also returns the method that assigned: o.Method,
+// or for Auto the one it took.
+func Choose(ctx context.Context, el *graph.EdgeList, o Options) (Method, []uint32, error) {
+	if o.Method != Auto {
+		owner, err := assign(ctx, el, o)
+		return o.Method, owner, err
+	}
+	o.Method = Balanced
+	balanced, err := assign(ctx, el, o)
+	if err != nil {
+		return Auto, nil, err
+	}
+	o.Method = BRP
+	brp, err := assign(ctx, el, o)
+	if err != nil {
+		return Auto, nil, err
+	}
+	if EdgeCut(el, balanced) < EdgeCut(el, brp) {
+		return Balanced, balanced, nil
+	}
+	return BRP, brp, nil
+}
+
+// assign is Assign for a method other than Auto.
+func assign(ctx context.Context, el *graph.EdgeList, o Options) ([]uint32, error) {
 	if el == nil {
 		return nil, fmt.Errorf("partition: nil graph")
 	}

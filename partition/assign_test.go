@@ -22,6 +22,10 @@ func TestParseMethod(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, m, got)
 	}
+	auto, err := partition.ParseMethod("Auto")
+	require.NoError(t, err)
+	require.Equal(t, partition.Auto, auto)
+	require.Equal(t, "auto", auto.String())
 	got, err := partition.ParseMethod("RAND")
 	require.NoError(t, err)
 	require.Equal(t, partition.Random, got)
@@ -186,5 +190,46 @@ func TestAssignCancelled(t *testing.T) {
 	for _, m := range partition.Methods {
 		_, err := partition.Assign(ctx, testgraphs.Generated(t, "rgg:n=800", 3), partition.Options{Method: m, Parts: 2})
 		require.ErrorIs(t, err, context.Canceled, m.String())
+	}
+}
+
+// TestChooseAuto: Auto takes, of Balanced and BRP, the assignment that
+// cuts fewer arcs (BRP on a tie), exactly as that method assigns; on a
+// path (locally numbered) it is Balanced, which cuts one arc a border.
+func TestChooseAuto(t *testing.T) {
+	ctx := context.Background()
+	shapes := testgraphs.Shapes(t, testgraphs.Small)
+	els := []*graph.EdgeList{testgraphs.Path(300)}
+	for _, s := range shapes {
+		els = append(els, s.EL)
+	}
+	for i, el := range els {
+		for _, parts := range []int{2, 3} {
+			o := partition.Options{Method: partition.Auto, Parts: parts, Seed: 3}
+			m, owner, err := partition.Choose(ctx, el, o)
+			require.NoError(t, err)
+			require.Contains(t, []partition.Method{partition.Balanced, partition.BRP}, m)
+			ob, op := o, o
+			ob.Method, op.Method = partition.Balanced, partition.BRP
+			balanced, err := partition.Assign(ctx, el, ob)
+			require.NoError(t, err)
+			brp, err := partition.Assign(ctx, el, op)
+			require.NoError(t, err)
+			cb, cp := partition.EdgeCut(el, balanced), partition.EdgeCut(el, brp)
+			if cb < cp {
+				require.Equal(t, partition.Balanced, m, "graph %d, %d parts: cuts %d < %d", i, parts, cb, cp)
+				require.Equal(t, balanced, owner)
+			} else {
+				require.Equal(t, partition.BRP, m, "graph %d, %d parts: cuts %d >= %d", i, parts, cb, cp)
+				require.Equal(t, brp, owner)
+			}
+			same, err := partition.Assign(ctx, el, o)
+			require.NoError(t, err)
+			require.Equal(t, owner, same, "Assign with Auto is Choose's")
+			if i == 0 {
+				require.Equal(t, partition.Balanced, m, "a path")
+				require.Equal(t, uint64(2*(parts-1)), cb, "a path's borders, both arcs of each")
+			}
+		}
 	}
 }

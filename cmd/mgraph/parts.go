@@ -221,6 +221,7 @@ type partInput struct {
 	cache   *cache.Cache      // the cache the parts are stored in (nil: none)
 	keys    []string          // the parts' keys in it
 	phases  []string          // what making the graph to partition took (a layout file's graph in original ids)
+	chosen  string            // the partitioner that assigned (partitionGraph: --partition auto's choice); "" when cached
 }
 
 // loadPartInput finds what a partitioned run of app over path starts
@@ -388,7 +389,11 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, in *partInput, spe
 			where = fmt.Sprintf("%d GPUs", gpus)
 		}
 	}
-	p.describe = fmt.Sprintf("%d parts on %s (%s, %.1f%% of the arcs cut, exchange %s)", parts, where, spec.method,
+	method := spec.method.String()
+	if spec.method == partition.Auto && in.chosen != "" {
+		method = "auto: " + in.chosen
+	}
+	p.describe = fmt.Sprintf("%d parts on %s (%s, %.1f%% of the arcs cut, exchange %s)", parts, where, method,
 		100*float64(cut)/float64(max(in.whole.NumArcs, 1)), exchange)
 	how := "partitioned into"
 	if cached {
@@ -446,10 +451,11 @@ func partitionGraph(ctx context.Context, e *env, f *runFlags, in *partInput, spe
 		t = time.Now()
 	}
 	el := in.el
-	owner, err := partition.Assign(ctx, el, partition.Options{Method: spec.method, Parts: spec.parts, Seed: f.seed})
+	chosen, owner, err := partition.Choose(ctx, el, partition.Options{Method: spec.method, Parts: spec.parts, Seed: f.seed})
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	in.chosen = chosen.String()
 	phase("assignment")
 	ps, err := partition.Split(ctx, el, owner, spec.parts)
 	if err != nil {
@@ -778,5 +784,5 @@ func partitionNames() string {
 	for i, m := range partition.Methods {
 		names[i] = m.String()
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(names, ", ") + " or auto (of balanced and brp, the one that cuts fewer arcs)"
 }

@@ -443,3 +443,13 @@ func TestRunPartitionedPRDelta(t *testing.T) {
 		assert.Contains(t, errOut, "pr-delta runs over CPU parts", args)
 	}
 }
+
+// TestRunPartitionedAuto: the default partitioner takes, of balanced and
+// brp, the one that cuts fewer arcs and says so: a grid's contiguous
+// ranges (balanced).
+func TestRunPartitionedAuto(t *testing.T) {
+	code, out, errOut := mgraph(t, "run", "cc", "grid:32", "--parts", "2", "--trials", "1", "--validate", "--no-cache")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "validation: ok")
+	assert.Contains(t, errOut, "(auto: balanced,")
+}

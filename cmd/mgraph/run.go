@@ -183,7 +183,7 @@ Examples:
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
 			fs.StringVar(&f.gpus, "gpus", "", "bfs, bfs-tree, sssp, cc, cc-lp, pr, bc: run partitioned over N GPUs (or all), a part per GPU unless --parts, the updates exchanged by NCCL")
 			fs.IntVar(&f.parts, "parts", 0, "bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta (CPU parts), bc: run partitioned into N parts (on the CPU, or over --gpus), each with its own engines, exchanging updates every iteration")
-			fs.StringVar(&f.partitioner, "partition", "brp", "the partitioner of --parts and --gpus: "+partitionNames())
+			fs.StringVar(&f.partitioner, "partition", "auto", "the partitioner of --parts and --gpus: "+partitionNames())
 			fs.StringVar(&f.exchange, "exchange", "device", "--parts and --gpus on GPUs: package and exchange the updates on the devices (device) or through the host (host)")
 			fs.StringVar(&f.gpuMemMax, "gpu-memory-limit", "", "cuda: the GPU memory the layout may take (e.g. 8GiB; default: what is free); over it, --backend auto runs on the CPU")
 			fs.BoolVar(&f.gpuStream, "gpu-pr-stream", false, "cuda, pr: the paper's stream buffer for the light edges instead of reading them row panel by row panel (for comparing the two)")
