@@ -47,14 +47,10 @@ func RunPageRankDelta(ctx context.Context, parts []*Part, backends []engine.Back
 	if err := checkParts(parts, backends); err != nil {
 		return fail(err)
 	}
-	switch {
-	case !(opts.Damping >= 0 && opts.Damping <= 1):
-		return fail(fmt.Errorf("damping %g is not in [0, 1]", opts.Damping))
-	case !(opts.Tolerance > 0):
-		return fail(fmt.Errorf("tolerance %g is not positive", opts.Tolerance))
-	case opts.MaxIterations < 0:
-		return fail(fmt.Errorf("negative iteration cap %d", opts.MaxIterations))
-	case eopts.Mode == engine.Async || eopts.Mode == engine.Pull:
+	if err := opts.check(true); err != nil {
+		return fail(err)
+	}
+	if eopts.Mode == engine.Async || eopts.Mode == engine.Pull {
 		return fail(fmt.Errorf("mode %s: a superstep is one iteration that pushes; use hybrid, dense or sparse", eopts.Mode))
 	}
 	if eopts.Mode == engine.Auto {

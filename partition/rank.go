@@ -23,6 +23,22 @@ type RankOptions struct {
 	MaxIterations      int
 }
 
+// check says why o cannot run, or nil; pr-delta (positive) also needs a
+// positive tolerance, its threshold.
+func (o RankOptions) check(positive bool) error {
+	switch {
+	case !(o.Damping >= 0 && o.Damping <= 1):
+		return fmt.Errorf("damping %g is not in [0, 1]", o.Damping)
+	case o.Tolerance < 0 || math.IsNaN(o.Tolerance):
+		return fmt.Errorf("negative tolerance %g", o.Tolerance)
+	case positive && o.Tolerance == 0:
+		return fmt.Errorf("tolerance 0: pr-delta needs a positive one")
+	case o.MaxIterations < 0:
+		return fmt.Errorf("negative iteration cap %d", o.MaxIterations)
+	}
+	return nil
+}
+
 // RankPart is one part's side of a partitioned PageRank. A part holds
 // every arc out of the vertices it owns, so each owned vertex's share
 // (rank / out-degree) is known locally; an iteration sums, for every
@@ -83,13 +99,8 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 	if err := checkParts(parts, backends); err != nil {
 		return fail(err)
 	}
-	switch {
-	case !(opts.Damping >= 0 && opts.Damping <= 1):
-		return fail(fmt.Errorf("damping %g is not in [0, 1]", opts.Damping))
-	case opts.Tolerance < 0 || math.IsNaN(opts.Tolerance):
-		return fail(fmt.Errorf("negative tolerance %g", opts.Tolerance))
-	case opts.MaxIterations < 0:
-		return fail(fmt.Errorf("negative iteration cap %d", opts.MaxIterations))
+	if err := opts.check(false); err != nil {
+		return fail(err)
 	}
 	n := parts[0].NumVertices
 	st.Converged = true
