@@ -97,8 +97,9 @@ __global__ void __launch_bounds__(kBlock) compress_kernel(uint32_t *parent, uint
 }
 
 // finish_kernel: each warp takes 32 consecutive vertices; those outside the
-// component of vertex 0 (parent != 0 after the compression) link with all their neighbours past the sampled ones
-// (their rows, or their in-lists: list_of), but the rows of chunked_degree
+// component of vertex 0 (parent != 0 after the compression) link with all
+// their neighbours past the sampled ones (their rows, or their in-lists:
+// list_of), but the rows of chunked_degree
 // arcs or more, which are chunks_kernel's; the whole warp strides over one
 // such vertex's list at a time (so a hub is not left to one thread).
 __global__ void __launch_bounds__(kBlock)
@@ -145,10 +146,12 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 // rowless_kernel: warp per vertex (grid-stride), its lanes over the row;
-// every arc to a vertex without a row counts one in deg (in_src NULL), or
-// takes a slot of that vertex's in-list (cursor: the slots taken).
+// every arc to a vertex without a row counts one in deg (in_src NULL:
+// 64-bit counts, whose sum may pass 2^32), or takes a slot of that
+// vertex's in-list (deg: the slots taken, fewer than n).
+template <typename Count>
 __global__ void __launch_bounds__(kBlock)
-    rowless_kernel(const uint64_t *__restrict__ offsets, const uint32_t *__restrict__ dst, uint64_t n, uint32_t *deg,
+    rowless_kernel(const uint64_t *__restrict__ offsets, const uint32_t *__restrict__ dst, uint64_t n, Count *deg,
                    const uint64_t *__restrict__ in_offsets, uint32_t *in_src) {
     const uint64_t warps = (uint64_t)gridDim.x * kWarpsPerBlock;
     const uint32_t lane = threadIdx.x & 31;
@@ -156,7 +159,7 @@ __global__ void __launch_bounds__(kBlock)
         for (uint64_t e = offsets[v] + lane; e < offsets[v + 1]; e += 32) {
             const uint32_t w = dst[e];
             if (offsets[w] != offsets[w + 1]) continue;
-            const uint32_t slot = atomicAdd(&deg[w], 1u);
+            const Count slot = atomicAdd(&deg[w], (Count)1);
             if (in_src != NULL) in_src[in_offsets[w] + slot] = (uint32_t)v;
         }
 }
@@ -235,12 +238,12 @@ int mg_cc_rowless_in(int dev, const mg_dlayout *l, uint64_t *in_offsets, uint32_
     if (in_src == NULL) {
         // The lists' lengths, then their exclusive sum over n+1 entries
         // (the last is counted as 0) into in_offsets.
-        uint32_t *deg = NULL;
-        MG_CHECK(cudaMalloc(&deg, (n + 1) * sizeof(uint32_t)));
+        unsigned long long *deg = NULL;
+        MG_CHECK(cudaMalloc(&deg, (n + 1) * sizeof(unsigned long long)));
         int rc = MG_OK;
         size_t tb = 0;
         void *tmp = NULL;
-        cudaError_t e = cudaMemsetAsync(deg, 0, (n + 1) * sizeof(uint32_t), 0);
+        cudaError_t e = cudaMemsetAsync(deg, 0, (n + 1) * sizeof(unsigned long long), 0);
         if (e == cudaSuccess) {
             rowless_kernel<<<grid, kBlock>>>(l->sparse_offsets, l->sparse_dst, n, deg, NULL, NULL);
             e = cudaGetLastError();
