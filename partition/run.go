@@ -163,15 +163,16 @@ type Stats struct {
 // vertex is active next exactly when its value went down. That costs one
 // pass over the part's vertices per superstep.
 //
-// CC runs as plain label propagation over original ids (labels cross
-// parts), not apps' program, whose pointer jumping indexes labels as
-// layout ids of one graph. The programs of BFS and SSSP are apps'
-// (apps.Traversal). On device parts, cc (not cc-lp) replaces the
-// iterations by hooking (FromHooks), whatever the mode, as on one GPU: the first superstep
-// links each part's components, the later ones spread the labels the
-// exchange lowered through them, so that a superstep after the first
-// passes over the vertices, not the arcs, and the labels cross the cut
-// in a few supersteps instead of one a hop.
+// cc-lp runs as label propagation over original ids (labels cross parts),
+// not apps' program, whose pointer jumping indexes labels as layout ids
+// of one graph. The programs of BFS and SSSP are apps' (apps.Traversal).
+// cc replaces the iterations by hooking (FromHooks), whatever the mode,
+// as on one GPU, on device parts and on CPU parts (the host path, when
+// every backend is a hooker; GPU parts on the host path propagate
+// labels): the first superstep links each part's components, the later
+// ones spread the labels the exchange lowered through them, so that a
+// superstep after the first passes over the vertices, not the arcs, and
+// the labels cross the cut in a few supersteps instead of one a hop.
 //
 // Run fails on inconsistent parts and backends, an unknown app, a source
 // outside the graph, sssp without weights, cc on a directed graph, mode
@@ -200,7 +201,7 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 	}
 	tree := app == "bfs-tree"
 	if app == "cc-lp" {
-		app = "cc" // the same labels; only device parts hook for cc (startOf)
+		app = "cc" // the same labels and program; method says how to compute them (startOf)
 	}
 	progApp := app
 	if tree {
