@@ -15,8 +15,8 @@ func (b *Backend) HookAll(tree []uint32) {
 	HookAll(b.l, b.rowless, tree, b.workers)
 }
 
-// hookAllChunksPerWorker is how many ranges of arcs per core the passes
-// over every arc cut (a range is one goroutine's).
+// hookAllChunksPerWorker is how many ranges of arcs per core eachArc cuts
+// (a range is one goroutine's).
 const hookAllChunksPerWorker = 8
 
 // RowlessIn lists, for every layout id whose row is empty (a part's ghosts),

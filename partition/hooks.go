@@ -11,8 +11,8 @@ const hookGrain = 1 << 14
 
 // hookStep is a superstep's compute of CC by hooking on the host path
 // (FromHooks, as the device parts' cuda.PartRun.HookStep): the first
-// (first true) links the part's components (hooker.HookAll: every arc of
-// its rows, so that a ghost joins through its owned neighbours' rows) and
+// (first true) links the part's components (hooker.HookAll: Afforest over
+// its rows, and its ghosts' lists of the vertices whose rows name them) and
 // gives every vertex its component's smallest label; a later one spreads
 // the labels the exchange lowered, those of the vertices flagged in cur,
 // through their components' roots. Either is two passes over the
