@@ -127,7 +127,7 @@ func (p *partitioned) validate(app string, _ *layout.Layout, workers int, source
 }
 
 // partitionedApps maps the apps a partitioned run has to partition.Run's.
-var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc-lp", "pr": "pr", "pr-delta": "pr-delta", "bc": "bc"}
+var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc-lp", "pr": "pr", "pr-delta": "pr-delta", "bc": "bc", "kcore": "kcore"}
 
 // parseGPUs reads --gpus: a count or "all" (every visible GPU); 0 when
 // not given.
@@ -177,15 +177,17 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	case parts < 0 || parts > partition.MaxParts:
 		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta and bc; not %s", app)
+		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc and kcore; not %s", app)
 	case mode == engine.Async:
 		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
 		return partSpec{}, usageError("--from does not run partitioned")
 	case f.engine == string(apps.Operators):
 		return partSpec{}, usageError("--parts and --gpus run the MultiGraph engines, not the operators")
-	case app == "pr-delta" && (f.gpus != "" || f.backend == "cuda"):
-		return partSpec{}, usageError("pr-delta runs over CPU parts (--parts N); over GPUs it is not built yet")
+	case app == "kcore" && f.lb != "auto":
+		return partSpec{}, usageError("--lb is the operators' load balancing: kcore over parts peels on the host")
+	case (app == "pr-delta" || app == "kcore") && (f.gpus != "" || f.backend == "cuda"):
+		return partSpec{}, usageError("%s runs over CPU parts (--parts N); over GPUs it is not built yet", app)
 	case f.gpus != "" && f.backend == "cpu":
 		return partSpec{}, usageError("--gpus with --backend cpu: give --parts for CPU parts")
 	case gpus > 0:
@@ -654,9 +656,9 @@ func storeParts(e *env, c *cache.Cache, keys []string, ps []*partition.Part, ls 
 	evictCache(e, c, f.lf.cacheMax, keys[len(keys)-1])
 }
 
-// run runs app from sources[0] (cc, pr, pr-delta: none; bc: from all of
-// them) over the parts; pr's and pr-delta's options are pr (pr-delta on
-// CPU parts only: checkParts).
+// run runs app from sources[0] (cc, pr, pr-delta, kcore: none; bc: from
+// all of them) over the parts; pr's and pr-delta's options are pr
+// (pr-delta and kcore on CPU parts only: checkParts).
 func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mode engine.Mode, seed uint64, noPull bool, maxIter int, pr apps.PageRankOptions) (any, engine.Result, error) {
 	var src uint32
 	if len(sources) > 0 {
@@ -668,6 +670,15 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 	}
 	if app == "bc" {
 		return p.runBC(ctx, sources, mode, ro.Exchanger)
+	}
+	if app == "kcore" {
+		core, st, err := partition.RunKCore(ctx, p.parts, p.backends, ro.Exchanger)
+		p.record(st)
+		res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()}
+		if err != nil {
+			return nil, res, err
+		}
+		return core, res, nil
 	}
 	if app == "pr-delta" {
 		if mode == engine.Pull {

@@ -146,7 +146,7 @@ func TestRunPartitionedBadFlags(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"run", "tc", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta and bc"},
+		{[]string{"run", "tc", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc and kcore"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "-1"}, "--parts -1"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--mode", "async"}, "async"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--partition", "metis"}, "--partition"},
@@ -452,4 +452,31 @@ func TestRunPartitionedAuto(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "validation: ok")
 	assert.Contains(t, errOut, "(auto: balanced,")
+}
+
+// TestRunPartitionedKCore: kcore over CPU parts validates with every
+// partitioner and writes what one backend writes; over GPUs, and with
+// --lb, it is refused before any work.
+func TestRunPartitionedKCore(t *testing.T) {
+	dir := t.TempDir()
+	want := filepath.Join(dir, "want.tsv")
+	code, _, errOut := mgraph(t, "run", "kcore", "rmat:11:8", "--undirected", "--backend", "cpu", "--out", want, "--cache-dir", dir)
+	require.Equal(t, 0, code, errOut)
+	wantData, err := os.ReadFile(want)
+	require.NoError(t, err)
+	for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
+		got := filepath.Join(dir, method+".tsv")
+		code, out, errOut := mgraph(t, "run", "kcore", "rmat:11:8", "--undirected", "--parts", "3", "--partition", method,
+			"--trials", "2", "--validate", "--cache-dir", dir, "--out", got)
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, "validation: ok", method)
+		assert.Contains(t, out, "peeling over parts", method)
+		gotData, err := os.ReadFile(got)
+		require.NoError(t, err)
+		assert.Equal(t, string(wantData), string(gotData), method)
+	}
+	for _, args := range [][]string{{"--gpus", "2"}, {"--backend", "cuda", "--parts", "2"}, {"--parts", "2", "--lb", "twc"}} {
+		code, _, errOut := mgraph(t, append([]string{"run", "kcore", "rmat:11:8", "--undirected", "--no-cache"}, args...)...)
+		require.Equal(t, 2, code, "%v: %s", args, errOut)
+	}
 }
