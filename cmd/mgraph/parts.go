@@ -127,7 +127,7 @@ func (p *partitioned) validate(app string, _ *layout.Layout, workers int, source
 }
 
 // partitionedApps maps the apps a partitioned run has to partition.Run's.
-var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc-lp", "pr": "pr", "pr-delta": "pr-delta", "bc": "bc", "kcore": "kcore"}
+var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc-lp", "pr": "pr", "pr-delta": "pr-delta", "bc": "bc", "kcore": "kcore", "mis": "mis", "color": "color"}
 
 // parseGPUs reads --gpus: a count or "all" (every visible GPU); 0 when
 // not given.
@@ -147,6 +147,12 @@ func parseGPUs(s string) (int, error) {
 		return 0, usageError("--gpus %q: want a number of GPUs or all", s)
 	}
 	return n, nil
+}
+
+// hostPartApp says whether app runs over CPU parts only (its parts'
+// values stay on the host: not built for GPUs yet).
+func hostPartApp(app string) bool {
+	return slices.Contains([]string{"pr-delta", "kcore", "mis", "color"}, app)
 }
 
 // partSpec is a partitioned run's shape: the GPUs (0: the CPU backend),
@@ -177,16 +183,16 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	case parts < 0 || parts > partition.MaxParts:
 		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc and kcore; not %s", app)
+		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis and color; not %s", app)
 	case mode == engine.Async:
 		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
 		return partSpec{}, usageError("--from does not run partitioned")
 	case f.engine == string(apps.Operators):
 		return partSpec{}, usageError("--parts and --gpus run the MultiGraph engines, not the operators")
-	case app == "kcore" && f.lb != "auto":
-		return partSpec{}, usageError("--lb is the operators' load balancing: kcore over parts peels on the host")
-	case (app == "pr-delta" || app == "kcore") && (f.gpus != "" || f.backend == "cuda"):
+	case hostPartApp(app) && app != "pr-delta" && f.lb != "auto":
+		return partSpec{}, usageError("--lb is the operators' load balancing: %s over parts runs on the host", app)
+	case hostPartApp(app) && (f.gpus != "" || f.backend == "cuda"):
 		return partSpec{}, usageError("%s runs over CPU parts (--parts N); over GPUs it is not built yet", app)
 	case f.gpus != "" && f.backend == "cpu":
 		return partSpec{}, usageError("--gpus with --backend cpu: give --parts for CPU parts")
@@ -656,9 +662,10 @@ func storeParts(e *env, c *cache.Cache, keys []string, ps []*partition.Part, ls 
 	evictCache(e, c, f.lf.cacheMax, keys[len(keys)-1])
 }
 
-// run runs app from sources[0] (cc, pr, pr-delta, kcore: none; bc: from
-// all of them) over the parts; pr's and pr-delta's options are pr
-// (pr-delta and kcore on CPU parts only: checkParts).
+// run runs app from sources[0] (cc, pr, pr-delta, kcore, mis, color:
+// none; bc: from all of them) over the parts; pr's and pr-delta's options
+// are pr, mis's and color's priorities drawn from seed (hostPartApp's on
+// CPU parts only: checkParts).
 func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mode engine.Mode, seed uint64, noPull bool, maxIter int, pr apps.PageRankOptions) (any, engine.Result, error) {
 	var src uint32
 	if len(sources) > 0 {
@@ -670,6 +677,16 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 	}
 	if app == "bc" {
 		return p.runBC(ctx, sources, mode, ro.Exchanger)
+	}
+	switch app {
+	case "mis":
+		set, st, err := partition.RunMIS(ctx, p.parts, p.backends, seed, p.workers)
+		p.record(st)
+		return set, engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()}, err
+	case "color":
+		colors, st, err := partition.RunColor(ctx, p.parts, p.backends, seed, p.workers)
+		p.record(st)
+		return colors, engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()}, err
 	}
 	if app == "kcore" {
 		core, st, err := partition.RunKCore(ctx, p.parts, p.backends, ro.Exchanger)

@@ -146,7 +146,7 @@ func TestRunPartitionedBadFlags(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"run", "tc", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc and kcore"},
+		{[]string{"run", "tc", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis and color"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "-1"}, "--parts -1"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--mode", "async"}, "async"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--partition", "metis"}, "--partition"},
@@ -470,7 +470,7 @@ func TestRunPartitionedKCore(t *testing.T) {
 			"--trials", "2", "--validate", "--cache-dir", dir, "--out", got)
 		require.Equal(t, 0, code, errOut)
 		assert.Contains(t, out, "validation: ok", method)
-		assert.Contains(t, out, "peeling over parts", method)
+		assert.Contains(t, out, "rounds over parts", method)
 		gotData, err := os.ReadFile(got)
 		require.NoError(t, err)
 		assert.Equal(t, string(wantData), string(gotData), method)
@@ -478,5 +478,30 @@ func TestRunPartitionedKCore(t *testing.T) {
 	for _, args := range [][]string{{"--gpus", "2"}, {"--backend", "cuda", "--parts", "2"}, {"--parts", "2", "--lb", "twc"}} {
 		code, _, errOut := mgraph(t, append([]string{"run", "kcore", "rmat:11:8", "--undirected", "--no-cache"}, args...)...)
 		require.Equal(t, 2, code, "%v: %s", args, errOut)
+	}
+}
+
+// TestRunPartitionedMISAndColor: mis and color over CPU parts validate
+// with every partitioner and write the same set and colours whatever the
+// partition (priorities over original ids); over GPUs they are refused.
+func TestRunPartitionedMISAndColor(t *testing.T) {
+	dir := t.TempDir()
+	for _, app := range []string{"mis", "color"} {
+		var first string
+		for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
+			got := filepath.Join(dir, app+"-"+method+".tsv")
+			code, out, errOut := mgraph(t, "run", app, "rmat:11:8", "--undirected", "--parts", "3", "--partition", method,
+				"--trials", "2", "--validate", "--cache-dir", dir, "--out", got, "--seed", "5")
+			require.Equal(t, 0, code, errOut)
+			assert.Contains(t, out, "validation: ok", method)
+			data, err := os.ReadFile(got)
+			require.NoError(t, err)
+			if first == "" {
+				first = string(data)
+			}
+			assert.Equal(t, first, string(data), "%s %s: the same whatever the partition", app, method)
+		}
+		code, _, errOut := mgraph(t, "run", app, "rmat:11:8", "--undirected", "--gpus", "2", "--no-cache")
+		require.Equal(t, 2, code, errOut)
 	}
 }
