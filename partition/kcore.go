@@ -27,11 +27,8 @@ func RunKCore(ctx context.Context, parts []*Part, backends []engine.Backend, ex 
 	fail := func(err error) ([]uint32, Stats, error) {
 		return nil, st, fmt.Errorf("partition: run kcore: %w", err)
 	}
-	if err := checkParts(parts, backends); err != nil {
+	if err := checkUndirectedParts("kcore", parts, backends); err != nil {
 		return fail(err)
-	}
-	if parts[0].Directed {
-		return fail(fmt.Errorf("kcore needs an undirected graph; symmetrize the directed input"))
 	}
 	n := parts[0].NumVertices
 	st.Converged = true
@@ -84,6 +81,18 @@ func RunKCore(ctx context.Context, parts []*Part, backends []engine.Backend, ex 
 	}
 	st = mergeStats(ws)
 	return out, st, nil
+}
+
+// checkUndirectedParts is checkParts for app, which also needs an
+// undirected graph.
+func checkUndirectedParts(app string, parts []*Part, backends []engine.Backend) error {
+	if err := checkParts(parts, backends); err != nil {
+		return err
+	}
+	if parts[0].Directed {
+		return fmt.Errorf("%s needs an undirected graph; symmetrize the directed input", app)
+	}
+	return nil
 }
 
 // kcorePart is one part's side of RunKCore, in its layout's numbering:

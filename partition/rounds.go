@@ -66,11 +66,8 @@ func runRounds(ctx context.Context, app string, parts []*Part, backends []engine
 	fail := func(err error) ([]uint32, Stats, error) {
 		return nil, st, fmt.Errorf("partition: run %s: %w", app, err)
 	}
-	if err := checkParts(parts, backends); err != nil {
+	if err := checkUndirectedParts(app, parts, backends); err != nil {
 		return fail(err)
-	}
-	if parts[0].Directed {
-		return fail(fmt.Errorf("%s needs an undirected graph; symmetrize the directed input", app))
 	}
 	n := parts[0].NumVertices
 	st.Converged = true
