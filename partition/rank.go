@@ -150,6 +150,30 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 	}
 	setupTime := time.Since(setup)
 
+	d, nf := opts.Damping, float64(n)
+	out, iters, workersState, err := rankLoop(ctx, rps, parts, opts, ex, setupTime, dangling0, func(dangling float64) float64 {
+		return (1-d)/nf + d*dangling/nf
+	})
+	if err != nil {
+		return fail(err)
+	}
+	st = mergeStats(workersState)
+	st.Bytes = st.Messages * 8
+	for s := range st.Steps {
+		st.Steps[s].Bytes = st.Steps[s].Messages * 8
+	}
+	st.Converged = workersState[0].done || opts.MaxIterations == 0
+	return out, iters[0], st, nil
+}
+
+// rankLoop runs the iterations of a partitioned PageRank over rps, a
+// goroutine a part, from the dangling rank dangling0; base gives each
+// iteration's base from the dangling rank of the last (RankPart.Iterate).
+// It returns part 0's collected ranks, each part's iterations and its
+// worker state (for the stats), or the run's error.
+func rankLoop(ctx context.Context, rps []RankPart, parts []*Part, opts RankOptions, ex Exchanger, setupTime time.Duration,
+	dangling0 float64, base func(dangling float64) float64) ([]float64, []int, []*worker, error) {
+	n := parts[0].NumVertices
 	var out []float64 // part 0's Collect's
 	workersState := make([]*worker, len(rps))
 	iters := make([]int, len(rps))
@@ -163,11 +187,10 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d, nf := opts.Damping, float64(n)
 			dangling := dangling0
 			for it := 0; it < opts.MaxIterations; it++ {
 				start := time.Now()
-				rs, err := rp.Iterate(runCtx, (1-d)/nf+d*dangling/nf, d)
+				rs, err := rp.Iterate(runCtx, base(dangling), opts.Damping)
 				if err != nil {
 					w.err = fmt.Errorf("part %d: iteration %d: %w", i, it, err)
 					cancel(w.err)
@@ -197,18 +220,12 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 	wg.Wait()
 	ranksDone()
 	if err := runError(ctx, runCtx, workersState); err != nil {
-		return fail(err)
+		return nil, nil, nil, err
 	}
 	if uint64(len(out)) != n {
-		return fail(fmt.Errorf("part 0 collected %d ranks for %d vertices", len(out), n))
+		return nil, nil, nil, fmt.Errorf("part 0 collected %d ranks for %d vertices", len(out), n)
 	}
-	st = mergeStats(workersState)
-	st.Bytes = st.Messages * 8
-	for s := range st.Steps {
-		st.Steps[s].Bytes = st.Steps[s].Messages * 8
-	}
-	st.Converged = workersState[0].done || opts.MaxIterations == 0
-	return out, iters[0], st, nil
+	return out, iters, workersState, nil
 }
 
 // hostRank is a part of a PageRank run on the host, over its backend's
@@ -229,6 +246,10 @@ type hostRank struct {
 	acc     []float64
 	sums    [2]float64 // this part's Σ|Δr| and dangling rank, posted for the others
 	result  []float64  // the run's, shared by the parts
+	// teleport, when not nil, is the personalised run's teleport vector
+	// (layout numbering; RunPersonalizedPageRank): Iterate's base then
+	// scales it instead of being every vertex's.
+	teleport []float64
 }
 
 // hostRankParts makes the host parts of a run over the backends' layouts.
@@ -306,6 +327,9 @@ func (h *hostRank) Iterate(ctx context.Context, base, damping float64) (RankStep
 	var delta, dangling float64
 	for _, v := range h.owned {
 		nr := base + damping*h.acc[v]
+		if h.teleport != nil { // personalised: base scales the teleport vector
+			nr = base*h.teleport[v] + damping*h.acc[v]
+		}
 		delta += math.Abs(nr - h.rank[v])
 		h.rank[v] = nr
 		if d := h.l.OutDegree(v); d > 0 {

@@ -146,7 +146,7 @@ func TestRunPartitionedBadFlags(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"run", "tc", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis and color"},
+		{[]string{"run", "tc", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis, color and ppr"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "-1"}, "--parts -1"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--mode", "async"}, "async"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--partition", "metis"}, "--partition"},
@@ -504,4 +504,22 @@ func TestRunPartitionedMISAndColor(t *testing.T) {
 		code, _, errOut := mgraph(t, "run", app, "rmat:11:8", "--undirected", "--gpus", "2", "--no-cache")
 		require.Equal(t, 2, code, errOut)
 	}
+}
+
+// TestRunPartitionedPPR: ppr over CPU parts from one source and from
+// several validates with every partitioner; over GPUs it is refused.
+func TestRunPartitionedPPR(t *testing.T) {
+	dir := t.TempDir()
+	for _, src := range [][]string{{"--source", "7"}, {"--sources", "3"}} {
+		for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
+			args := append([]string{"run", "ppr", "rmat:11:8", "--parts", "3", "--partition", method, "--trials", "2", "--validate",
+				"--cache-dir", dir}, src...)
+			code, out, errOut := mgraph(t, args...)
+			require.Equal(t, 0, code, "%v: %s", args, errOut)
+			assert.Contains(t, out, "validation: ok", args)
+			assert.Contains(t, out, "rounds over parts", args)
+		}
+	}
+	code, _, errOut := mgraph(t, "run", "ppr", "rmat:11:8", "--gpus", "2", "--no-cache")
+	require.Equal(t, 2, code, errOut)
 }
