@@ -146,7 +146,7 @@ func TestRunPartitionedBadFlags(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"run", "tc", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis, color and ppr"},
+		{[]string{"run", "tc", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis, color, ppr, hits and salsa"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "-1"}, "--parts -1"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--mode", "async"}, "async"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--partition", "metis"}, "--partition"},
@@ -522,4 +522,23 @@ func TestRunPartitionedPPR(t *testing.T) {
 	}
 	code, _, errOut := mgraph(t, "run", "ppr", "rmat:11:8", "--gpus", "2", "--no-cache")
 	require.Equal(t, 2, code, errOut)
+}
+
+// TestRunPartitionedHITS: hits and salsa over CPU parts validate with
+// every partitioner, directed and undirected; over GPUs they are refused.
+func TestRunPartitionedHITS(t *testing.T) {
+	dir := t.TempDir()
+	for _, app := range []string{"hits", "salsa"} {
+		for _, shape := range [][]string{{"rmat:11:8"}, {"rmat:11:8", "--undirected"}} {
+			for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
+				args := append(append([]string{"run", app}, shape...), "--parts", "3", "--partition", method, "--trials", "2",
+					"--validate", "--cache-dir", dir)
+				code, out, errOut := mgraph(t, args...)
+				require.Equal(t, 0, code, "%v: %s", args, errOut)
+				assert.Contains(t, out, "validation: ok", args)
+			}
+		}
+		code, _, errOut := mgraph(t, "run", app, "rmat:11:8", "--gpus", "2", "--no-cache")
+		require.Equal(t, 2, code, errOut)
+	}
 }
