@@ -31,19 +31,20 @@ import (
 // updates of every superstep exchanged (NCCL when each GPU holds one
 // part, in memory otherwise).
 type partitioned struct {
-	parts    []*partition.Part
-	layouts  []*layout.Layout // the parts' layouts
-	backends []engine.Backend
-	x        partition.Exchanger // nil: a new one per run (peer copies on GPUs, in memory on the CPU)
-	onGPUs   bool
-	host     bool // --exchange host: package on the host
-	workers  int  // host threads (--threads)
-	closers  []func() error
-	describe string          // for the summary line
-	first    partition.Stats // the first run's (its setup and warm-up)
-	last     partition.Stats // the last run's
-	runs     int             // the runs so far
-	store    func()          // caches the parts made by this run (storeParts), once the trials are done; nil: nothing to cache
+	parts     []*partition.Part
+	layouts   []*layout.Layout // the parts' layouts
+	backends  []engine.Backend
+	x         partition.Exchanger // nil: a new one per run (peer copies on GPUs, in memory on the CPU)
+	onGPUs    bool
+	host      bool // --exchange host: package on the host
+	workers   int  // host threads (--threads)
+	closers   []func() error
+	describe  string          // for the summary line
+	first     partition.Stats // the first run's (its setup and warm-up)
+	last      partition.Stats // the last run's
+	runs      int             // the runs so far
+	perVertex bool            // tc counts every vertex's triangles too (--out)
+	store     func()          // caches the parts made by this run (storeParts), once the trials are done; nil: nothing to cache
 }
 
 // storeAfterTrials caches the parts this run made, if any (the trials
@@ -127,7 +128,7 @@ func (p *partitioned) validate(app string, _ *layout.Layout, workers int, source
 }
 
 // partitionedApps maps the apps a partitioned run has to partition.Run's.
-var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc-lp", "pr": "pr", "pr-delta": "pr-delta", "bc": "bc", "kcore": "kcore", "mis": "mis", "color": "color", "ppr": "ppr", "hits": "hits", "salsa": "salsa"}
+var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc-lp", "pr": "pr", "pr-delta": "pr-delta", "bc": "bc", "kcore": "kcore", "mis": "mis", "color": "color", "ppr": "ppr", "hits": "hits", "salsa": "salsa", "tc": "tc"}
 
 // parseGPUs reads --gpus: a count or "all" (every visible GPU); 0 when
 // not given.
@@ -152,7 +153,7 @@ func parseGPUs(s string) (int, error) {
 // hostPartApp says whether app runs over CPU parts only (its parts'
 // values stay on the host: not built for GPUs yet).
 func hostPartApp(app string) bool {
-	return slices.Contains([]string{"pr-delta", "kcore", "mis", "color", "ppr", "hits", "salsa"}, app)
+	return slices.Contains([]string{"pr-delta", "kcore", "mis", "color", "ppr", "hits", "salsa", "tc"}, app)
 }
 
 // partSpec is a partitioned run's shape: the GPUs (0: the CPU backend),
@@ -183,7 +184,7 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	case parts < 0 || parts > partition.MaxParts:
 		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis, color, ppr, hits and salsa; not %s", app)
+		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis, color, ppr, hits, salsa and tc; not %s", app)
 	case mode == engine.Async:
 		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
@@ -663,7 +664,7 @@ func storeParts(e *env, c *cache.Cache, keys []string, ps []*partition.Part, ls 
 }
 
 // run runs app from sources[0] (cc, pr, pr-delta, kcore, mis, color,
-// hits, salsa: none; bc, ppr: from all of them) over the parts; pr's and pr-delta's options
+// hits, salsa, tc: none; bc, ppr: from all of them) over the parts; pr's and pr-delta's options
 // are pr, mis's and color's priorities drawn from seed (hostPartApp's on
 // CPU parts only: checkParts).
 func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mode engine.Mode, seed uint64, noPull bool, maxIter int, pr apps.PageRankOptions) (any, engine.Result, error) {
@@ -679,6 +680,14 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 		return p.runBC(ctx, sources, mode, ro.Exchanger)
 	}
 	switch app {
+	case "tc":
+		total, per, st, err := partition.RunTriangles(ctx, p.parts, p.backends, p.perVertex, p.workers)
+		p.record(st)
+		res := engine.Result{Iterations: 1, Seconds: st.Compute.Seconds()}
+		if err != nil {
+			return nil, res, err
+		}
+		return apps.Triangles{Total: total, PerVertex: per}, res, nil
 	case "hits", "salsa":
 		hubs, auth, iters, st, err := partition.RunHITS(ctx, p.parts, p.backends, app == "salsa", pr.MaxIterations, pr.Tolerance, p.workers)
 		p.record(st)

@@ -146,7 +146,7 @@ func TestRunPartitionedBadFlags(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"run", "tc", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis, color, ppr, hits and salsa"},
+		{[]string{"run", "wtf", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis, color, ppr, hits, salsa and tc; not wtf"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "-1"}, "--parts -1"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--mode", "async"}, "async"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--partition", "metis"}, "--partition"},
@@ -541,4 +541,28 @@ func TestRunPartitionedHITS(t *testing.T) {
 		code, _, errOut := mgraph(t, "run", app, "rmat:11:8", "--gpus", "2", "--no-cache")
 		require.Equal(t, 2, code, errOut)
 	}
+}
+
+// TestRunPartitionedTriangles: tc over CPU parts validates with every
+// partitioner and, with --out, writes every vertex's triangles as one
+// backend does; over GPUs it is refused.
+func TestRunPartitionedTriangles(t *testing.T) {
+	dir := t.TempDir()
+	want := filepath.Join(dir, "want.tsv")
+	code, _, errOut := mgraph(t, "run", "tc", "rmat:11:8", "--undirected", "--backend", "cpu", "--out", want, "--cache-dir", dir)
+	require.Equal(t, 0, code, errOut)
+	wantData, err := os.ReadFile(want)
+	require.NoError(t, err)
+	for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
+		got := filepath.Join(dir, method+".tsv")
+		code, out, errOut := mgraph(t, "run", "tc", "rmat:11:8", "--undirected", "--parts", "3", "--partition", method,
+			"--trials", "2", "--validate", "--cache-dir", dir, "--out", got)
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, "validation: ok", method)
+		gotData, err := os.ReadFile(got)
+		require.NoError(t, err)
+		assert.Equal(t, string(wantData), string(gotData), method)
+	}
+	code, _, errOut = mgraph(t, "run", "tc", "rmat:11:8", "--undirected", "--gpus", "2", "--no-cache")
+	require.Equal(t, 2, code, errOut)
 }

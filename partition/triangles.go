@@ -1,0 +1,218 @@
+package partition
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/internal/par"
+)
+
+// RunTriangles counts the triangles of an undirected graph over its parts
+// (apps.TriangleCount's: self-loops and repeated arcs ignored), on the
+// host, and with perVertex every vertex's triangles too (NetworkX's
+// nx.triangles, at original ids). Each part lists its owned vertices'
+// distinct neighbours in original ids; a triangle is counted by the part
+// that owns its lowest vertex in (degree, original id) order, from the
+// intersections of that vertex's list with its higher neighbours' lists,
+// a ghost's read at its owner (the parts share the process's memory).
+// The stats' messages are the ghosts' lists read.
+func RunTriangles(ctx context.Context, parts []*Part, backends []engine.Backend, perVertex bool, workers int) (uint64, []uint64, Stats, error) {
+	var st Stats
+	fail := func(err error) (uint64, []uint64, Stats, error) {
+		return 0, nil, st, fmt.Errorf("partition: run tc: %w", err)
+	}
+	if err := checkUndirectedParts("tc", parts, backends); err != nil {
+		return fail(err)
+	}
+	n := parts[0].NumVertices
+	st.Converged = true
+	var per []uint64
+	if perVertex {
+		per = make([]uint64, n)
+	}
+	if n == 0 {
+		return 0, per, st, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	start := time.Now()
+	ts := make([]*trianglePart, len(parts))
+	var wg sync.WaitGroup
+	for i, pt := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ts[i] = newTrianglePart(pt, backends[i], workers)
+		}()
+	}
+	wg.Wait()
+	for _, tp := range ts { // every part's lists exist: orient them
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tp.orient(ts)
+		}()
+	}
+	wg.Wait()
+	setup := time.Since(start)
+	ws := make([]*worker, len(parts))
+	var total atomic.Uint64
+	for i, tp := range ts {
+		ws[i] = &worker{rank: i, setup: setup}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			c, reads := tp.count(ts, per)
+			total.Add(c)
+			ws[i].steps = []rankStep{{active: tp.pt.NumLocal, sent: reads, compute: time.Since(start), wall: time.Since(start)}}
+			ws[i].done = true
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	st = mergeStats(ws)
+	st.Bytes = 0 // lists read in place, not messages
+	return total.Load(), per, st, nil
+}
+
+// trianglePart is one part of RunTriangles: every owned vertex's distinct
+// neighbours other than itself, in original ids, sorted (off, adj), and
+// of them those above it in (degree, original id) order (plusOff, plus).
+type trianglePart struct {
+	pt           *Part
+	workers      int
+	off, plusOff []uint64
+	adj, plus    []uint32
+	owners       map[uint32][2]uint32 // a ghost's original id → its owner and local id there
+}
+
+// newTrianglePart lists the owned vertices' neighbours from the part's
+// layout rows (layout ids) in original ids.
+func newTrianglePart(pt *Part, b engine.Backend, workers int) *trianglePart {
+	l := b.Layout()
+	orig := make([]uint32, l.NumVertices) // layout id → original id
+	for i, lid := range l.Perm {
+		orig[lid] = pt.Global[i]
+	}
+	tp := &trianglePart{pt: pt, workers: workers, off: make([]uint64, pt.NumLocal+1)}
+	lists := make([][]uint32, pt.NumLocal)
+	par.For(int(pt.NumLocal), workers, 1<<10, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			lid := l.Perm[i]
+			row := l.SparseDst[l.SparseOffsets[lid]:l.SparseOffsets[lid+1]]
+			list := make([]uint32, 0, len(row))
+			for _, v := range row {
+				if o := orig[v]; o != pt.Global[i] {
+					list = append(list, o)
+				}
+			}
+			slices.Sort(list)
+			lists[i] = slices.Compact(list)
+		}
+	})
+	for i, list := range lists {
+		tp.off[i+1] = tp.off[i] + uint64(len(list))
+	}
+	tp.adj = make([]uint32, 0, tp.off[pt.NumLocal])
+	for _, list := range lists {
+		tp.adj = append(tp.adj, list...)
+	}
+	return tp
+}
+
+// list returns owned vertex i's neighbours (original ids).
+func (tp *trianglePart) list(i uint32) []uint32 { return tp.adj[tp.off[i]:tp.off[i+1]] }
+
+// above returns owned vertex i's neighbours above it.
+func (tp *trianglePart) above(i uint32) []uint32 { return tp.plus[tp.plusOff[i]:tp.plusOff[i+1]] }
+
+// where finds original vertex v, the part's own or one of its ghosts: the
+// part that owns it and its local id there.
+func (tp *trianglePart) where(all []*trianglePart, v uint32) (*trianglePart, uint32) {
+	if i, ok := tp.pt.Local(v); ok {
+		return tp, i
+	}
+	o := tp.owners[v]
+	return all[o[0]], o[1]
+}
+
+// orient keeps, of each owned vertex's neighbours, those above it in
+// (degree, original id) order, a ghost's degree read at its owner (after
+// every part's lists exist).
+func (tp *trianglePart) orient(all []*trianglePart) {
+	pt := tp.pt
+	tp.owners = make(map[uint32][2]uint32, pt.NumGhosts)
+	for g := range pt.NumGhosts {
+		tp.owners[pt.Global[pt.NumLocal+g]] = [2]uint32{pt.GhostOwner[g], pt.GhostRemote[g]}
+	}
+	lists := make([][]uint32, pt.NumLocal)
+	par.For(int(pt.NumLocal), tp.workers, 1<<10, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			u, lu := pt.Global[i], tp.list(uint32(i))
+			for _, v := range lu {
+				o, j := tp.where(all, v)
+				if lv := len(o.list(j)); len(lu) < lv || (len(lu) == lv && u < v) {
+					lists[i] = append(lists[i], v)
+				}
+			}
+		}
+	})
+	tp.plusOff = make([]uint64, pt.NumLocal+1)
+	for i, list := range lists {
+		tp.plusOff[i+1] = tp.plusOff[i] + uint64(len(list))
+	}
+	tp.plus = make([]uint32, 0, tp.plusOff[pt.NumLocal])
+	for _, list := range lists {
+		tp.plus = append(tp.plus, list...)
+	}
+}
+
+// count counts the triangles whose lowest vertex this part owns (adding
+// each to per's three vertices, when per is not nil), intersecting the
+// vertices' lists of higher neighbours, and the ghosts' lists it read.
+func (tp *trianglePart) count(all []*trianglePart, per []uint64) (uint64, uint64) {
+	pt := tp.pt
+	var total, reads atomic.Uint64
+	par.For(int(pt.NumLocal), tp.workers, 1<<10, func(lo, hi int) {
+		var c, r uint64
+		for i := lo; i < hi; i++ {
+			u, lu := pt.Global[i], tp.above(uint32(i))
+			for _, v := range lu {
+				o, j := tp.where(all, v)
+				if o != tp {
+					r++
+				}
+				lv := o.above(j)
+				for a, b := 0, 0; a < len(lu) && b < len(lv); { // both sorted by original id
+					switch {
+					case lu[a] < lv[b]:
+						a++
+					case lu[a] > lv[b]:
+						b++
+					default:
+						c++
+						if per != nil {
+							atomic.AddUint64(&per[u], 1)
+							atomic.AddUint64(&per[v], 1)
+							atomic.AddUint64(&per[lu[a]], 1)
+						}
+						a++
+						b++
+					}
+				}
+			}
+		}
+		total.Add(c)
+		reads.Add(r)
+	})
+	return total.Load(), reads.Load()
+}
