@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"github.com/mgraph-dev/mgraph/partition"
@@ -15,6 +16,23 @@ import (
 // partCounts are the part counts the tests split into: 8 leaves some part of
 // a small test graph without a vertex.
 var partCounts = []int{1, 2, 3, 4, 8}
+
+// eachSplit calls fn with el split by every partitioner into each of
+// partCounts parts (1 and 3 with -short), and the tag naming them after
+// name.
+func eachSplit(t *testing.T, name string, el *graph.EdgeList, fn func(tag string, parts int, ps []*partition.Part, bs []engine.Backend)) {
+	t.Helper()
+	counts := partCounts
+	if testing.Short() {
+		counts = []int{1, 3}
+	}
+	for _, m := range partition.Methods {
+		for _, parts := range counts {
+			ps, bs := split(t, el, partition.Options{Method: m, Parts: parts, Seed: 7, Bias: 0.8})
+			fn(fmt.Sprintf("%s/%s/%d parts", name, m, parts), parts, ps, bs)
+		}
+	}
+}
 
 func TestParseMethod(t *testing.T) {
 	for _, m := range partition.Methods {

@@ -2,11 +2,11 @@ package partition_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/cpu"
+	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"github.com/mgraph-dev/mgraph/partition"
@@ -20,10 +20,6 @@ import (
 // pass the reference check; one part sends nothing.
 func TestRunKCoreMatchesOneBackend(t *testing.T) {
 	ctx := context.Background()
-	counts := partCounts
-	if testing.Short() {
-		counts = []int{1, 3}
-	}
 	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
 		sym := s.EL.Clone()
 		sym.Symmetrize(2)
@@ -34,20 +30,16 @@ func TestRunKCoreMatchesOneBackend(t *testing.T) {
 		require.NoError(t, err)
 		want, _, err := apps.KCore(ctx, whole, apps.OpsOptions{})
 		require.NoError(t, err, s.Name)
-		for _, m := range partition.Methods {
-			for _, parts := range counts {
-				tag := fmt.Sprintf("%s/%s/%d parts", s.Name, m, parts)
-				ps, bs := split(t, sym, partition.Options{Method: m, Parts: parts, Seed: 7, Bias: 0.8})
-				core, st, err := partition.RunKCore(ctx, ps, bs, nil)
-				require.NoError(t, err, tag)
-				require.Equal(t, want, core, tag)
-				require.NoError(t, apps.ValidateKCore(g, core), tag)
-				require.True(t, st.Converged, tag)
-				if parts == 1 {
-					require.Zero(t, st.Messages, tag)
-				}
+		eachSplit(t, s.Name, sym, func(tag string, parts int, ps []*partition.Part, bs []engine.Backend) {
+			core, st, err := partition.RunKCore(ctx, ps, bs, nil)
+			require.NoError(t, err, tag)
+			require.Equal(t, want, core, tag)
+			require.NoError(t, apps.ValidateKCore(g, core), tag)
+			require.True(t, st.Converged, tag)
+			if parts == 1 {
+				require.Zero(t, st.Messages, tag)
 			}
-		}
+		})
 	}
 }
 

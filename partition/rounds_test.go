@@ -2,10 +2,10 @@ package partition_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"github.com/mgraph-dev/mgraph/partition"
@@ -19,34 +19,26 @@ import (
 // ids); one part sends nothing.
 func TestRunMISAndColor(t *testing.T) {
 	ctx := context.Background()
-	counts := partCounts
-	if testing.Short() {
-		counts = []int{1, 3}
-	}
 	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
 		sym := s.EL.Clone()
 		sym.Symmetrize(2)
 		g := graph.ToCSR(sym, 2)
 		var firstSet []bool
 		var firstColors []uint32
-		for _, m := range partition.Methods {
-			for _, parts := range counts {
-				tag := fmt.Sprintf("%s/%s/%d parts", s.Name, m, parts)
-				ps, bs := split(t, sym, partition.Options{Method: m, Parts: parts, Seed: 7, Bias: 0.8})
-				set, st, err := partition.RunMIS(ctx, ps, bs, 11, 2)
-				require.NoError(t, err, tag)
-				require.NoError(t, apps.ValidateMIS(g, set), tag)
-				require.True(t, st.Converged, tag)
-				colors, _, err := partition.RunColor(ctx, ps, bs, 11, 2)
-				require.NoError(t, err, tag)
-				require.NoError(t, apps.ValidateColor(g, colors), tag)
-				if firstSet == nil {
-					firstSet, firstColors = set, colors
-				}
-				require.Equal(t, firstSet, set, "%s: the set does not depend on the partition", tag)
-				require.Equal(t, firstColors, colors, "%s: nor do the colours", tag)
+		eachSplit(t, s.Name, sym, func(tag string, _ int, ps []*partition.Part, bs []engine.Backend) {
+			set, st, err := partition.RunMIS(ctx, ps, bs, 11, 2)
+			require.NoError(t, err, tag)
+			require.NoError(t, apps.ValidateMIS(g, set), tag)
+			require.True(t, st.Converged, tag)
+			colors, _, err := partition.RunColor(ctx, ps, bs, 11, 2)
+			require.NoError(t, err, tag)
+			require.NoError(t, apps.ValidateColor(g, colors), tag)
+			if firstSet == nil {
+				firstSet, firstColors = set, colors
 			}
-		}
+			require.Equal(t, firstSet, set, "%s: the set does not depend on the partition", tag)
+			require.Equal(t, firstColors, colors, "%s: nor do the colours", tag)
+		})
 	}
 }
 

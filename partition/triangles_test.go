@@ -2,10 +2,10 @@ package partition_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"github.com/mgraph-dev/mgraph/partition"
@@ -18,27 +18,19 @@ import (
 // graph is refused.
 func TestRunTrianglesMatchesReference(t *testing.T) {
 	ctx := context.Background()
-	counts := partCounts
-	if testing.Short() {
-		counts = []int{1, 3}
-	}
 	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
 		sym := s.EL.Clone()
 		sym.Symmetrize(2)
 		g := graph.ToCSR(sym, 2)
-		for _, m := range partition.Methods {
-			for _, parts := range counts {
-				tag := fmt.Sprintf("%s/%s/%d parts", s.Name, m, parts)
-				ps, bs := split(t, sym, partition.Options{Method: m, Parts: parts, Seed: 7, Bias: 0.8})
-				total, per, _, err := partition.RunTriangles(ctx, ps, bs, true, 2)
-				require.NoError(t, err, tag)
-				require.NoError(t, apps.ValidateTriangles(g, total, per), tag)
-				total2, none, _, err := partition.RunTriangles(ctx, ps, bs, false, 1)
-				require.NoError(t, err, tag)
-				require.Equal(t, total, total2, tag)
-				require.Nil(t, none, tag)
-			}
-		}
+		eachSplit(t, s.Name, sym, func(tag string, _ int, ps []*partition.Part, bs []engine.Backend) {
+			total, per, _, err := partition.RunTriangles(ctx, ps, bs, true, 2)
+			require.NoError(t, err, tag)
+			require.NoError(t, apps.ValidateTriangles(g, total, per), tag)
+			total2, none, _, err := partition.RunTriangles(ctx, ps, bs, false, 1)
+			require.NoError(t, err, tag)
+			require.Equal(t, total, total2, tag)
+			require.Nil(t, none, tag)
+		})
 	}
 	dir := &graph.EdgeList{NumVertices: 3, Directed: true, Src: []uint32{0, 1}, Dst: []uint32{1, 2}}
 	ps, bs := split(t, dir, partition.Options{Method: partition.Static, Parts: 2})
