@@ -29,15 +29,28 @@ import (
 // memory and meet at barriers, as RunPageRank's host parts do; the stats'
 // compute is each iteration whole, its waits included.
 func RunHITS(ctx context.Context, parts []*Part, backends []engine.Backend, salsa bool, maxIter int, tol float64, workers int) (hubs, authorities []float64, iterations int, st Stats, err error) {
-	app := "hits"
-	if salsa {
-		app = "salsa"
-	}
-	fail := func(err error) ([]float64, []float64, int, Stats, error) {
-		return nil, nil, 0, st, fmt.Errorf("partition: run %s: %w", app, err)
-	}
 	if err := checkParts(parts, backends); err != nil {
-		return fail(err)
+		return nil, nil, 0, st, fmt.Errorf("partition: run %s: %w", hitsName(salsa), err)
+	}
+	ls := make([]*layout.Layout, len(backends))
+	for i, b := range backends {
+		ls[i] = b.Layout()
+	}
+	return runHITS(ctx, parts, ls, salsa, maxIter, tol, workers)
+}
+
+// hitsName is RunHITS's app.
+func hitsName(salsa bool) string {
+	if salsa {
+		return "salsa"
+	}
+	return "hits"
+}
+
+// runHITS is RunHITS over the parts' layouts ls (checked against parts).
+func runHITS(ctx context.Context, parts []*Part, ls []*layout.Layout, salsa bool, maxIter int, tol float64, workers int) (hubs, authorities []float64, iterations int, st Stats, err error) {
+	fail := func(err error) ([]float64, []float64, int, Stats, error) {
+		return nil, nil, 0, st, fmt.Errorf("partition: run %s: %w", hitsName(salsa), err)
 	}
 	switch {
 	case maxIter < 0:
@@ -56,7 +69,7 @@ func RunHITS(ctx context.Context, parts []*Part, backends []engine.Backend, sals
 	hs := make([]*hitsPart, len(parts))
 	bar := NewBarrier(len(parts))
 	for i, pt := range parts {
-		l := backends[i].Layout()
+		l := ls[i]
 		if l.NumVertices != pt.NumPartVertices() || uint64(len(l.Perm)) != l.NumVertices {
 			return fail(fmt.Errorf("part %d: a layout of %d vertices for %d owned and %d ghosts", i, l.NumVertices, pt.NumLocal, pt.NumGhosts))
 		}

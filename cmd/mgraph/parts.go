@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/apps/ref"
 	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/cuda"
 	"github.com/mgraph-dev/mgraph/engine"
@@ -128,7 +129,7 @@ func (p *partitioned) validate(app string, _ *layout.Layout, workers int, source
 }
 
 // partitionedApps maps the apps a partitioned run has to partition.Run's.
-var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc-lp", "pr": "pr", "pr-delta": "pr-delta", "bc": "bc", "kcore": "kcore", "mis": "mis", "color": "color", "ppr": "ppr", "hits": "hits", "salsa": "salsa", "tc": "tc"}
+var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc-lp", "pr": "pr", "pr-delta": "pr-delta", "bc": "bc", "kcore": "kcore", "mis": "mis", "color": "color", "ppr": "ppr", "hits": "hits", "salsa": "salsa", "tc": "tc", "wtf": "wtf"}
 
 // parseGPUs reads --gpus: a count or "all" (every visible GPU); 0 when
 // not given.
@@ -153,7 +154,7 @@ func parseGPUs(s string) (int, error) {
 // hostPartApp says whether app runs over CPU parts only (its parts'
 // values stay on the host: not built for GPUs yet).
 func hostPartApp(app string) bool {
-	return slices.Contains([]string{"pr-delta", "kcore", "mis", "color", "ppr", "hits", "salsa", "tc"}, app)
+	return slices.Contains([]string{"pr-delta", "kcore", "mis", "color", "ppr", "hits", "salsa", "tc", "wtf"}, app)
 }
 
 // partSpec is a partitioned run's shape: the GPUs (0: the CPU backend),
@@ -184,7 +185,7 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	case parts < 0 || parts > partition.MaxParts:
 		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis, color, ppr, hits, salsa and tc; not %s", app)
+		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis, color, ppr, hits, salsa, tc and wtf; not %s", app)
 	case mode == engine.Async:
 		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
@@ -663,8 +664,9 @@ func storeParts(e *env, c *cache.Cache, keys []string, ps []*partition.Part, ls 
 	evictCache(e, c, f.lf.cacheMax, keys[len(keys)-1])
 }
 
-// run runs app from sources[0] (cc, pr, pr-delta, kcore, mis, color,
-// hits, salsa, tc: none; bc, ppr: from all of them) over the parts; pr's and pr-delta's options
+// run runs app from sources[0] (wtf's user; cc, pr, pr-delta, kcore,
+// mis, color, hits, salsa, tc: none; bc, ppr: from all of them) over the
+// parts (wtf with ref.DefaultWTFOptions, as on one backend); pr's and pr-delta's options
 // are pr, mis's and color's priorities drawn from seed (hostPartApp's on
 // CPU parts only: checkParts).
 func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mode engine.Mode, seed uint64, noPull bool, maxIter int, pr apps.PageRankOptions) (any, engine.Result, error) {
@@ -680,6 +682,14 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 		return p.runBC(ctx, sources, mode, ro.Exchanger)
 	}
 	switch app {
+	case "wtf":
+		rec, st, err := partition.RunWhoToFollow(ctx, p.parts, p.backends, src, ref.DefaultWTFOptions(), p.workers)
+		p.record(st)
+		res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()}
+		if err != nil {
+			return nil, res, err
+		}
+		return apps.Recommendations(rec), res, nil
 	case "tc":
 		total, per, st, err := partition.RunTriangles(ctx, p.parts, p.backends, p.perVertex, p.workers)
 		p.record(st)

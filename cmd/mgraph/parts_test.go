@@ -146,7 +146,7 @@ func TestRunPartitionedBadFlags(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"run", "wtf", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis, color, ppr, hits, salsa and tc; not wtf"},
+		{[]string{"run", "msf", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis, color, ppr, hits, salsa, tc and wtf; not msf"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "-1"}, "--parts -1"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--mode", "async"}, "async"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--partition", "metis"}, "--partition"},
@@ -564,5 +564,22 @@ func TestRunPartitionedTriangles(t *testing.T) {
 		assert.Equal(t, string(wantData), string(gotData), method)
 	}
 	code, _, errOut = mgraph(t, "run", "tc", "rmat:11:8", "--undirected", "--gpus", "2", "--no-cache")
+	require.Equal(t, 2, code, errOut)
+}
+
+// TestRunPartitionedWTF: wtf over CPU parts validates with every
+// partitioner, directed and undirected; over GPUs it is refused.
+func TestRunPartitionedWTF(t *testing.T) {
+	dir := t.TempDir()
+	for _, shape := range [][]string{{"rmat:11:8"}, {"rmat:11:8", "--undirected"}} {
+		for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
+			args := append(append([]string{"run", "wtf"}, shape...), "--source", "5", "--parts", "3", "--partition", method,
+				"--trials", "2", "--validate", "--cache-dir", dir)
+			code, out, errOut := mgraph(t, args...)
+			require.Equal(t, 0, code, "%v: %s", args, errOut)
+			assert.Contains(t, out, "validation: ok", args)
+		}
+	}
+	code, _, errOut := mgraph(t, "run", "wtf", "rmat:11:8", "--gpus", "2", "--no-cache")
 	require.Equal(t, 2, code, errOut)
 }
