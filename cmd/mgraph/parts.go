@@ -129,7 +129,7 @@ func (p *partitioned) validate(app string, _ *layout.Layout, workers int, source
 }
 
 // partitionedApps maps the apps a partitioned run has to partition.Run's.
-var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc-lp", "pr": "pr", "pr-delta": "pr-delta", "bc": "bc", "kcore": "kcore", "mis": "mis", "color": "color", "ppr": "ppr", "hits": "hits", "salsa": "salsa", "tc": "tc", "wtf": "wtf"}
+var partitionedApps = map[string]string{"bfs": "bfs", "bfs-tree": "bfs-tree", "sssp": "sssp", "cc": "cc", "cc-lp": "cc-lp", "pr": "pr", "pr-delta": "pr-delta", "bc": "bc", "kcore": "kcore", "mis": "mis", "color": "color", "ppr": "ppr", "hits": "hits", "salsa": "salsa", "tc": "tc", "wtf": "wtf", "msf": "msf"}
 
 // parseGPUs reads --gpus: a count or "all" (every visible GPU); 0 when
 // not given.
@@ -154,7 +154,7 @@ func parseGPUs(s string) (int, error) {
 // hostPartApp says whether app runs over CPU parts only (its parts'
 // values stay on the host: not built for GPUs yet).
 func hostPartApp(app string) bool {
-	return slices.Contains([]string{"pr-delta", "kcore", "mis", "color", "ppr", "hits", "salsa", "tc", "wtf"}, app)
+	return slices.Contains([]string{"pr-delta", "kcore", "mis", "color", "ppr", "hits", "salsa", "tc", "wtf", "msf"}, app)
 }
 
 // partSpec is a partitioned run's shape: the GPUs (0: the CPU backend),
@@ -185,7 +185,7 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	case parts < 0 || parts > partition.MaxParts:
 		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis, color, ppr, hits, salsa, tc and wtf; not %s", app)
+		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc and, over CPU parts, kcore, mis, color, ppr, hits, salsa, tc, wtf and msf; not %s", app)
 	case mode == engine.Async:
 		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
@@ -665,7 +665,7 @@ func storeParts(e *env, c *cache.Cache, keys []string, ps []*partition.Part, ls 
 }
 
 // run runs app from sources[0] (wtf's user; cc, pr, pr-delta, kcore,
-// mis, color, hits, salsa, tc: none; bc, ppr: from all of them) over the
+// mis, color, hits, salsa, tc, msf: none; bc, ppr: from all of them) over the
 // parts (wtf with ref.DefaultWTFOptions, as on one backend); pr's and pr-delta's options
 // are pr, mis's and color's priorities drawn from seed (hostPartApp's on
 // CPU parts only: checkParts).
@@ -682,6 +682,14 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 		return p.runBC(ctx, sources, mode, ro.Exchanger)
 	}
 	switch app {
+	case "msf":
+		weight, edges, st, err := partition.RunMSF(ctx, p.parts, p.backends, p.workers)
+		p.record(st)
+		res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()}
+		if err != nil {
+			return nil, res, err
+		}
+		return apps.Forest{Weight: weight, Edges: edges}, res, nil
 	case "wtf":
 		rec, st, err := partition.RunWhoToFollow(ctx, p.parts, p.backends, src, ref.DefaultWTFOptions(), p.workers)
 		p.record(st)

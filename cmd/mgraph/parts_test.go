@@ -146,7 +146,7 @@ func TestRunPartitionedBadFlags(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"run", "msf", "rmat:8", "--parts", "2"}, "run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc, kcore, mis, color, ppr, hits, salsa, tc and wtf; not msf"},
+		{[]string{"run", "tc", "rmat:8", "--parts", "2", "--engine", "operators"}, "not the operators"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "-1"}, "--parts -1"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--mode", "async"}, "async"},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--partition", "metis"}, "--partition"},
@@ -581,5 +581,28 @@ func TestRunPartitionedWTF(t *testing.T) {
 		}
 	}
 	code, _, errOut := mgraph(t, "run", "wtf", "rmat:11:8", "--gpus", "2", "--no-cache")
+	require.Equal(t, 2, code, errOut)
+}
+
+// TestRunPartitionedMSF: msf over CPU parts validates with every
+// partitioner, weighted and not, and finds one backend's forest weight;
+// over GPUs it is refused.
+func TestRunPartitionedMSF(t *testing.T) {
+	dir := t.TempDir()
+	weightRE := regexp.MustCompile(`spanning forest: \d+ edges, weight \d+`)
+	for _, w := range [][]string{nil, {"--weights", "5"}} {
+		common := append([]string{"run", "msf", "rmat:11:8", "--undirected", "--cache-dir", dir}, w...)
+		code, out, errOut := mgraph(t, append(common, "--backend", "cpu")...)
+		require.Equal(t, 0, code, errOut)
+		want := weightRE.FindString(out)
+		require.NotEmpty(t, want, out)
+		for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
+			code, out, errOut := mgraph(t, append(common, "--parts", "3", "--partition", method, "--validate")...)
+			require.Equal(t, 0, code, errOut)
+			assert.Contains(t, out, "validation: ok", method)
+			assert.Equal(t, want, weightRE.FindString(out), method)
+		}
+	}
+	code, _, errOut := mgraph(t, "run", "msf", "rmat:11:8", "--undirected", "--gpus", "2", "--no-cache")
 	require.Equal(t, 2, code, errOut)
 }

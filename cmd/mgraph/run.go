@@ -182,7 +182,7 @@ Examples:
 			fs.BoolVar(&f.gpuOverlap, "gpu-overlap", false, "cuda, pr over --parts/--gpus: a part gathers its ghosts' row panels first and the rest while their sums travel, instead of all its rows before the exchange")
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
 			fs.StringVar(&f.gpus, "gpus", "", "bfs, bfs-tree, sssp, cc, cc-lp, pr, bc: run partitioned over N GPUs (or all), a part per GPU unless --parts, the updates exchanged by NCCL")
-			fs.IntVar(&f.parts, "parts", 0, "bfs, bfs-tree, sssp, cc, cc-lp, pr, bc, and on CPU parts pr-delta, kcore, mis, color, ppr, hits, salsa, tc and wtf: run partitioned into N parts (on the CPU, or over --gpus), each with its own engines, exchanging updates every iteration")
+			fs.IntVar(&f.parts, "parts", 0, "bfs, bfs-tree, sssp, cc, cc-lp, pr, bc, and on CPU parts pr-delta, kcore, mis, color, ppr, hits, salsa, tc, wtf and msf: run partitioned into N parts (on the CPU, or over --gpus), each with its own engines, exchanging updates every iteration")
 			fs.StringVar(&f.partitioner, "partition", "auto", "the partitioner of --parts and --gpus: "+partitionNames())
 			fs.StringVar(&f.exchange, "exchange", "device", "--parts and --gpus on GPUs: package and exchange the updates on the devices (device) or through the host (host)")
 			fs.StringVar(&f.gpuMemMax, "gpu-memory-limit", "", "cuda: the GPU memory the layout may take (e.g. 8GiB; default: what is free); over it, --backend auto runs on the CPU")
@@ -448,7 +448,7 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		Mode: mode.String(), Engine: string(apps.MultiGraph), Backend: fwd.Name(), Threads: fwd.Workers()}
 	how := mode.String() // the summary line's
 	switch {
-	case useOps && parted != nil: // an operator app over parts runs on the host (partition.RunKCore, RunMIS, RunColor, RunPersonalizedPageRank, RunHITS, RunTriangles, RunWhoToFollow)
+	case useOps && parted != nil: // an operator app over parts runs on the host (partition.RunKCore, RunMIS, RunColor, RunPersonalizedPageRank, RunHITS, RunTriangles, RunWhoToFollow, RunMSF)
 		doc.Mode, doc.Engine = "", "partitioned"
 		how = "rounds over parts"
 	case useOps:

@@ -1,0 +1,202 @@
+package partition
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mgraph-dev/mgraph/apps/ref"
+	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/par"
+)
+
+// RunMSF finds a minimum spanning forest of an undirected graph over its
+// parts, on the host, by Borůvka's algorithm as apps.MSF does (self-loops
+// ignored, unweighted arcs weighing 1, uint32 weights; ties broken by the
+// least pair of end ids, a total order). It returns the forest's total
+// weight and edges (original ids, U < V). Each round every part finds,
+// for each component, the lightest edge leaving it from the part's owned
+// vertices' rows (the component labels are one array of original ids the
+// parts share); the parts' choices are combined per component, every
+// component hooks along its edge (a mutual pair's edge is recorded once),
+// and the labels are flattened; a round that hooks nothing ends the run.
+func RunMSF(ctx context.Context, parts []*Part, backends []engine.Backend, workers int) (uint64, []ref.Edge, Stats, error) {
+	var st Stats
+	fail := func(err error) (uint64, []ref.Edge, Stats, error) {
+		return 0, nil, st, fmt.Errorf("partition: run msf: %w", err)
+	}
+	if err := checkUndirectedParts("msf", parts, backends); err != nil {
+		return fail(err)
+	}
+	for i, b := range backends {
+		if b.Layout().WeightKind == graph.Float32Weights {
+			return fail(fmt.Errorf("part %d: float32 weights are not supported (the total is a uint64 sum of uint32 weights)", i))
+		}
+	}
+	n := parts[0].NumVertices
+	st.Converged = true
+	if n == 0 {
+		return 0, []ref.Edge{}, st, nil
+	}
+	comp := make([]uint32, n) // every vertex's component: its root, a vertex of it
+	for v := range comp {
+		comp[v] = uint32(v)
+	}
+	best := make([][]msfChoice, len(parts)) // each part's lightest edge out of each component
+	for i := range best {
+		best[i] = make([]msfChoice, n)
+	}
+	ws := make([]*worker, len(parts))
+	for i := range ws {
+		ws[i] = &worker{rank: i}
+	}
+	var weight uint64
+	edges := []ref.Edge{}
+	chosen := make([]msfChoice, n)
+	for round := 0; ; round++ {
+		if err := ctx.Err(); err != nil {
+			return fail(err)
+		}
+		var wg sync.WaitGroup
+		for i, pt := range parts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				start := time.Now()
+				sent := lightestOut(pt, backends[i], comp, best[i], workers)
+				ws[i].steps = append(ws[i].steps, rankStep{active: pt.NumLocal, sent: sent, compute: time.Since(start), wall: time.Since(start)})
+			}()
+		}
+		wg.Wait()
+		// Each component's lightest edge over the parts.
+		par.For(int(n), workers, 1<<14, func(lo, hi int) {
+			for c := lo; c < hi; c++ {
+				var b msfChoice
+				for i := range best {
+					if x := best[i][c]; x.ok && (!b.ok || x.less(b)) {
+						b = x
+					}
+					best[i][c] = msfChoice{}
+				}
+				chosen[c] = b
+			}
+		})
+		// Hook every component along its edge: the root of the other end's
+		// component, unless both chose the same edge and this is the
+		// larger root (the smaller hooks, once).
+		hooked := 0
+		for c := range chosen {
+			b := chosen[c]
+			if !b.ok {
+				continue
+			}
+			other := comp[b.e.U]
+			if other == uint32(c) {
+				other = comp[b.e.V]
+			}
+			if o := chosen[other]; o.ok && o.e == b.e && uint32(c) > other {
+				continue // the mutual pair's edge, hooked from the other side
+			}
+			edges = append(edges, b.e)
+			weight += uint64(b.e.W)
+			hooked++
+		}
+		if hooked == 0 {
+			break
+		}
+		// Union along the recorded edges, then flatten the labels.
+		uf := make(map[uint32]uint32)
+		find := func(x uint32) uint32 {
+			for {
+				p, ok := uf[x]
+				if !ok {
+					return x
+				}
+				x = p
+			}
+		}
+		for _, e := range edges[len(edges)-hooked:] {
+			a, b := find(comp[e.U]), find(comp[e.V])
+			if a != b {
+				uf[max(a, b)] = min(a, b)
+			}
+		}
+		par.For(int(n), workers, 1<<14, func(lo, hi int) {
+			for v := lo; v < hi; v++ {
+				comp[v] = find(comp[v])
+			}
+		})
+	}
+	st = mergeStats(ws)
+	for i := range ws {
+		ws[i].done = true
+	}
+	return weight, edges, st, nil
+}
+
+// msfChoice is a component's lightest leaving edge, if ok.
+type msfChoice struct {
+	e  ref.Edge
+	ok bool
+}
+
+// less is MSF's total order: weight, then U, then V.
+func (x msfChoice) less(y msfChoice) bool {
+	if x.e.W != y.e.W {
+		return x.e.W < y.e.W
+	}
+	if x.e.U != y.e.U {
+		return x.e.U < y.e.U
+	}
+	return x.e.V < y.e.V
+}
+
+// lightestOut sets, for every component that part pt's owned vertices
+// leave, the lightest edge out of it in best (by component label), and
+// returns how many of those edges reach a ghost.
+func lightestOut(pt *Part, b engine.Backend, comp []uint32, best []msfChoice, workers int) uint64 {
+	l := b.Layout()
+	orig := make([]uint32, l.NumVertices)
+	for i, lid := range l.Perm {
+		orig[lid] = pt.Global[i]
+	}
+	var mu sync.Mutex
+	var ghosts uint64
+	par.For(int(pt.NumLocal), workers, 1<<12, func(lo, hi int) {
+		local := make(map[uint32]msfChoice)
+		var g uint64
+		for i := lo; i < hi; i++ {
+			lid := l.Perm[i]
+			u := pt.Global[i]
+			cu := comp[u]
+			for e := l.SparseOffsets[lid]; e < l.SparseOffsets[lid+1]; e++ {
+				v := orig[l.SparseDst[e]]
+				if v == u || comp[v] == cu {
+					continue
+				}
+				w := uint32(1)
+				if l.SparseWeights != nil {
+					w = l.SparseWeights[e]
+				}
+				x := msfChoice{e: ref.Edge{U: min(u, v), V: max(u, v), W: w}, ok: true}
+				if b, had := local[cu]; !had || x.less(b) {
+					local[cu] = x
+				}
+				if uint64(l.InvPerm[l.SparseDst[e]]) >= pt.NumLocal {
+					g++
+				}
+			}
+		}
+		mu.Lock()
+		for c, x := range local {
+			if b := best[c]; !b.ok || x.less(b) {
+				best[c] = x
+			}
+		}
+		ghosts += g
+		mu.Unlock()
+	})
+	return ghosts
+}
