@@ -426,24 +426,6 @@ func TestRunPartitionedTrace(t *testing.T) {
 	}
 }
 
-// TestRunPartitionedPRDelta: pr-delta over CPU parts validates with every
-// partitioner, and is refused over GPUs (not built yet) before any work.
-func TestRunPartitionedPRDelta(t *testing.T) {
-	dir := t.TempDir()
-	for _, method := range []string{"brp", "random", "balanced", "static"} {
-		code, out, errOut := mgraph(t, "run", "pr-delta", "rmat:11:8", "--parts", "3", "--partition", method, "--trials", "2",
-			"--validate", "--cache-dir", dir, "--threads", "2")
-		require.Equal(t, 0, code, errOut)
-		assert.Contains(t, out, "validation: ok", method)
-		assert.Contains(t, out, "3 parts on CPU", method)
-	}
-	for _, args := range [][]string{{"--gpus", "2"}, {"--backend", "cuda", "--parts", "2"}} {
-		code, _, errOut := mgraph(t, append([]string{"run", "pr-delta", "rmat:11:8", "--no-cache"}, args...)...)
-		require.Equal(t, 2, code, "%v: %s", args, errOut)
-		assert.Contains(t, errOut, "pr-delta runs over CPU parts", args)
-	}
-}
-
 // TestRunPartitionedAuto: the default partitioner takes, of balanced and
 // brp, the one that cuts fewer arcs and says so: a grid's contiguous
 // ranges (balanced).
@@ -454,155 +436,72 @@ func TestRunPartitionedAuto(t *testing.T) {
 	assert.Contains(t, errOut, "(auto: balanced,")
 }
 
-// TestRunPartitionedKCore: kcore over CPU parts validates with every
-// partitioner and writes what one backend writes; over GPUs, and with
-// --lb, it is refused before any work.
-func TestRunPartitionedKCore(t *testing.T) {
-	dir := t.TempDir()
-	want := filepath.Join(dir, "want.tsv")
-	code, _, errOut := mgraph(t, "run", "kcore", "rmat:11:8", "--undirected", "--backend", "cpu", "--out", want, "--cache-dir", dir)
-	require.Equal(t, 0, code, errOut)
-	wantData, err := os.ReadFile(want)
-	require.NoError(t, err)
-	for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
-		got := filepath.Join(dir, method+".tsv")
-		code, out, errOut := mgraph(t, "run", "kcore", "rmat:11:8", "--undirected", "--parts", "3", "--partition", method,
-			"--trials", "2", "--validate", "--cache-dir", dir, "--out", got)
-		require.Equal(t, 0, code, errOut)
-		assert.Contains(t, out, "validation: ok", method)
-		assert.Contains(t, out, "rounds over parts", method)
-		gotData, err := os.ReadFile(got)
-		require.NoError(t, err)
-		assert.Equal(t, string(wantData), string(gotData), method)
-	}
-	for _, args := range [][]string{{"--gpus", "2"}, {"--backend", "cuda", "--parts", "2"}, {"--parts", "2", "--lb", "twc"}} {
-		code, _, errOut := mgraph(t, append([]string{"run", "kcore", "rmat:11:8", "--undirected", "--no-cache"}, args...)...)
-		require.Equal(t, 2, code, "%v: %s", args, errOut)
-	}
-}
-
-// TestRunPartitionedMISAndColor: mis and color over CPU parts validate
-// with every partitioner and write the same set and colours whatever the
-// partition (priorities over original ids); over GPUs they are refused.
-func TestRunPartitionedMISAndColor(t *testing.T) {
-	dir := t.TempDir()
-	for _, app := range []string{"mis", "color"} {
-		var first string
-		for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
-			got := filepath.Join(dir, app+"-"+method+".tsv")
-			code, out, errOut := mgraph(t, "run", app, "rmat:11:8", "--undirected", "--parts", "3", "--partition", method,
-				"--trials", "2", "--validate", "--cache-dir", dir, "--out", got, "--seed", "5")
-			require.Equal(t, 0, code, errOut)
-			assert.Contains(t, out, "validation: ok", method)
-			data, err := os.ReadFile(got)
-			require.NoError(t, err)
-			if first == "" {
-				first = string(data)
-			}
-			assert.Equal(t, first, string(data), "%s %s: the same whatever the partition", app, method)
-		}
-		code, _, errOut := mgraph(t, "run", app, "rmat:11:8", "--undirected", "--gpus", "2", "--no-cache")
-		require.Equal(t, 2, code, errOut)
-	}
-}
-
-// TestRunPartitionedPPR: ppr over CPU parts from one source and from
-// several validates with every partitioner; over GPUs it is refused.
-func TestRunPartitionedPPR(t *testing.T) {
-	dir := t.TempDir()
-	for _, src := range [][]string{{"--source", "7"}, {"--sources", "3"}} {
-		for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
-			args := append([]string{"run", "ppr", "rmat:11:8", "--parts", "3", "--partition", method, "--trials", "2", "--validate",
-				"--cache-dir", dir}, src...)
-			code, out, errOut := mgraph(t, args...)
-			require.Equal(t, 0, code, "%v: %s", args, errOut)
-			assert.Contains(t, out, "validation: ok", args)
-			assert.Contains(t, out, "rounds over parts", args)
-		}
-	}
-	code, _, errOut := mgraph(t, "run", "ppr", "rmat:11:8", "--gpus", "2", "--no-cache")
-	require.Equal(t, 2, code, errOut)
-}
-
-// TestRunPartitionedHITS: hits and salsa over CPU parts validate with
-// every partitioner, directed and undirected; over GPUs they are refused.
-func TestRunPartitionedHITS(t *testing.T) {
-	dir := t.TempDir()
-	for _, app := range []string{"hits", "salsa"} {
-		for _, shape := range [][]string{{"rmat:11:8"}, {"rmat:11:8", "--undirected"}} {
-			for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
-				args := append(append([]string{"run", app}, shape...), "--parts", "3", "--partition", method, "--trials", "2",
-					"--validate", "--cache-dir", dir)
-				code, out, errOut := mgraph(t, args...)
-				require.Equal(t, 0, code, "%v: %s", args, errOut)
-				assert.Contains(t, out, "validation: ok", args)
-			}
-		}
-		code, _, errOut := mgraph(t, "run", app, "rmat:11:8", "--gpus", "2", "--no-cache")
-		require.Equal(t, 2, code, errOut)
-	}
-}
-
-// TestRunPartitionedTriangles: tc over CPU parts validates with every
-// partitioner and, with --out, writes every vertex's triangles as one
-// backend does; over GPUs it is refused.
-func TestRunPartitionedTriangles(t *testing.T) {
-	dir := t.TempDir()
-	want := filepath.Join(dir, "want.tsv")
-	code, _, errOut := mgraph(t, "run", "tc", "rmat:11:8", "--undirected", "--backend", "cpu", "--out", want, "--cache-dir", dir)
-	require.Equal(t, 0, code, errOut)
-	wantData, err := os.ReadFile(want)
-	require.NoError(t, err)
-	for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
-		got := filepath.Join(dir, method+".tsv")
-		code, out, errOut := mgraph(t, "run", "tc", "rmat:11:8", "--undirected", "--parts", "3", "--partition", method,
-			"--trials", "2", "--validate", "--cache-dir", dir, "--out", got)
-		require.Equal(t, 0, code, errOut)
-		assert.Contains(t, out, "validation: ok", method)
-		gotData, err := os.ReadFile(got)
-		require.NoError(t, err)
-		assert.Equal(t, string(wantData), string(gotData), method)
-	}
-	code, _, errOut = mgraph(t, "run", "tc", "rmat:11:8", "--undirected", "--gpus", "2", "--no-cache")
-	require.Equal(t, 2, code, errOut)
-}
-
-// TestRunPartitionedWTF: wtf over CPU parts validates with every
-// partitioner, directed and undirected; over GPUs it is refused.
-func TestRunPartitionedWTF(t *testing.T) {
-	dir := t.TempDir()
-	for _, shape := range [][]string{{"rmat:11:8"}, {"rmat:11:8", "--undirected"}} {
-		for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
-			args := append(append([]string{"run", "wtf"}, shape...), "--source", "5", "--parts", "3", "--partition", method,
-				"--trials", "2", "--validate", "--cache-dir", dir)
-			code, out, errOut := mgraph(t, args...)
-			require.Equal(t, 0, code, "%v: %s", args, errOut)
-			assert.Contains(t, out, "validation: ok", args)
-		}
-	}
-	code, _, errOut := mgraph(t, "run", "wtf", "rmat:11:8", "--gpus", "2", "--no-cache")
-	require.Equal(t, 2, code, errOut)
-}
-
-// TestRunPartitionedMSF: msf over CPU parts validates with every
-// partitioner, weighted and not, and finds one backend's forest weight;
-// over GPUs it is refused.
-func TestRunPartitionedMSF(t *testing.T) {
+// TestRunPartitionedHostApps: the apps that run over CPU parts only
+// validate with every partitioner, and are refused over GPUs before any
+// work (as --lb is for the operator apps among them). Where the result
+// does not depend on the partition, every partition writes the same
+// (--out): kcore's core numbers and tc's triangles, one backend's too;
+// mis's set and color's colours, drawn over original ids; msf's forest
+// weight, one backend's.
+func TestRunPartitionedHostApps(t *testing.T) {
 	dir := t.TempDir()
 	weightRE := regexp.MustCompile(`spanning forest: \d+ edges, weight \d+`)
-	for _, w := range [][]string{nil, {"--weights", "5"}} {
-		common := append([]string{"run", "msf", "rmat:11:8", "--undirected", "--cache-dir", dir}, w...)
-		code, out, errOut := mgraph(t, append(common, "--backend", "cpu")...)
-		require.Equal(t, 0, code, errOut)
-		want := weightRE.FindString(out)
-		require.NotEmpty(t, want, out)
-		for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
-			code, out, errOut := mgraph(t, append(common, "--parts", "3", "--partition", method, "--validate")...)
+	for _, c := range []struct {
+		app   string
+		graph []string
+		same  string // "out": every run writes the same; "backend": and one backend's; "weight": the same forest weight
+	}{
+		{"pr-delta", []string{"rmat:11:8"}, ""},
+		{"kcore", []string{"rmat:11:8", "--undirected"}, "backend"},
+		{"mis", []string{"rmat:11:8", "--undirected", "--seed", "5"}, "out"},
+		{"color", []string{"rmat:11:8", "--undirected", "--seed", "5"}, "out"},
+		{"ppr", []string{"rmat:11:8", "--source", "7"}, ""},
+		{"ppr", []string{"rmat:11:8", "--sources", "3"}, ""},
+		{"hits", []string{"rmat:11:8"}, ""},
+		{"salsa", []string{"rmat:11:8", "--undirected"}, ""},
+		{"tc", []string{"rmat:11:8", "--undirected"}, "backend"},
+		{"wtf", []string{"rmat:11:8", "--source", "5"}, ""},
+		{"msf", []string{"rmat:11:8", "--undirected", "--weights", "5"}, "weight"},
+	} {
+		common := append([]string{"run", c.app}, c.graph...)
+		var first string
+		if c.same == "backend" || c.same == "weight" {
+			want := filepath.Join(dir, c.app+"-want.tsv")
+			code, out, errOut := mgraph(t, append(common, "--backend", "cpu", "--out", want, "--cache-dir", dir)...)
 			require.Equal(t, 0, code, errOut)
-			assert.Contains(t, out, "validation: ok", method)
-			assert.Equal(t, want, weightRE.FindString(out), method)
+			first = weightRE.FindString(out)
+			if c.same == "backend" {
+				data, err := os.ReadFile(want)
+				require.NoError(t, err)
+				first = string(data)
+			}
+		}
+		for _, method := range []string{"brp", "random", "balanced", "static", "auto"} {
+			got := filepath.Join(dir, c.app+"-"+method+".tsv")
+			args := append(common, "--parts", "3", "--partition", method, "--trials", "2", "--validate", "--cache-dir", dir, "--out", got)
+			code, out, errOut := mgraph(t, args...)
+			require.Equal(t, 0, code, "%v: %s", args, errOut)
+			assert.Contains(t, out, "validation: ok", args)
+			result := weightRE.FindString(out)
+			if c.same != "weight" {
+				data, err := os.ReadFile(got)
+				require.NoError(t, err)
+				result = string(data)
+			}
+			if c.same != "" {
+				if first == "" {
+					first = result
+				}
+				assert.Equal(t, first, result, "%v: the same whatever the partition", args)
+			}
+		}
+		for _, where := range [][]string{{"--gpus", "2"}, {"--backend", "cuda", "--parts", "2"}} {
+			code, _, errOut := mgraph(t, append(append(common, "--no-cache"), where...)...)
+			require.Equal(t, 2, code, "%s %v: %s", c.app, where, errOut)
+			assert.Contains(t, errOut, c.app+" runs over CPU parts", where)
 		}
 	}
-	code, _, errOut := mgraph(t, "run", "msf", "rmat:11:8", "--undirected", "--gpus", "2", "--no-cache")
+	code, _, errOut := mgraph(t, "run", "kcore", "rmat:11:8", "--undirected", "--parts", "2", "--lb", "twc", "--no-cache")
 	require.Equal(t, 2, code, errOut)
+	assert.Contains(t, errOut, "--lb")
 }
