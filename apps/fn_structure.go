@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"sync/atomic"
 
+	"github.com/mgraph-dev/mgraph/internal/mix"
 	"github.com/mgraph-dev/mgraph/ops"
 )
 
@@ -125,14 +126,10 @@ func kcoreDropFunctor(deg, core *ops.Array[uint32]) *ops.Functor {
 		CPU: &kcoreDropFn{deg: deg.Host(), core: core.Host()}}
 }
 
-// priority is a vertex's random priority in round seed (splitmix64, as
-// kernels/fn_structure.cuh's).
-func priority(v uint32, seed uint64) uint64 {
-	x := uint64(v) + seed*0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
+// Priority is vertex v's random priority in round seed of MIS and
+// colouring (SplitMix64 of v + seed·Golden, as kernels/fn_structure.cuh's
+// priority; partition's MIS and colouring over parts draw theirs too).
+func Priority(v uint32, seed uint64) uint64 { return mix.Mix64(uint64(v) + seed*mix.Golden) }
 
 type localMaxFn struct {
 	state       []uint32
@@ -153,7 +150,7 @@ func (f *localMaxFn) Value(v, u uint32, _ uint64, _ uint32) float64 {
 		}
 		return 0
 	}
-	if p, q := priority(v, f.seed), priority(u, f.seed); q > p || (q == p && u > v) {
+	if p, q := Priority(v, f.seed), Priority(u, f.seed); q > p || (q == p && u > v) {
 		return 1
 	}
 	return 0

@@ -192,7 +192,7 @@ func (rp *roundsPart) beats(u, v uint32, degU, degV uint64, seed uint64) bool {
 	if !rp.mis && degU != degV {
 		return degU > degV
 	}
-	pv, pu := priority(rp.orig[v], seed), priority(rp.orig[u], seed)
+	pv, pu := apps.Priority(rp.orig[v], seed), apps.Priority(rp.orig[u], seed)
 	return pu > pv || (pu == pv && rp.orig[u] > rp.orig[v])
 }
 
@@ -347,13 +347,4 @@ func (rp *roundsPart) collect(out []uint32) {
 	for i, v := range rp.owned {
 		out[rp.w.pt.Global[i]] = rp.state[v]
 	}
-}
-
-// priority is a vertex's random priority in round seed (splitmix64, as
-// apps' MIS and colouring draw theirs).
-func priority(v uint32, seed uint64) uint64 {
-	x := uint64(v) + seed*0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
 }
