@@ -211,7 +211,7 @@ func (d *devicePart) decidePull(ctx context.Context, c cuda.PartCounters, ds *pa
 // caller unpacks them (BroadcastFrontier, BroadcastUnpack).
 func (d *devicePart) sendLevels(ctx context.Context) error {
 	if !d.pr.HoldsTree() {
-		if err := d.pr.HoldTree(treeTables(d.parts, d.rank, d.b.l.Perm, d.b.l.InvPerm)); err != nil {
+		if err := d.pr.HoldTree(treeTables(d.parts, d.rank, d.b.l.Perm)); err != nil {
 			return fmt.Errorf("cuda backend: %w", err)
 		}
 	}
@@ -244,14 +244,10 @@ func (d *devicePart) Parents(ctx context.Context) error {
 }
 
 // treeTables returns part i's BFS tree tables in its layout's numbering
-// (perm: the part's numbering to the layout's, inv its inverse).
-func treeTables(parts []*partition.Part, i int, perm, inv []uint32) cuda.PartTreeTables {
-	pt := parts[i]
-	t := cuda.PartTreeTables{OrigByLid: make([]uint32, len(inv))}
+// (perm: the part's numbering to the layout's).
+func treeTables(parts []*partition.Part, i int, perm []uint32) cuda.PartTreeTables {
+	t := cuda.PartTreeTables{OrigByLid: parts[i].OriginalIDs(perm)}
 	t.RecvLid, t.RecvStart = holderTables(parts, i, perm)
-	for lid, local := range inv {
-		t.OrigByLid[lid] = pt.Global[local]
-	}
 	return t
 }
 

@@ -45,8 +45,10 @@ func RunMSF(ctx context.Context, parts []*Part, backends []engine.Backend, worke
 		comp[v] = uint32(v)
 	}
 	best := make([][]msfChoice, len(parts)) // each part's lightest edge out of each component
-	for i := range best {
+	origs := make([][]uint32, len(parts))   // each part's original id of every layout id
+	for i, pt := range parts {
 		best[i] = make([]msfChoice, n)
+		origs[i] = pt.OriginalIDs(backends[i].Layout().Perm)
 	}
 	ws := make([]*worker, len(parts))
 	for i := range ws {
@@ -65,7 +67,7 @@ func RunMSF(ctx context.Context, parts []*Part, backends []engine.Backend, worke
 			go func() {
 				defer wg.Done()
 				start := time.Now()
-				sent := lightestOut(pt, backends[i], comp, best[i], workers)
+				sent := lightestOut(pt, backends[i], origs[i], comp, best[i], workers)
 				ws[i].steps = append(ws[i].steps, rankStep{active: pt.NumLocal, sent: sent, compute: time.Since(start), wall: time.Since(start)})
 			}()
 		}
@@ -155,13 +157,10 @@ func (x msfChoice) less(y msfChoice) bool {
 
 // lightestOut sets, for every component that part pt's owned vertices
 // leave, the lightest edge out of it in best (by component label), and
-// returns how many of those edges reach a ghost.
-func lightestOut(pt *Part, b engine.Backend, comp []uint32, best []msfChoice, workers int) uint64 {
+// returns how many of those edges reach a ghost; orig is the original id
+// of every layout id of b's layout (Part.OriginalIDs).
+func lightestOut(pt *Part, b engine.Backend, orig, comp []uint32, best []msfChoice, workers int) uint64 {
 	l := b.Layout()
-	orig := make([]uint32, l.NumVertices)
-	for i, lid := range l.Perm {
-		orig[lid] = pt.Global[i]
-	}
 	var mu sync.Mutex
 	var ghosts uint64
 	par.For(int(pt.NumLocal), workers, 1<<12, func(lo, hi int) {

@@ -146,13 +146,10 @@ func (rp *roundsPart) init(all []*roundsPart, bar *Barrier) {
 	pt, l := rp.w.pt, rp.w.l
 	rp.all, rp.bar = all, bar
 	rp.owned = l.Perm[:pt.NumLocal]
-	rp.orig = make([]uint32, l.NumVertices)
 	rp.state = make([]uint32, l.NumVertices)
 	rp.win = make([]uint8, l.NumVertices)
 	rp.ghostState = make([]*uint32, l.NumVertices)
-	for i, lid := range l.Perm {
-		rp.orig[lid] = pt.Global[i]
-	}
+	rp.orig = pt.OriginalIDs(l.Perm)
 	for _, v := range rp.owned {
 		rp.state[v] = apps.Unreached
 	}

@@ -66,6 +66,16 @@ func (p *Part) Local(orig uint32) (uint32, bool) {
 	return uint32(i), ok
 }
 
+// OriginalIDs returns the original id of every layout id of the part's
+// layout, whose Perm (the part's numbering to the layout's) is perm.
+func (p *Part) OriginalIDs(perm []uint32) []uint32 {
+	orig := make([]uint32, len(perm))
+	for i, lid := range perm {
+		orig[lid] = p.Global[i]
+	}
+	return orig
+}
+
 // NumPartVertices is the number of vertices of the part's graph (owned and
 // ghosts): the vertex count of its layout.
 func (p *Part) NumPartVertices() uint64 { return p.NumLocal + p.NumGhosts }

@@ -99,10 +99,7 @@ type trianglePart struct {
 // layout rows (layout ids) in original ids.
 func newTrianglePart(pt *Part, b engine.Backend, workers int) *trianglePart {
 	l := b.Layout()
-	orig := make([]uint32, l.NumVertices) // layout id → original id
-	for i, lid := range l.Perm {
-		orig[lid] = pt.Global[i]
-	}
+	orig := pt.OriginalIDs(l.Perm)
 	tp := &trianglePart{pt: pt, workers: workers, off: make([]uint64, pt.NumLocal+1)}
 	lists := make([][]uint32, pt.NumLocal)
 	par.For(int(pt.NumLocal), workers, 1<<10, func(lo, hi int) {
