@@ -44,10 +44,8 @@ func RunPageRankDelta(ctx context.Context, parts []*Part, backends []engine.Back
 	fail := func(err error) ([]float64, int, Stats, error) {
 		return nil, 0, st, fmt.Errorf("partition: run pr-delta: %w", err)
 	}
-	if err := checkParts(parts, backends); err != nil {
-		return fail(err)
-	}
-	if err := opts.check(true); err != nil {
+	n, err := checkRank(parts, backends, opts, true)
+	if err != nil {
 		return fail(err)
 	}
 	if eopts.Mode == engine.Async || eopts.Mode == engine.Pull {
@@ -57,7 +55,6 @@ func RunPageRankDelta(ctx context.Context, parts []*Part, backends []engine.Back
 		eopts.Mode = engine.Hybrid
 	}
 	eopts.MaxIterations, eopts.Trace = 1, false
-	n := parts[0].NumVertices
 	st.Converged = true
 	if n == 0 {
 		return []float64{}, 0, st, nil
@@ -120,12 +117,7 @@ func RunPageRankDelta(ctx context.Context, parts []*Part, backends []engine.Back
 		d.collect(out, mass)
 	}
 	ws[0].collect = time.Since(start)
-	st = mergeStats(ws)
-	st.Bytes = st.Messages * 8
-	for s := range st.Steps {
-		st.Steps[s].Bytes = st.Steps[s].Messages * 8
-	}
-	st.Converged = ws[0].done
+	st = mergeStats(ws) // its Converged: part 0 found no active vertex left
 	return out, steps[0], st, nil
 }
 

@@ -103,7 +103,6 @@ func runHITS(ctx context.Context, parts []*Part, ls []*layout.Layout, salsa bool
 		return fail(err)
 	}
 	st = mergeStats(ws)
-	st.Bytes = st.Messages * 8
 	st.Converged = ws[0].done || maxIter == 0
 	return hubs, authorities, iters[0], st, nil
 }

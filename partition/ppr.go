@@ -22,13 +22,10 @@ func RunPersonalizedPageRank(ctx context.Context, parts []*Part, backends []engi
 	fail := func(err error) ([]float64, int, Stats, error) {
 		return nil, 0, st, fmt.Errorf("partition: run ppr: %w", err)
 	}
-	if err := checkParts(parts, backends); err != nil {
+	n, err := checkRank(parts, backends, opts, false)
+	if err != nil {
 		return fail(err)
 	}
-	if err := opts.check(false); err != nil {
-		return fail(err)
-	}
-	n := parts[0].NumVertices
 	st.Converged = true
 	if n == 0 {
 		return []float64{}, 0, st, nil
@@ -78,10 +75,6 @@ func RunPersonalizedPageRank(ctx context.Context, parts []*Part, backends []engi
 		return fail(err)
 	}
 	st = mergeStats(ws)
-	st.Bytes = st.Messages * 8
-	for s := range st.Steps {
-		st.Steps[s].Bytes = st.Steps[s].Messages * 8
-	}
 	st.Converged = ws[0].done || opts.MaxIterations == 0
 	return out, iters[0], st, nil
 }

@@ -23,6 +23,19 @@ type RankOptions struct {
 	MaxIterations      int
 }
 
+// checkRank checks a rank run's parts, backends and options (positive:
+// the tolerance must be, as pr-delta's) and returns the graph's vertex
+// count.
+func checkRank(parts []*Part, backends []engine.Backend, o RankOptions, positive bool) (uint64, error) {
+	if err := checkParts(parts, backends); err != nil {
+		return 0, err
+	}
+	if err := o.check(positive); err != nil {
+		return 0, err
+	}
+	return parts[0].NumVertices, nil
+}
+
 // check says why o cannot run, or nil; pr-delta (positive) also needs a
 // positive tolerance, its threshold.
 func (o RankOptions) check(positive bool) error {
@@ -96,13 +109,10 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 	fail := func(err error) ([]float64, int, Stats, error) {
 		return nil, 0, st, fmt.Errorf("partition: run pr: %w", err)
 	}
-	if err := checkParts(parts, backends); err != nil {
+	n, err := checkRank(parts, backends, opts, false)
+	if err != nil {
 		return fail(err)
 	}
-	if err := opts.check(false); err != nil {
-		return fail(err)
-	}
-	n := parts[0].NumVertices
 	st.Converged = true
 	if n == 0 {
 		return []float64{}, 0, st, nil
@@ -157,11 +167,7 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 	if err != nil {
 		return fail(err)
 	}
-	st = mergeStats(workersState)
-	st.Bytes = st.Messages * 8
-	for s := range st.Steps {
-		st.Steps[s].Bytes = st.Steps[s].Messages * 8
-	}
+	st = mergeStats(workersState) // a sum's 8 bytes are MessageBytes too
 	st.Converged = workersState[0].done || opts.MaxIterations == 0
 	return out, iters[0], st, nil
 }
