@@ -183,3 +183,32 @@ func (b *Barrier) Wait(ctx context.Context) error {
 		return ctx.Err()
 	}
 }
+
+// hostSums sums numbers over the parts of a host run whose parts share the
+// process's memory (RunHITS, RunMIS, RunColor): each part posts its own,
+// and after a barrier reads everyone's.
+type hostSums struct {
+	bar    *Barrier
+	posted [][3]float64 // by part
+}
+
+// newHostSums returns the sums of parts parts meeting at bar.
+func newHostSums(bar *Barrier, parts int) *hostSums {
+	return &hostSums{bar: bar, posted: make([][3]float64, parts)}
+}
+
+// sum posts part rank's x and returns the sums over the parts (collective:
+// two barriers, the second keeping the posts until all have read them).
+func (h *hostSums) sum(ctx context.Context, rank int, x [3]float64) ([3]float64, error) {
+	h.posted[rank] = x
+	var s [3]float64
+	if err := h.bar.Wait(ctx); err != nil {
+		return s, err
+	}
+	for _, p := range h.posted {
+		for k := range s {
+			s[k] += p[k]
+		}
+	}
+	return s, h.bar.Wait(ctx)
+}

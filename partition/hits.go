@@ -68,12 +68,13 @@ func runHITS(ctx context.Context, parts []*Part, ls []*layout.Layout, salsa bool
 	}
 	hs := make([]*hitsPart, len(parts))
 	bar := NewBarrier(len(parts))
+	sums := newHostSums(bar, len(parts))
 	for i, pt := range parts {
 		l := ls[i]
 		if l.NumVertices != pt.NumPartVertices() || uint64(len(l.Perm)) != l.NumVertices {
 			return fail(fmt.Errorf("part %d: a layout of %d vertices for %d owned and %d ghosts", i, l.NumVertices, pt.NumLocal, pt.NumGhosts))
 		}
-		hs[i] = newHITSPart(pt, l, hs, bar, salsa, workers)
+		hs[i] = newHITSPart(pt, l, hs, bar, sums, salsa, workers)
 	}
 	hubs, authorities = make([]float64, n), make([]float64, n)
 	runCtx, cancel := context.WithCancelCause(ctx)
@@ -122,13 +123,13 @@ type hitsPart struct {
 	owned              []uint32
 	acc, hub, auth     []float64
 	cnt                []uint64
-	ghostPart, ghostAt []uint32   // by ghost index
-	posted             [3]float64 // sums posted for the others
+	ghostPart, ghostAt []uint32 // by ghost index
+	sums               *hostSums
 }
 
-func newHITSPart(pt *Part, l *layout.Layout, all []*hitsPart, bar *Barrier, salsa bool, workers int) *hitsPart {
+func newHITSPart(pt *Part, l *layout.Layout, all []*hitsPart, bar *Barrier, sums *hostSums, salsa bool, workers int) *hitsPart {
 	nv := l.NumVertices
-	return &hitsPart{pt: pt, l: l, all: all, bar: bar, salsa: salsa, workers: workers, owned: l.Perm[:pt.NumLocal],
+	return &hitsPart{pt: pt, l: l, all: all, bar: bar, sums: sums, salsa: salsa, workers: workers, owned: l.Perm[:pt.NumLocal],
 		acc: make([]float64, nv), hub: make([]float64, nv), auth: make([]float64, nv), cnt: make([]uint64, nv),
 		ghostPart: make([]uint32, pt.NumGhosts), ghostAt: make([]uint32, pt.NumGhosts)}
 }
@@ -165,20 +166,9 @@ func (h *hitsPart) gather(ctx context.Context, x func(u uint32) float64) error {
 }
 
 // sum posts x (three numbers) and returns their sums over the parts
-// (collective: two barriers, the second keeping the posts until all have
-// read them).
+// (collective: hostSums.sum).
 func (h *hitsPart) sum(ctx context.Context, x [3]float64) ([3]float64, error) {
-	h.posted = x
-	var s [3]float64
-	if err := h.bar.Wait(ctx); err != nil {
-		return s, err
-	}
-	for _, o := range h.all {
-		for k := range s {
-			s[k] += o.posted[k]
-		}
-	}
-	return s, h.bar.Wait(ctx)
+	return h.sums.sum(ctx, h.pt.Index, x)
 }
 
 // run is the part's side of the iterations; it returns how many ran.

@@ -86,8 +86,9 @@ func runRounds(ctx context.Context, app string, parts []*Part, backends []engine
 		rps[i] = &roundsPart{w: &worker{rank: i, pt: pt, b: backends[i], l: l}, mis: app == "mis", seed: seed, workers: workers}
 	}
 	bar := NewBarrier(len(parts))
+	sums := newHostSums(bar, len(parts))
 	for _, rp := range rps {
-		rp.init(rps, bar)
+		rp.init(rps, bar, sums)
 	}
 	out := make([]uint32, n)
 	runCtx, cancel := context.WithCancelCause(ctx)
@@ -129,6 +130,7 @@ type roundsPart struct {
 	seed    uint64
 	workers int
 	bar     *Barrier
+	sums    *hostSums
 	all     []*roundsPart
 	owned   []uint32 // the owned vertices' layout ids (the part's numbering)
 	orig    []uint32 // every layout id's original id
@@ -137,14 +139,14 @@ type roundsPart struct {
 	// ghostState[lid] points at the state of the ghost at layout id lid in
 	// its owner's array (nil for owned vertices).
 	ghostState []*uint32
-	undecided  uint64 // posted for the others
+	undecided  uint64 // the owned vertices undecided
 }
 
 // init sets every owned vertex undecided and ties the ghosts to their
 // owners' states (every part's arrays exist before any reads them).
-func (rp *roundsPart) init(all []*roundsPart, bar *Barrier) {
+func (rp *roundsPart) init(all []*roundsPart, bar *Barrier, sums *hostSums) {
 	pt, l := rp.w.pt, rp.w.l
-	rp.all, rp.bar = all, bar
+	rp.all, rp.bar, rp.sums = all, bar, sums
 	rp.owned = l.Perm[:pt.NumLocal]
 	rp.state = make([]uint32, l.NumVertices)
 	rp.win = make([]uint8, l.NumVertices)
@@ -227,19 +229,13 @@ func (rp *roundsPart) run(ctx context.Context) error {
 		}
 		clock.Lap(&ph.Exchange)
 		rp.undecided = rp.count()
-		if err := rp.bar.Wait(ctx); err != nil {
-			return err
-		}
-		var total uint64
-		for _, o := range rp.all {
-			total += o.undecided
-		}
-		if err := rp.bar.Wait(ctx); err != nil { // every part has read the counts
+		total, err := rp.sums.sum(ctx, rp.w.rank, [3]float64{float64(rp.undecided)})
+		if err != nil {
 			return err
 		}
 		clock.Lap(&ph.Reduce)
 		w.steps = append(w.steps, rankStep{active: active, wall: time.Since(start), compute: time.Since(start) - ph.Exchange - ph.Reduce, phases: ph})
-		if total == 0 {
+		if total[0] == 0 {
 			w.done = true
 			return nil
 		}
