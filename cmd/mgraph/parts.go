@@ -678,101 +678,64 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 	if ro.Exchanger == nil && p.onGPUs && !p.host {
 		ro.Exchanger = gpu.NewPeerExchanger(len(p.parts))
 	}
-	if app == "bc" {
-		return p.runBC(ctx, sources, mode, ro.Exchanger)
-	}
+	rank := partition.RankOptions{Damping: pr.Damping, Tolerance: pr.Tolerance, MaxIterations: pr.MaxIterations}
 	switch app {
+	case "bc":
+		return p.runBC(ctx, sources, mode, ro.Exchanger)
 	case "msf":
 		weight, edges, st, err := partition.RunMSF(ctx, p.parts, p.backends, p.workers)
-		p.record(st)
-		res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()}
-		if err != nil {
-			return nil, res, err
-		}
-		return apps.Forest{Weight: weight, Edges: edges}, res, nil
+		return p.done(apps.Forest{Weight: weight, Edges: edges}, st.Supersteps, st, err)
 	case "wtf":
 		rec, st, err := partition.RunWhoToFollow(ctx, p.parts, p.backends, src, ref.DefaultWTFOptions(), p.workers)
-		p.record(st)
-		res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()}
-		if err != nil {
-			return nil, res, err
-		}
-		return apps.Recommendations(rec), res, nil
+		return p.done(apps.Recommendations(rec), st.Supersteps, st, err)
 	case "tc":
 		total, per, st, err := partition.RunTriangles(ctx, p.parts, p.backends, p.perVertex, p.workers)
-		p.record(st)
-		res := engine.Result{Iterations: 1, Seconds: st.Compute.Seconds()}
-		if err != nil {
-			return nil, res, err
-		}
-		return apps.Triangles{Total: total, PerVertex: per}, res, nil
+		return p.done(apps.Triangles{Total: total, PerVertex: per}, 1, st, err)
 	case "hits", "salsa":
 		hubs, auth, iters, st, err := partition.RunHITS(ctx, p.parts, p.backends, app == "salsa", pr.MaxIterations, pr.Tolerance, p.workers)
-		p.record(st)
-		res := engine.Result{Iterations: iters, Seconds: st.Compute.Seconds()}
-		if err != nil {
-			return nil, res, err
-		}
-		return apps.HubsAuthorities{Hubs: hubs, Authorities: auth}, res, nil
+		return p.done(apps.HubsAuthorities{Hubs: hubs, Authorities: auth}, iters, st, err)
 	case "ppr":
-		opts := partition.RankOptions{Damping: pr.Damping, Tolerance: pr.Tolerance, MaxIterations: pr.MaxIterations}
-		ranks, iters, st, err := partition.RunPersonalizedPageRank(ctx, p.parts, p.backends, sources, opts, p.workers)
-		p.record(st)
-		return ranks, engine.Result{Iterations: iters, Seconds: st.Compute.Seconds()}, err
+		ranks, iters, st, err := partition.RunPersonalizedPageRank(ctx, p.parts, p.backends, sources, rank, p.workers)
+		return p.done(ranks, iters, st, err)
 	case "mis":
 		set, st, err := partition.RunMIS(ctx, p.parts, p.backends, seed, p.workers)
-		p.record(st)
-		return set, engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()}, err
+		return p.done(set, st.Supersteps, st, err)
 	case "color":
 		colors, st, err := partition.RunColor(ctx, p.parts, p.backends, seed, p.workers)
-		p.record(st)
-		return colors, engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()}, err
-	}
-	if app == "kcore" {
+		return p.done(colors, st.Supersteps, st, err)
+	case "kcore":
 		core, st, err := partition.RunKCore(ctx, p.parts, p.backends, ro.Exchanger)
-		p.record(st)
-		res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()}
-		if err != nil {
-			return nil, res, err
-		}
-		return core, res, nil
-	}
-	if app == "pr-delta" {
+		return p.done(core, st.Supersteps, st, err)
+	case "pr-delta":
 		if mode == engine.Pull {
 			return nil, engine.Result{}, fmt.Errorf("pr-delta: %w", engine.ErrPullMode)
 		}
-		opts := partition.RankOptions{Damping: pr.Damping, Tolerance: pr.Tolerance, MaxIterations: pr.MaxIterations}
-		ranks, steps, st, err := partition.RunPageRankDelta(ctx, p.parts, p.backends, opts, engine.RunOptions{Mode: mode, Seed: seed})
-		p.record(st)
-		res := engine.Result{Iterations: steps, Seconds: st.Compute.Seconds()}
-		if err != nil {
-			return nil, res, err
-		}
-		return ranks, res, nil
-	}
-	if app == "pr" {
-		opts := partition.RankOptions{Damping: pr.Damping, Tolerance: pr.Tolerance, MaxIterations: pr.MaxIterations}
-		ranks, iters, st, err := partition.RunPageRank(ctx, p.parts, p.backends, opts, ro.Exchanger, p.host, p.workers)
-		p.record(st)
-		res := engine.Result{Iterations: iters, Seconds: st.Compute.Seconds()}
-		if err != nil {
-			return nil, res, err
-		}
-		return ranks, res, nil
+		ranks, steps, st, err := partition.RunPageRankDelta(ctx, p.parts, p.backends, rank, engine.RunOptions{Mode: mode, Seed: seed})
+		return p.done(ranks, steps, st, err)
+	case "pr":
+		ranks, iters, st, err := partition.RunPageRank(ctx, p.parts, p.backends, rank, ro.Exchanger, p.host, p.workers)
+		return p.done(ranks, iters, st, err)
 	}
 	if maxIter > 0 {
 		ro.MaxSupersteps = maxIter
 	}
 	values, st, err := partition.Run(ctx, partitionedApps[app], p.parts, p.backends, src, ro)
+	var result any = values
+	if l := p.backends[0].Layout(); err == nil && app == "sssp" && l.WeightKind == graph.Float32Weights {
+		result = apps.Float32Distances(values, p.backends[0].Workers()) // float32 distances, as one backend gives them
+	}
+	return p.done(result, st.Supersteps, st, err) // the exchange is the rest of the trial
+}
+
+// done records a run's stats (record) and makes its result: value (none
+// with err), the iterations run, and the slowest parts' compute time.
+func (p *partitioned) done(value any, iterations int, st partition.Stats, err error) (any, engine.Result, error) {
 	p.record(st)
-	res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()} // the exchange is the rest of the trial
+	res := engine.Result{Iterations: iterations, Seconds: st.Compute.Seconds()}
 	if err != nil {
 		return nil, res, err
 	}
-	if l := p.backends[0].Layout(); app == "sssp" && l.WeightKind == graph.Float32Weights {
-		return apps.Float32Distances(values, p.backends[0].Workers()), res, nil // float32 distances, as one backend gives them
-	}
-	return values, res, nil
+	return value, res, nil
 }
 
 // runBC runs BC from sources over the parts (partition.RunBC) through
@@ -789,12 +752,7 @@ func (p *partitioned) runBC(ctx context.Context, sources []uint32, mode engine.M
 		workers = max(1, workers/len(p.parts))
 	}
 	scores, st, err := partition.RunBC(ctx, p.parts, p.backends, sources, x, p.host, workers)
-	p.record(st)
-	res := engine.Result{Iterations: st.Supersteps, Seconds: st.Compute.Seconds()}
-	if err != nil {
-		return nil, res, err
-	}
-	return scores, res, nil
+	return p.done(scores, st.Supersteps, st, err)
 }
 
 // record keeps a run's stats: the first's and the last's.
