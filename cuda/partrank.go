@@ -58,6 +58,13 @@ type PartRank struct {
 	// ghosts' sums travel (made on first use).
 	panels *Buffer[uint8]
 	stream *Stream
+	// teleport holds a personalised run's teleport set (Personalize), a
+	// bit per vertex of the layout, each of weight teleportP; personal
+	// says whether Init and Apply use it (else every vertex teleports
+	// alike).
+	teleport  *Buffer[uint32]
+	teleportP float64
+	personal  bool
 }
 
 // The classes of a part's row panels (PartRank.GatherPanels).
@@ -198,18 +205,58 @@ func (p *PartRank) Close() error {
 // Bytes returns the device memory the state takes (beyond the PRRun's).
 func (p *PartRank) Bytes() uint64 {
 	return bufBytes(p.ownedLid) + bufBytes(p.applyLid) + bufBytes(p.ghostLid) + bufBytes(p.recvLid) + bufBytes(p.send) + bufBytes(p.recv) +
-		bufBytes(p.sums) + bufBytes(p.dangling) + bufBytes(p.out) + bufBytes(p.panels) + p.col.bytes()
+		bufBytes(p.sums) + bufBytes(p.dangling) + bufBytes(p.out) + bufBytes(p.panels) + bufBytes(p.teleport) + p.col.bytes()
 }
 
-// Init sets every owned vertex's rank to r0 and its share, clears the
-// sums, and returns the number of owned vertices without out-arcs.
+// Personalize makes the part's runs personalised until Uniform: the
+// ranks teleport only to the vertices of layout ids lids, weight w each
+// (Apply's rank = base·w + damping·acc there, damping·acc elsewhere), and
+// Init starts those at rank r0·w and every other vertex at 0.
+func (p *PartRank) Personalize(lids []uint32, w float64) error {
+	n := p.pr.dl.desc.n
+	words := make([]uint32, (n+31)/32)
+	for _, v := range lids {
+		if uint64(v) >= n {
+			return invalidf("PartRank.Personalize", "vertex %d of a layout of %d", v, n)
+		}
+		words[v>>5] |= 1 << (v & 31)
+	}
+	if p.teleport == nil {
+		b, err := allocRank[uint32](p, "teleport set", len(words))
+		if err != nil {
+			return err
+		}
+		p.teleport = b
+	}
+	if err := p.teleport.CopyFromHost(words); err != nil {
+		return fmt.Errorf("part %d's teleport set: %w", p.index, err)
+	}
+	p.teleportP, p.personal = w, true
+	return nil
+}
+
+// Uniform makes the part's runs teleport to every vertex alike again.
+func (p *PartRank) Uniform() { p.personal = false }
+
+// teleportArgs are the kernels' teleport set and weight (NULL: uniform).
+func (p *PartRank) teleportArgs() (unsafe.Pointer, float64) {
+	if !p.personal || p.teleport == nil || p.teleport.n == 0 {
+		return nil, 0
+	}
+	return p.teleport.h.p, p.teleportP
+}
+
+// Init sets every owned vertex's rank to r0 (times its teleport weight
+// when personalised) and its share, clears the sums, and returns the
+// number of owned vertices without out-arcs whose rank is not 0.
 func (p *PartRank) Init(r0 float64) (uint64, error) {
 	r := p.pr
 	if err := r.Start(0); err != nil { // the gather runs while the sums say not done
 		return 0, err
 	}
+	tp, w := p.teleportArgs()
 	err := backendPartPRInit(p.dev.ordinal, evp(r.dl.desc.sparseOffsets), p.applyLid.h.p, p.numOwned, r.dl.desc.n, r0,
-		r.rank.h.p, r.share.h.p, r.acc.h.p, p.dangling.h.p)
+		tp, w, r.rank.h.p, r.share.h.p, r.acc.h.p, p.dangling.h.p)
 	if err != nil {
 		return 0, err
 	}
@@ -282,12 +329,14 @@ func (p *PartRank) Unpack() error {
 	return backendPartPRUnpack(p.dev.ordinal, p.recv.h.p, p.recvLid.h.p, p.numRecv, p.pr.acc.h.p)
 }
 
-// Apply makes the owned vertices' new ranks, rank = base + damping·acc,
-// and the part's sums of |Δr| and of the dangling rank.
+// Apply makes the owned vertices' new ranks, rank = base + damping·acc
+// (base·w when personalised: Personalize), and the part's sums of |Δr|
+// and of the dangling rank.
 func (p *PartRank) Apply(base, damping float64) error {
 	r := p.pr
+	tp, w := p.teleportArgs()
 	return backendPartPRApply(p.dev.ordinal, evp(r.dl.desc.sparseOffsets), p.applyLid.h.p, p.numOwned, base, damping,
-		r.rank.h.p, r.share.h.p, r.acc.h.p, p.sums.h.p)
+		tp, w, r.rank.h.p, r.share.h.p, r.acc.h.p, p.sums.h.p)
 }
 
 // Sums returns the part's sums of |Δr| and of the dangling rank (Apply's).

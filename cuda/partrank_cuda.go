@@ -16,10 +16,10 @@ func backendPRPullGather(dev int, desc, pull, share, acc, sums, panels unsafe.Po
 	})
 }
 
-func backendPartPRInit(dev int, offsets, owned unsafe.Pointer, numOwned, nv uint64, r0 float64, rank, share, acc, dangling unsafe.Pointer) error {
+func backendPartPRInit(dev int, offsets, owned unsafe.Pointer, numOwned, nv uint64, r0 float64, teleport unsafe.Pointer, p float64, rank, share, acc, dangling unsafe.Pointer) error {
 	return call("partitioned pagerank init", func(e *C.char, n C.size_t) C.int {
 		return C.mg_part_pr_init(C.int(dev), (*C.uint64_t)(offsets), (*C.uint32_t)(owned), C.uint64_t(numOwned),
-			C.uint64_t(nv), C.double(r0), (*C.double)(rank), (*C.double)(share), (*C.double)(acc), (*C.uint64_t)(dangling), e, n)
+			C.uint64_t(nv), C.double(r0), (*C.uint32_t)(teleport), C.double(p), (*C.double)(rank), (*C.double)(share), (*C.double)(acc), (*C.uint64_t)(dangling), e, n)
 	})
 }
 
@@ -35,10 +35,10 @@ func backendPartPRUnpack(dev int, recv, recvLid unsafe.Pointer, count uint64, ac
 	})
 }
 
-func backendPartPRApply(dev int, offsets, owned unsafe.Pointer, numOwned uint64, base, damping float64, rank, share, acc, sums unsafe.Pointer) error {
+func backendPartPRApply(dev int, offsets, owned unsafe.Pointer, numOwned uint64, base, damping float64, teleport unsafe.Pointer, p float64, rank, share, acc, sums unsafe.Pointer) error {
 	return call("partitioned pagerank apply", func(e *C.char, n C.size_t) C.int {
 		return C.mg_part_pr_apply(C.int(dev), (*C.uint64_t)(offsets), (*C.uint32_t)(owned), C.uint64_t(numOwned),
-			C.double(base), C.double(damping), (*C.double)(rank), (*C.double)(share), (*C.double)(acc), (*C.double)(sums), e, n)
+			C.double(base), C.double(damping), (*C.uint32_t)(teleport), C.double(p), (*C.double)(rank), (*C.double)(share), (*C.double)(acc), (*C.double)(sums), e, n)
 	})
 }
 

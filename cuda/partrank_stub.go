@@ -8,8 +8,8 @@ func backendPRPullGather(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, un
 	uint8, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
-func backendPartPRInit(int, unsafe.Pointer, unsafe.Pointer, uint64, uint64, float64, unsafe.Pointer, unsafe.Pointer,
-	unsafe.Pointer, unsafe.Pointer) error {
+func backendPartPRInit(int, unsafe.Pointer, unsafe.Pointer, uint64, uint64, float64, unsafe.Pointer, float64,
+	unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
 func backendPartPRPack(int, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Pointer) error {
@@ -18,8 +18,8 @@ func backendPartPRPack(int, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Point
 func backendPartPRUnpack(int, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
-func backendPartPRApply(int, unsafe.Pointer, unsafe.Pointer, uint64, float64, float64, unsafe.Pointer, unsafe.Pointer,
-	unsafe.Pointer, unsafe.Pointer) error {
+func backendPartPRApply(int, unsafe.Pointer, unsafe.Pointer, uint64, float64, float64, unsafe.Pointer, float64,
+	unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
 func backendPartPRGather(int, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Pointer) error {

@@ -44,7 +44,7 @@ type rankPart struct {
 	result []float64 // the whole result, pinned (part 0's PartRank's), which every part fills its range of
 }
 
-var _ partition.RankPart = (*rankPart)(nil)
+var _ partition.PersonalRankPart = (*rankPart)(nil)
 
 // heldRank is a backend's partitioned PageRank state for one part, kept
 // between runs (tables uploaded once).
@@ -53,13 +53,34 @@ type heldRank struct {
 	pr *cuda.PartRank
 }
 
-// Init implements partition.RankPart.
+// Init implements partition.RankPart: a run that teleports to every
+// vertex alike.
 func (d *rankPart) Init(r0 float64) (uint64, error) {
+	d.pr.Uniform()
 	c, err := d.pr.Init(r0)
 	if err != nil {
 		return 0, fmt.Errorf("cuda backend: %w", err)
 	}
 	return c, nil
+}
+
+// Personalize implements partition.PersonalRankPart: the part's owned
+// sources (in its layout's numbering) are the device's teleport set.
+func (d *rankPart) Personalize(sources []uint32, p float64) (float64, error) {
+	var lids []uint32
+	for _, s := range sources {
+		if local, ok := d.pt.Local(s); ok {
+			lids = append(lids, d.b.l.Perm[local])
+		}
+	}
+	if err := d.pr.Personalize(lids, p); err != nil {
+		return 0, fmt.Errorf("cuda backend: %w", err)
+	}
+	c, err := d.pr.Init(1)
+	if err != nil {
+		return 0, fmt.Errorf("cuda backend: %w", err)
+	}
+	return float64(c) * p, nil
 }
 
 // Iterate implements partition.RankPart. When the backend says

@@ -22,7 +22,10 @@ import (
 // ranks and iterations against the reference. The parts gather all their
 // rows before the exchange, and, in the configurations marked overlap,
 // their ghosts' row panels first and the rest during the exchange
-// (gpu.WithPartOverlap).
+// (gpu.WithPartOverlap). After each PageRank, personalised PageRank runs
+// on the same parts (from one source, then from several, one repeated)
+// and is checked against apps.ValidatePPR and the reference's
+// iterations.
 func TestPartitionedPageRank(t *testing.T) {
 	needGPU(t)
 	devices, err := cuda.DeviceCount()
@@ -48,6 +51,10 @@ func TestPartitionedPageRank(t *testing.T) {
 			defer func() { require.NoError(t, x.Close()) }()
 			configs = append(configs, config{devices, devices, true, false}, config{devices, devices, true, true})
 		}
+	}
+	pprSources := [2]func(n uint32) []uint32{
+		func(n uint32) []uint32 { return []uint32{n / 2} },
+		func(n uint32) []uint32 { return []uint32{0, n - 1, n / 3, 0} },
 	}
 	ctx := context.Background()
 	opts := apps.DefaultPageRankOptions()
@@ -80,6 +87,14 @@ func TestPartitionedPageRank(t *testing.T) {
 						require.NoError(t, apps.ValidatePageRank(g, opts, ranks), "%s round %d", tag, round)
 						require.Equal(t, want, iters, tag)
 						require.Equal(t, iters, st.Supersteps, tag)
+						// Personalised on the same held state (the next round's pr
+						// must teleport uniformly again).
+						sources := pprSources[round](uint32(el.NumVertices))
+						ranks, iters, _, err = partition.RunPersonalizedPageRank(ctx, ps, bs, sources, ro, ex, false, 2)
+						require.NoError(t, err, "%s round %d ppr", tag, round)
+						require.NoError(t, apps.ValidatePPR(g, sources, opts, ranks), "%s round %d ppr", tag, round)
+						_, wantPPR := ref.PersonalizedPageRank(g, sources, ref.PageRankOptions{Damping: opts.Damping, Tolerance: opts.Tolerance, MaxIterations: opts.MaxIterations})
+						require.Equal(t, wantPPR, iters, "%s round %d ppr", tag, round)
 					}
 				}
 			}

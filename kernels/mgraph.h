@@ -1166,12 +1166,15 @@ int mg_pr_pull_gather(int dev, const mg_dlayout *l, const mg_pr_pull *p, const d
                       const mg_pr_sums *sums, const uint8_t *panels, uint32_t want, mg_stream s, char *err,
                       size_t errlen);
 /* A part's start: share and acc (n doubles, the part's layout) zeroed;
- * every owned vertex (owned[i], its layout id) gets rank r0 and share
- * r0/outdeg by offsets (0 when dangling); *dangling counts the dangling
- * owned vertices. Waits. */
+ * every owned vertex (owned[i], its layout id) gets rank r0·w and share
+ * rank/outdeg by offsets (0 when dangling), w its teleport weight: 1
+ * everywhere when teleport is NULL, else (a personalised run) p where its
+ * bit in teleport (n bits by layout id) is set and 0 elsewhere;
+ * *dangling counts the dangling owned vertices whose rank is not 0.
+ * Waits. */
 int mg_part_pr_init(int dev, const uint64_t *offsets, const uint32_t *owned, uint64_t num_owned, uint64_t n,
-                    double r0, double *rank, double *share, double *acc, uint64_t *dangling, char *err,
-                    size_t errlen);
+                    double r0, const uint32_t *teleport, double p, double *rank, double *share, double *acc,
+                    uint64_t *dangling, char *err, size_t errlen);
 /* send[g] = acc[ghost_lid[g]], which is then zeroed, for every ghost g
  * (ordered by owner: send holds the owners' segments). Waits. */
 int mg_part_pr_pack(int dev, const uint32_t *ghost_lid, uint64_t num_ghosts, double *acc, double *send, char *err,
@@ -1179,12 +1182,13 @@ int mg_part_pr_pack(int dev, const uint32_t *ghost_lid, uint64_t num_ghosts, dou
 /* acc[recv_lid[i]] += recv[i] for i < count (atomically). Waits. */
 int mg_part_pr_unpack(int dev, const double *recv, const uint32_t *recv_lid, uint64_t count, double *acc, char *err,
                       size_t errlen);
-/* For every owned vertex v: rank = base + damping·acc[v], acc[v] = 0, its
- * share; sums[0] = Σ|Δrank| and sums[1] = Σ rank of the dangling ones,
- * over the owned vertices (zeroed first). Waits. */
+/* For every owned vertex v: rank = base·w + damping·acc[v] (w its
+ * teleport weight, as mg_part_pr_init's), acc[v] = 0, its share; sums[0]
+ * = Σ|Δrank| and sums[1] = Σ rank of the dangling ones, over the owned
+ * vertices (zeroed first). Waits. */
 int mg_part_pr_apply(int dev, const uint64_t *offsets, const uint32_t *owned, uint64_t num_owned, double base,
-                     double damping, double *rank, double *share, double *acc, double *sums, char *err,
-                     size_t errlen);
+                     double damping, const uint32_t *teleport, double p, double *rank, double *share, double *acc,
+                     double *sums, char *err, size_t errlen);
 /* full[ids[i]] = vals[i] for i < count (a part's range of the result,
  * from every part's owned ranks in it). Waits. */
 int mg_part_pr_scatter(int dev, const double *vals, const uint32_t *ids, uint64_t count, double *full, char *err,

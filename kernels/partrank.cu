@@ -24,19 +24,35 @@ using SumU = mg::SumOp<uint64_t, uint64_t>;
 
 unsigned grid_for(int dev, uint64_t n) { return mg::grid_for(dev, n, kBlock, kBlocksPerSM); }
 
-// init_kernel: every owned vertex (owned[i], a layout id) gets rank r0 and
-// share r0/outdeg (0 when dangling); *dangling counts the dangling ones.
+// Teleport is where a run's ranks teleport: everywhere alike (bits NULL:
+// weight 1), or, for a personalised run, only to the vertices whose bit is
+// set (layout ids; weight p each, 0 elsewhere).
+struct Teleport {
+    const uint32_t *bits;
+    double p;
+
+    __device__ __forceinline__ double weight(uint32_t v) const {
+        if (bits == nullptr) return 1.0;
+        return (__ldg(&bits[v >> 5]) >> (v & 31)) & 1u ? p : 0.0;
+    }
+};
+
+// init_kernel: every owned vertex (owned[i], a layout id) gets rank r0·w
+// (w its teleport weight) and share rank/outdeg (0 when dangling);
+// *dangling counts the dangling ones whose rank is not 0.
 __global__ void __launch_bounds__(kBlock)
     init_kernel(const uint64_t *__restrict__ offsets, const uint32_t *__restrict__ owned, uint64_t num_owned,
-                double r0, double *__restrict__ rank, double *__restrict__ share, unsigned long long *dangling) {
+                double r0, Teleport tp, double *__restrict__ rank, double *__restrict__ share,
+                unsigned long long *dangling) {
     uint64_t count = 0;
     const uint64_t stride = (uint64_t)gridDim.x * kBlock;
     for (uint64_t i = (uint64_t)blockIdx.x * kBlock + threadIdx.x; i < num_owned; i += stride) {
         const uint32_t v = owned[i];
         const uint64_t deg = offsets[v + 1] - offsets[v];
-        rank[v] = r0;
-        share[v] = deg > 0 ? r0 / (double)deg : 0.0;
-        count += deg == 0;
+        const double r = r0 * tp.weight(v);
+        rank[v] = r;
+        share[v] = deg > 0 ? r / (double)deg : 0.0;
+        count += deg == 0 && r != 0.0;
     }
     count = mg::block_reduce<SumU, kBlock>(count);
     if (threadIdx.x == 0 && count > 0) atomicAdd(dangling, (unsigned long long)count);
@@ -67,8 +83,8 @@ __global__ void __launch_bounds__(kBlock)
     }
 }
 
-// apply_kernel: every owned vertex v gets rank base + damping·acc[v] (acc
-// reset to 0) and its share; sums[0] and sums[1] get the sums of |Δr| and
+// apply_kernel: every owned vertex v gets rank base·w + damping·acc[v] (w
+// its teleport weight; acc reset to 0) and its share; sums[0] and sums[1] get the sums of |Δr| and
 // of the dangling vertices' new rank (one atomic each per block). A
 // thread takes kApplyUnroll owned vertices a round and issues all their
 // loads before it computes (the ids, then the values they name), so that
@@ -77,7 +93,7 @@ __global__ void __launch_bounds__(kBlock)
 // H100, where the whole graph's apply takes 0.57 ms).
 __global__ void __launch_bounds__(kBlock)
     apply_kernel(const uint64_t *__restrict__ offsets, const uint32_t *__restrict__ owned, uint64_t num_owned,
-                 double base, double damping, double *__restrict__ rank, double *__restrict__ share,
+                 double base, double damping, Teleport tp, double *__restrict__ rank, double *__restrict__ share,
                  double *__restrict__ acc, double *sums) {
     double delta = 0.0, dangling = 0.0;
     const uint64_t round = (uint64_t)kBlock * kApplyUnroll, stride = (uint64_t)gridDim.x * round;
@@ -101,7 +117,7 @@ __global__ void __launch_bounds__(kBlock)
 #pragma unroll
         for (int u = 0; u < kApplyUnroll; u++) {
             if (i0 + (uint64_t)u * kBlock < num_owned) {
-                const double nr = base + damping * a[u];
+                const double nr = base * tp.weight(v[u]) + damping * a[u];
                 acc[v[u]] = 0.0;
                 delta += fabs(nr - old[u]);
                 rank[v[u]] = nr;
@@ -145,8 +161,8 @@ __global__ void __launch_bounds__(kBlock)
 extern "C" {
 
 int mg_part_pr_init(int dev, const uint64_t *offsets, const uint32_t *owned, uint64_t num_owned, uint64_t n,
-                    double r0, double *rank, double *share, double *acc, uint64_t *dangling, char *err,
-                    size_t errlen) {
+                    double r0, const uint32_t *teleport, double p, double *rank, double *share, double *acc,
+                    uint64_t *dangling, char *err, size_t errlen) {
     if (offsets == NULL || dangling == NULL || (n > 0 && (rank == NULL || share == NULL || acc == NULL)) ||
         (num_owned > 0 && owned == NULL))
         return mg::invalid("mg_part_pr_init: NULL pointer", err, errlen);
@@ -157,8 +173,8 @@ int mg_part_pr_init(int dev, const uint64_t *offsets, const uint32_t *owned, uin
         MG_CHECK(cudaMemset(acc, 0, n * sizeof(double)));
     }
     if (num_owned > 0) {
-        init_kernel<<<grid_for(dev, num_owned), kBlock>>>(offsets, owned, num_owned, r0, rank, share,
-                                                          (unsigned long long *)dangling);
+        init_kernel<<<grid_for(dev, num_owned), kBlock>>>(offsets, owned, num_owned, r0, Teleport{teleport, p}, rank,
+                                                          share, (unsigned long long *)dangling);
         MG_CHECK_LAUNCH("init_kernel<<<grid, 256>>>");
     }
     MG_SYNC("mg_part_pr_init (init_kernel)");
@@ -189,15 +205,15 @@ int mg_part_pr_unpack(int dev, const double *recv, const uint32_t *recv_lid, uin
 }
 
 int mg_part_pr_apply(int dev, const uint64_t *offsets, const uint32_t *owned, uint64_t num_owned, double base,
-                     double damping, double *rank, double *share, double *acc, double *sums, char *err,
-                     size_t errlen) {
+                     double damping, const uint32_t *teleport, double p, double *rank, double *share, double *acc,
+                     double *sums, char *err, size_t errlen) {
     if (offsets == NULL || sums == NULL || (num_owned > 0 && (owned == NULL || rank == NULL || share == NULL || acc == NULL)))
         return mg::invalid("mg_part_pr_apply: NULL pointer", err, errlen);
     MG_SET_DEVICE(dev);
     MG_CHECK(cudaMemset(sums, 0, 2 * sizeof(double)));
     if (num_owned > 0) {
-        apply_kernel<<<grid_for(dev, (num_owned + kApplyUnroll - 1) / kApplyUnroll), kBlock>>>(offsets, owned, num_owned, base, damping, rank, share, acc,
-                                                           sums);
+        apply_kernel<<<grid_for(dev, (num_owned + kApplyUnroll - 1) / kApplyUnroll), kBlock>>>(
+            offsets, owned, num_owned, base, damping, Teleport{teleport, p}, rank, share, acc, sums);
         MG_CHECK_LAUNCH("apply_kernel<<<grid, 256>>>");
     }
     MG_SYNC("mg_part_pr_apply (apply_kernel)");

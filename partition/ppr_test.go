@@ -41,7 +41,7 @@ func TestRunPersonalizedPageRankMatchesReference(t *testing.T) {
 					for _, parts := range counts {
 						tag := fmt.Sprintf("%s/directed=%v/%s/%d parts/sources %v", s.Name, el.Directed, m, parts, sources)
 						ps, bs := split(t, el, partition.Options{Method: m, Parts: parts, Seed: 7, Bias: 0.8})
-						ranks, iters, _, err := partition.RunPersonalizedPageRank(ctx, ps, bs, sources, ro, 2)
+						ranks, iters, _, err := partition.RunPersonalizedPageRank(ctx, ps, bs, sources, ro, nil, true, 2)
 						require.NoError(t, err, tag)
 						require.NoError(t, apps.ValidatePPR(g, sources, opts, ranks), tag)
 						require.Equal(t, wantIters, iters, tag)
@@ -49,7 +49,7 @@ func TestRunPersonalizedPageRankMatchesReference(t *testing.T) {
 				}
 			}
 			ps, bs := split(t, el, partition.Options{Method: partition.Random, Parts: 2, Seed: 1})
-			ranks, iters, _, err := partition.RunPersonalizedPageRank(ctx, ps, bs, []uint32{n - 1}, partition.RankOptions{Damping: 0.85}, 1)
+			ranks, iters, _, err := partition.RunPersonalizedPageRank(ctx, ps, bs, []uint32{n - 1}, partition.RankOptions{Damping: 0.85}, nil, true, 1)
 			require.NoError(t, err)
 			require.Zero(t, iters)
 			want := make([]float64, n)
@@ -66,10 +66,10 @@ func TestRunPersonalizedPageRankRefuses(t *testing.T) {
 	el := testgraphs.Path(10)
 	ps, bs := split(t, el, partition.Options{Method: partition.Static, Parts: 2})
 	ro := partition.RankOptions{Damping: 0.85, Tolerance: 1e-6, MaxIterations: 20}
-	_, _, _, err := partition.RunPersonalizedPageRank(ctx, ps, bs, nil, ro, 1)
+	_, _, _, err := partition.RunPersonalizedPageRank(ctx, ps, bs, nil, ro, nil, true, 1)
 	require.ErrorContains(t, err, "at least one source")
-	_, _, _, err = partition.RunPersonalizedPageRank(ctx, ps, bs, []uint32{10}, ro, 1)
+	_, _, _, err = partition.RunPersonalizedPageRank(ctx, ps, bs, []uint32{10}, ro, nil, true, 1)
 	require.ErrorContains(t, err, "source 10")
-	_, _, _, err = partition.RunPersonalizedPageRank(ctx, ps, bs, []uint32{1}, partition.RankOptions{Damping: 2}, 1)
+	_, _, _, err = partition.RunPersonalizedPageRank(ctx, ps, bs, []uint32{1}, partition.RankOptions{Damping: 2}, nil, true, 1)
 	require.ErrorContains(t, err, "damping")
 }

@@ -40,7 +40,7 @@ func RunWhoToFollow(ctx context.Context, parts []*Part, backends []engine.Backen
 		return fail(fmt.Errorf("user %d is not a vertex: the graph has %d vertices", user, n))
 	}
 	pr := RankOptions{Damping: opts.PageRank.Damping, Tolerance: opts.PageRank.Tolerance, MaxIterations: opts.PageRank.MaxIterations}
-	ppr, _, pst, err := RunPersonalizedPageRank(ctx, parts, backends, []uint32{user}, pr, workers)
+	ppr, _, pst, err := RunPersonalizedPageRank(ctx, parts, backends, []uint32{user}, pr, nil, true, workers)
 	if err != nil {
 		return nil, st, err
 	}
