@@ -3,6 +3,7 @@ package apps
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/ops"
@@ -14,7 +15,10 @@ import (
 // the iteration stops after the first whose L1 change is below
 // pr.Tolerance, or after pr.MaxIterations (ref.PersonalizedPageRank's
 // conventions; NetworkX's pagerank with personalization). Sources and
-// ranks are in original numbering.
+// ranks are in original numbering. A backend that implements
+// engine.PersonalPageRankBackend (the GPU) runs it whole on its device
+// unless o asks for a load-balancing strategy (the operators' study);
+// elsewhere the operators below run it.
 //
 //	r = p; outdeg = reduce(G, 1)
 //	repeat: D = sum(dangling r); r' = reduce(Gᵀ, d·Σ r/outdeg + (1−d+d·D)·p)
@@ -27,24 +31,27 @@ func PersonalizedPageRank(ctx context.Context, b engine.Backend, sources []uint3
 	if l.NumVertices > 0 && len(sources) == 0 {
 		return nil, engine.Result{}, fmt.Errorf("ppr needs at least one source")
 	}
-	teleport := make([]float64, l.NumVertices)
+	// The distinct sources in the layout's numbering (no n-sized scan: on
+	// the device path the teleport vector is never made on the host).
+	distinct := make([]uint32, 0, len(sources))
 	for _, s := range sources {
 		ls, err := checkSource(l, s)
 		if err != nil {
 			return nil, engine.Result{}, err
 		}
-		teleport[ls] = 1
+		distinct = append(distinct, ls)
 	}
-	k := 0
-	for _, x := range teleport {
-		if x != 0 {
-			k++
+	slices.Sort(distinct)
+	distinct = slices.Compact(distinct)
+	if pb, ok := b.(engine.PersonalPageRankBackend); ok && o.Strategy == ops.Auto && l.NumVertices > 0 {
+		ranks, res, ran, err := pb.PersonalizedPageRank(ctx, distinct, pr.params(), engine.RunOptions{Trace: o.Trace})
+		if ran || err != nil {
+			return ranks, res, err
 		}
 	}
-	for v, x := range teleport {
-		if x != 0 {
-			teleport[v] = 1 / float64(k)
-		}
+	teleport := make([]float64, l.NumVertices)
+	for _, v := range distinct {
+		teleport[v] = 1 / float64(len(distinct))
 	}
 	e, err := newEnactor(ctx, "ppr", b, o)
 	if err != nil {

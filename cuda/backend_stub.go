@@ -90,7 +90,7 @@ func backendPRStep(int, unsafe.Pointer, float64, float64, unsafe.Pointer, unsafe
 func backendPRPullBuild(int, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
-func backendPRPullStep(int, unsafe.Pointer, unsafe.Pointer, float64, float64, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+func backendPRPullStep(int, unsafe.Pointer, unsafe.Pointer, float64, float64, unsafe.Pointer, float64, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
 func backendBlockMaxVertices(int) (uint64, error)                     { return 0, ErrNoCUDA }

@@ -155,10 +155,10 @@ func backendPRPullBuild(dev int, desc unsafe.Pointer, light uint64, src, dst, ro
 	})
 }
 
-func backendPRPullStep(dev int, desc, pull unsafe.Pointer, damping, tolerance float64, rank, share, acc, partials, ticket, sums, ev unsafe.Pointer) error {
+func backendPRPullStep(dev int, desc, pull unsafe.Pointer, damping, tolerance float64, teleport unsafe.Pointer, weight float64, rank, share, acc, partials, ticket, sums, ev unsafe.Pointer) error {
 	return call("pagerank pull step", func(e *C.char, n C.size_t) C.int {
 		return C.mg_pr_pull_step(C.int(dev), (*C.mg_dlayout)(desc), (*C.mg_pr_pull)(pull), C.double(damping),
-			C.double(tolerance), (*C.double)(rank), (*C.double)(share), (*C.double)(acc), (*C.double)(partials),
+			C.double(tolerance), (*C.uint32_t)(teleport), C.double(weight), (*C.double)(rank), (*C.double)(share), (*C.double)(acc), (*C.double)(partials),
 			(*C.uint32_t)(ticket), (*C.mg_pr_sums)(sums), nil, (*C.mg_event)(ev), e, n)
 	})
 }

@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 )
@@ -96,6 +97,11 @@ type PRRun struct {
 	ev          []uintptr // PRStream: PREvents; PRPull: 2·PRBatch+1 (iteration j: ev[2j], ev[2j+1], ev[2j+2])
 	last        PRSums    // the sums after the last iteration (Start, Iterate)
 	dangling    int64     // vertices without out-arcs (Init counts them once; -1 before)
+	// teleport is a personalised run's teleport set (PersonalInit), a bit
+	// per vertex, each of weight weight; weight 0: the run is uniform.
+	teleport *Buffer[uint32]
+	weight   float64
+	count    *Buffer[uint64] // PersonalInit's count of dangling teleport vertices
 	owned
 }
 
@@ -254,7 +260,9 @@ func (r *PRRun) Start(dangling float64) error {
 
 // Iterate runs up to k more iterations of the run (at most PRBatch at a
 // time): rank = base + damping·acc for every vertex, base = (1−damping)/n +
-// damping·D/n with D the last dangling rank, stopping once an iteration's
+// damping·D/n with D the last dangling rank (personalised, PersonalInit:
+// rank = ((1−damping) + damping·D)·w + damping·acc, w the vertex's
+// teleport weight), stopping once an iteration's
 // Σ|Δr| falls below tolerance. It returns the sums after them and, for each
 // iteration that ran, its kernels' times in milliseconds (the scheme's
 // Phases). The pull scheme queues the iterations and waits once; the stream
@@ -265,12 +273,16 @@ func (r *PRRun) Iterate(damping, tolerance float64, k int) (PRSums, [][]float32,
 	}
 	k = min(k, PRBatch)
 	dev := r.dl.dev.ordinal
+	var tp unsafe.Pointer
+	if r.weight != 0 {
+		tp = r.teleport.h.p
+	}
 	desc, pull := new(dlayout), new(prPull)
 	*desc, *pull = r.dl.desc, r.pull
 	ev := make([]uintptr, len(r.ev))
 	copy(ev, r.ev)
 	for j := 0; j < k && r.last.Done == 0; j++ {
-		if err := backendPRPullStep(dev, unsafe.Pointer(desc), unsafe.Pointer(pull), damping, tolerance, r.rank.h.p,
+		if err := backendPRPullStep(dev, unsafe.Pointer(desc), unsafe.Pointer(pull), damping, tolerance, tp, r.weight, r.rank.h.p,
 			r.share.h.p, r.acc.h.p, r.partials.h.p, r.ticket.h.p, r.sums.h.p, unsafe.Pointer(&ev[2*j])); err != nil {
 			return r.last, nil, err
 		}
@@ -290,6 +302,60 @@ func (r *PRRun) Iterate(damping, tolerance float64, k int) (PRSums, [][]float32,
 		times[j] = t
 	}
 	return r.last, times, nil
+}
+
+// ErrPersonalStream is returned by PersonalInit in the stream scheme,
+// whose step has no teleport set.
+var ErrPersonalStream = errors.New("personalised PageRank runs the pull scheme only")
+
+// PersonalInit starts a personalised run (the pull scheme's): the ranks
+// teleport only to the vertices lids (layout ids), weight w each, and
+// start at w there and 0 elsewhere, with the dangling rank of those
+// without out-arcs. Init starts a uniform run again.
+func (r *PRRun) PersonalInit(lids []uint32, w float64) error {
+	if r.scheme == PRStream {
+		return ErrPersonalStream
+	}
+	if !(w > 0) {
+		return invalidf("PRRun.PersonalInit", "teleport weight %g is not positive", w)
+	}
+	n := r.dl.desc.n
+	words := make([]uint32, (n+31)/32)
+	for _, v := range lids {
+		if uint64(v) >= n {
+			return invalidf("PRRun.PersonalInit", "vertex %d of a layout of %d", v, n)
+		}
+		words[v>>5] |= 1 << (v & 31)
+	}
+	if r.teleport == nil {
+		b, err := allocPR[uint32](r, len(words))
+		if err != nil {
+			return err
+		}
+		r.teleport = b
+	}
+	if r.count == nil {
+		b, err := allocPR[uint64](r, 1)
+		if err != nil {
+			return err
+		}
+		r.count = b
+	}
+	if err := r.teleport.CopyFromHost(words); err != nil {
+		return err
+	}
+	desc := new(dlayout)
+	*desc = r.dl.desc
+	if err := backendPRPersonalInit(r.dl.dev.ordinal, unsafe.Pointer(desc), r.teleport.h.p, w, r.rank.h.p, r.share.h.p,
+		r.count.h.p); err != nil {
+		return err
+	}
+	k := make([]uint64, 1)
+	if err := r.count.CopyToHost(k); err != nil {
+		return err
+	}
+	r.weight = w
+	return r.Start(float64(k[0]) * w)
 }
 
 // iterateStream is Iterate for the stream scheme: the host applies the

@@ -389,6 +389,7 @@ func (r *MinRun) HookComponents() ([]float32, error) {
 // run from them (Start), with the dangling rank from the vertices without
 // out-arcs, counted on the device once.
 func (r *PRRun) Init() error {
+	r.weight = 0
 	desc := new(dlayout)
 	*desc = r.dl.desc
 	dev := r.dl.dev.ordinal

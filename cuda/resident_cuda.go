@@ -61,6 +61,13 @@ func backendPRInit(dev int, desc, rank, share unsafe.Pointer) error {
 	})
 }
 
+func backendPRPersonalInit(dev int, desc, teleport unsafe.Pointer, weight float64, rank, share, count unsafe.Pointer) error {
+	return call("personalised pr init", func(e *C.char, n C.size_t) C.int {
+		return C.mg_pr_personal_init(C.int(dev), (*C.mg_dlayout)(desc), (*C.uint32_t)(teleport), C.double(weight),
+			(*C.double)(rank), (*C.double)(share), (*C.uint64_t)(count), nil, e, n)
+	})
+}
+
 func backendPRDeltaInit(dev int, desc unsafe.Pointer, damping float64, x, residual, push, flags unsafe.Pointer) error {
 	return call("pr-delta init", func(e *C.char, n C.size_t) C.int {
 		return C.mg_prdelta_init(C.int(dev), (*C.mg_dlayout)(desc), C.double(damping), (*C.double)(x), (*C.double)(residual),

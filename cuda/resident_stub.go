@@ -21,6 +21,9 @@ func backendGatherComponents(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer
 	return ErrNoCUDA
 }
 func backendPRInit(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error { return ErrNoCUDA }
+func backendPRPersonalInit(int, unsafe.Pointer, unsafe.Pointer, float64, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}
 func backendPRDeltaInit(int, unsafe.Pointer, float64, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
 	return ErrNoCUDA
 }

@@ -174,6 +174,19 @@ type PageRankBackend interface {
 	PageRankDelta(ctx context.Context, p PageRankParams, opts RunOptions) ([]float64, Result, error)
 }
 
+// PersonalPageRankBackend is implemented by backends that can run
+// personalised PageRank whole on their device (apps.PersonalizedPageRank's
+// definition: the ranks start at the teleport vector, weight 1/k on each
+// of the k distinct sources, given in the layout's numbering; an
+// iteration makes r(v) = ((1−d) + d·D)·p(v) + d·Σ shares of v's
+// in-neighbours; the stopping rule and the result as PageRank's).
+// PersonalizedPageRank returns ok false, and nothing else, when it does
+// not run this way (the operators then run the app).
+type PersonalPageRankBackend interface {
+	Backend
+	PersonalizedPageRank(ctx context.Context, sources []uint32, p PageRankParams, opts RunOptions) (ranks []float64, res Result, ok bool, err error)
+}
+
 // PageRankPuller is implemented by backends that can run topology-driven
 // PageRank (apps.PageRank's definition) as one pull over their in-arcs per
 // iteration, where that pays: PullPageRank returns ok false, and nothing

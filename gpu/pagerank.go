@@ -9,6 +9,8 @@ import (
 	"github.com/mgraph-dev/mgraph/engine"
 )
 
+var _ engine.PersonalPageRankBackend = (*Backend)(nil)
+
 // prRunner is the backend's float64 Runner. Float64 programs from host
 // values have no device path: PageRank, data-driven PageRank and BC run
 // whole on the device through PageRank, PageRankDelta and Brandes.
@@ -48,26 +50,59 @@ func (b *Backend) prRun() (*cuda.PRRun, error) {
 // ignored: every iteration is dense. opts.MaxIterations, when set, caps
 // the iterations below p.MaxIterations.
 func (b *Backend) PageRank(ctx context.Context, p engine.PageRankParams, opts engine.RunOptions) ([]float64, engine.Result, error) {
-	var res engine.Result
 	if opts.Mode == engine.Async {
-		return nil, res, fmt.Errorf("cuda backend: pagerank: %w", engine.ErrNotMonotone)
+		return nil, engine.Result{}, fmt.Errorf("cuda backend: pagerank: %w", engine.ErrNotMonotone)
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	run, err := b.prRun()
+	if err != nil {
+		return nil, engine.Result{}, err
+	}
+	if err := run.Init(); err != nil {
+		return nil, engine.Result{}, fmt.Errorf("cuda backend: %w", err)
+	}
+	return b.iterateRank(ctx, run, p, opts)
+}
+
+// PersonalizedPageRank runs personalised PageRank on the device (see
+// engine.PersonalPageRankBackend) as PageRank runs, the sources (layout
+// ids) being the pull scheme's teleport set (cuda.PRRun.PersonalInit). In
+// the stream scheme (WithPRScheme) it does not run (ok false).
+func (b *Backend) PersonalizedPageRank(ctx context.Context, sources []uint32, p engine.PageRankParams, opts engine.RunOptions) ([]float64, engine.Result, bool, error) {
+	if opts.Mode == engine.Async {
+		return nil, engine.Result{}, false, fmt.Errorf("cuda backend: ppr: %w", engine.ErrNotMonotone)
+	}
+	if len(sources) == 0 {
+		return nil, engine.Result{}, false, fmt.Errorf("cuda backend: ppr needs at least one source")
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.prScheme != cuda.PRPull {
+		return nil, engine.Result{}, false, nil
+	}
+	run, err := b.prRun()
+	if err != nil {
+		return nil, engine.Result{}, false, err
+	}
+	if err := run.PersonalInit(sources, 1/float64(len(sources))); err != nil {
+		return nil, engine.Result{}, false, fmt.Errorf("cuda backend: %w", err)
+	}
+	ranks, res, err := b.iterateRank(ctx, run, p, opts)
+	return ranks, res, true, err
+}
+
+// iterateRank runs PageRank's iterations from the state run's Init or
+// PersonalInit made, and collects the ranks. The caller holds b.mu.
+func (b *Backend) iterateRank(ctx context.Context, run *cuda.PRRun, p engine.PageRankParams, opts engine.RunOptions) ([]float64, engine.Result, error) {
+	var res engine.Result
 	l := b.l
 	n := l.NumVertices
 	maxIter := p.MaxIterations
 	if opts.MaxIterations > 0 && (maxIter <= 0 || opts.MaxIterations < maxIter) {
 		maxIter = opts.MaxIterations
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	run, err := b.prRun()
-	if err != nil {
-		return nil, res, err
-	}
 	phases := run.Scheme().Phases()
-	if err := run.Init(); err != nil {
-		return nil, res, fmt.Errorf("cuda backend: %w", err)
-	}
 	start := time.Now()
 	for res.Iterations < maxIter {
 		if err := ctx.Err(); err != nil {

@@ -34,7 +34,8 @@ func checkPageRank(t *testing.T, el *graph.EdgeList, p layout.Params, opts ...gp
 // checkPageRankScheme runs PageRank on the GPU (as built, and symmetrized)
 // and compares it with the CPU backend (same iteration count, ranks within
 // prRelTol) and the reference (apps.ValidatePageRank); the trace must name
-// the scheme's kernels.
+// the scheme's kernels. Personalised PageRank is compared the same way
+// (apps.ValidatePPR).
 func checkPageRankScheme(t *testing.T, el *graph.EdgeList, p layout.Params, sc cuda.PRScheme, opts ...gpu.Option) {
 	ctx := context.Background()
 	sym := el.Clone()
@@ -74,6 +75,29 @@ func checkPageRankScheme(t *testing.T, el *graph.EdgeList, p layout.Params, sc c
 					}
 				}
 			}
+		}
+		// Personalised PageRank (on the device in the pull scheme, the
+		// operators in the stream scheme) against the CPU backend's and the
+		// reference, then PageRank again on the same state: it teleports
+		// uniformly again.
+		if n := uint32(l.NumVertices); n > 0 {
+			po := apps.PageRankOptions{Damping: 0.85, Tolerance: 1e-10, MaxIterations: 60}
+			for _, sources := range [][]uint32{{n / 2}, {0, n - 1, n / 3, 0}} {
+				tag := fmt.Sprintf("graph %d/ppr from %v", k, sources)
+				want, wres, err := apps.PersonalizedPageRank(ctx, cb, sources, po, apps.OpsOptions{})
+				require.NoError(t, err, tag)
+				got, gres, err := apps.PersonalizedPageRank(ctx, gb, sources, po, apps.OpsOptions{Trace: true})
+				require.NoError(t, err, tag)
+				require.Equal(t, wres.Iterations, gres.Iterations, tag+": iterations differ from the CPU backend")
+				for v := range want {
+					d := math.Abs(got[v] - want[v])
+					require.LessOrEqual(t, d, prRelTol*math.Abs(want[v])+1e-15, "%s: vertex %d: %g, CPU %g", tag, v, got[v], want[v])
+				}
+				require.NoError(t, apps.ValidatePPR(g, sources, po, got), tag)
+			}
+			got, _, err := apps.PageRank(ctx, gb, apps.DefaultPageRankOptions(), engine.RunOptions{})
+			require.NoError(t, err)
+			require.NoError(t, apps.ValidatePageRank(g, apps.DefaultPageRankOptions(), got), "pr after ppr")
 		}
 		// The run's own iteration cap.
 		got, res, err := apps.PageRank(ctx, gb, apps.DefaultPageRankOptions(), engine.RunOptions{MaxIterations: 2})

@@ -38,6 +38,19 @@ __device__ __forceinline__ T append_slot(T *count) {
     return g.shfl(first, 0) + (T)g.thread_rank();
 }
 
+// Teleport is where a PageRank run's ranks teleport: every vertex alike
+// (bits NULL: weight 1), or, in a personalised run, only the vertices
+// whose bit is set (by layout id; weight p each, 0 elsewhere).
+struct Teleport {
+    const uint32_t *bits;
+    double p;
+
+    __device__ __forceinline__ double weight(uint64_t v) const {
+        if (bits == nullptr) return 1.0;
+        return (__ldg(&bits[v >> 5]) >> (v & 31)) & 1u ? p : 0.0;
+    }
+};
+
 // row_sum adds x over the MG_BLOCK_ROW_WIDTH lanes of a fixed-width row
 // (block.cu, cluster.cu: a row's lanes are aligned in one warp; every
 // lane of the warp calls it).

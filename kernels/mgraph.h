@@ -580,7 +580,10 @@ int mg_pr_pull_build(int dev, const mg_dlayout *l, uint64_t num_light, uint32_t 
 /* One PageRank iteration of the pull scheme, or nothing once sums->done is
  * set: heavy blocks and light edges add into acc (n doubles, all 0 before and
  * left so) in one kernel, then every vertex takes rank = base + damping·acc,
- * base = (1−damping)/n + damping·sums->dangling/n, and its share, with
+ * base = (1−damping)/n + damping·sums->dangling/n, and its share (with
+ * teleport, n bits by layout id, personalised PageRank: rank = ((1−damping)
+ * + damping·sums->dangling)·w + damping·acc, w = weight where the vertex's
+ * bit is set, 0 elsewhere), with
  * per-block partial sums (partials, see MG_PR_APPLY_VERTICES) that the last
  * block to finish (*ticket: 0 before, left so) folds into sums->delta and
  * sums->dangling, counting the iteration and setting sums->done when delta <
@@ -588,8 +591,9 @@ int mg_pr_pull_build(int dev, const mg_dlayout *l, uint64_t num_light, uint32_t 
  * Events (may be NULL): 3, before, between and after the two kernels.
  * Asynchronous on stream s. */
 int mg_pr_pull_step(int dev, const mg_dlayout *l, const mg_pr_pull *p, double damping, double tolerance,
-                    double *rank, double *share, double *acc, double *partials, uint32_t *ticket,
-                    mg_pr_sums *sums, mg_stream s, mg_event *ev, char *err, size_t errlen);
+                    const uint32_t *teleport, double weight, double *rank, double *share, double *acc,
+                    double *partials, uint32_t *ticket, mg_pr_sums *sums, mg_stream s, mg_event *ev, char *err,
+                    size_t errlen);
 
 /* --- GPU engines for the float64 sum programs (pr-delta, BC forward) ---- */
 
@@ -804,6 +808,12 @@ int mg_gather_components(int dev, uint32_t *out, const uint32_t *label, const ui
  * out-arcs), outdeg from l->sparse_offsets. */
 int mg_pr_init(int dev, const mg_dlayout *l, double *rank, double *share, mg_stream s, char *err,
                size_t errlen);
+/* Personalised PageRank's initial state: rank = weight where the vertex's
+ * bit in teleport (n bits by layout id) is set, 0 elsewhere; share =
+ * rank/outdeg (0 without out-arcs); *count_dev = the vertices without
+ * out-arcs whose rank is not 0. */
+int mg_pr_personal_init(int dev, const mg_dlayout *l, const uint32_t *teleport, double weight, double *rank,
+                        double *share, uint64_t *count_dev, mg_stream s, char *err, size_t errlen);
 /* pr-delta's initial state: x = 1, residual = 0, push = damping/outdeg (0
  * without out-arcs), every vertex active (flags = 1). */
 int mg_prdelta_init(int dev, const mg_dlayout *l, double damping, double *x, double *residual, double *push,

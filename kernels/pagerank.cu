@@ -184,16 +184,18 @@ __global__ void __launch_bounds__(kGatherBlock)
 
 // pr_apply_kernel (nothing once sums->done): each thread takes kApplyUnroll
 // vertices' accumulators (leaving 0; loads first) and applies PageRank's
-// update to them; partials[b] and partials[gridDim.x + b] get block b's sums
+// update to them (personalised when tp has bits: see mg_pr_pull_step); partials[b] and partials[gridDim.x + b] get block b's sums
 // of |Δr| and of the dangling rank, and the last block to finish (*ticket,
 // left at 0) folds them into *sums and applies the stopping rule. Every block
 // reads sums->dangling before it takes its ticket, so the fold may replace it.
 __global__ void __launch_bounds__(kApplyBlock)
     pr_apply_kernel(uint64_t n, const uint64_t *__restrict__ offsets, double damping, double tolerance,
-                    double *__restrict__ rank, double *__restrict__ share, double *__restrict__ acc,
+                    mg::Teleport tp, double *__restrict__ rank, double *__restrict__ share, double *__restrict__ acc,
                     double *partials, uint32_t *ticket, mg_pr_sums *sums) {
     if (sums->done) return;  // the run has converged
-    const double nf = (double)n, base = (1.0 - damping) / nf + damping * sums->dangling / nf;
+    // Uniform: base = (1−d)/n + d·D/n for every vertex; personalised:
+    // ((1−d) + d·D)·w, w the vertex's teleport weight.
+    const double nf = tp.bits == nullptr ? (double)n : 1.0, base = (1.0 - damping) / nf + damping * sums->dangling / nf;
     const uint64_t v0 = (uint64_t)blockIdx.x * kApplyVertices + threadIdx.x;
     double a[kApplyUnroll], old[kApplyUnroll];
     uint64_t deg[kApplyUnroll];
@@ -211,7 +213,7 @@ __global__ void __launch_bounds__(kApplyBlock)
     for (int u = 0; u < kApplyUnroll; u++) {
         const uint64_t v = v0 + (uint64_t)u * kApplyBlock;
         if (v < n) {
-            const double nr = base + damping * a[u];
+            const double nr = base * tp.weight(v) + damping * a[u];
             acc[v] = 0.0;
             __stcs(rank + v, nr);
             share[v] = pr_share(nr, old[u], deg[u], delta, dangling);
@@ -344,8 +346,9 @@ static int launch_gather(const mg_dlayout &L, const mg_pr_pull &p, const double 
 }
 
 extern "C" int mg_pr_pull_step(int dev, const mg_dlayout *l, const mg_pr_pull *p, double damping, double tolerance,
-                               double *rank, double *share, double *acc, double *partials, uint32_t *ticket,
-                               mg_pr_sums *sums, mg_stream s, mg_event *ev, char *err, size_t errlen) {
+                               const uint32_t *teleport, double weight, double *rank, double *share, double *acc,
+                               double *partials, uint32_t *ticket, mg_pr_sums *sums, mg_stream s, mg_event *ev,
+                               char *err, size_t errlen) {
     if (l == NULL || p == NULL || rank == NULL || share == NULL || acc == NULL || partials == NULL ||
         ticket == NULL || sums == NULL)
         return mg::invalid("mg_pr_pull_step: NULL pointer", err, errlen);
@@ -358,8 +361,9 @@ extern "C" int mg_pr_pull_step(int dev, const mg_dlayout *l, const mg_pr_pull *p
     MG_RECORD(1);
     // At least one block, which on an empty graph folds zeros and counts the step.
     const uint32_t blocks = (uint32_t)max((L.n + kApplyVertices - 1) / kApplyVertices, (uint64_t)1);
-    pr_apply_kernel<<<blocks, kApplyBlock, 0, st>>>(L.n, L.sparse_offsets, damping, tolerance, rank, share, acc,
-                                                    partials, ticket, sums);
+    pr_apply_kernel<<<blocks, kApplyBlock, 0, st>>>(L.n, L.sparse_offsets, damping, tolerance,
+                                                    mg::Teleport{teleport, weight}, rank, share, acc, partials, ticket,
+                                                    sums);
     MG_CHECK_LAUNCH("pr_apply_kernel<<<n/2048, 512, 0, s>>>");
     MG_RECORD(2);
     return MG_OK;

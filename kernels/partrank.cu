@@ -24,18 +24,7 @@ using SumU = mg::SumOp<uint64_t, uint64_t>;
 
 unsigned grid_for(int dev, uint64_t n) { return mg::grid_for(dev, n, kBlock, kBlocksPerSM); }
 
-// Teleport is where a run's ranks teleport: everywhere alike (bits NULL:
-// weight 1), or, for a personalised run, only to the vertices whose bit is
-// set (layout ids; weight p each, 0 elsewhere).
-struct Teleport {
-    const uint32_t *bits;
-    double p;
-
-    __device__ __forceinline__ double weight(uint32_t v) const {
-        if (bits == nullptr) return 1.0;
-        return (__ldg(&bits[v >> 5]) >> (v & 31)) & 1u ? p : 0.0;
-    }
-};
+using mg::Teleport;
 
 // init_kernel: every owned vertex (owned[i], a layout id) gets rank r0·w
 // (w its teleport weight) and share rank/outdeg (0 when dangling);

@@ -89,6 +89,24 @@ __global__ void __launch_bounds__(kBlock)
     }
 }
 
+// personal_init_kernel: rank = tp's weight (p on the teleport set, 0
+// elsewhere), share = rank/outdeg (0 without out-arcs); *count counts the
+// vertices without out-arcs whose rank is not 0 (one atomic per block).
+__global__ void __launch_bounds__(kBlock)
+    personal_init_kernel(const uint64_t *__restrict__ offsets, uint64_t n, mg::Teleport tp, double *rank,
+                         double *share, unsigned long long *count) {
+    uint64_t c = 0;
+    GRID_STRIDE(v, n) {
+        const uint64_t d = offsets[v + 1] - offsets[v];
+        const double r = tp.weight(v);
+        rank[v] = r;
+        share[v] = d > 0 ? r / (double)d : 0.0;
+        c += d == 0 && r != 0.0;
+    }
+    c = mg::block_reduce<mg::SumOp<uint64_t, uint64_t>, kBlock>(c);
+    if (threadIdx.x == 0 && c > 0) atomicAdd(count, (unsigned long long)c);
+}
+
 __global__ void __launch_bounds__(kBlock)
     prdelta_init_kernel(const uint64_t *__restrict__ offsets, uint64_t n, double damping, double *x,
                         double *residual, double *push, uint8_t *flags) {
@@ -185,6 +203,21 @@ int mg_pr_init(int dev, const mg_dlayout *l, double *rank, double *share, mg_str
     if (l->n == 0) return MG_OK;
     pr_init_kernel<<<grid_for(dev, l->n), kBlock, 0, (cudaStream_t)s>>>(l->sparse_offsets, l->n, rank, share);
     MG_CHECK_LAUNCH("pr_init_kernel<<<grid, MG_RESIDENT_BLOCK, 0, s>>>");
+    return MG_OK;
+}
+
+int mg_pr_personal_init(int dev, const mg_dlayout *l, const uint32_t *teleport, double weight, double *rank,
+                        double *share, uint64_t *count_dev, mg_stream s, char *err, size_t errlen) {
+    if (l == NULL || count_dev == NULL ||
+        (l->n > 0 && (teleport == NULL || rank == NULL || share == NULL || l->sparse_offsets == NULL)))
+        return mg::invalid("mg_pr_personal_init: NULL pointer", err, errlen);
+    MG_SET_DEVICE(dev);
+    cudaStream_t st = (cudaStream_t)s;
+    MG_CHECK(cudaMemsetAsync(count_dev, 0, sizeof(uint64_t), st));
+    if (l->n == 0) return MG_OK;
+    personal_init_kernel<<<grid_for(dev, l->n), kBlock, 0, st>>>(
+        l->sparse_offsets, l->n, mg::Teleport{teleport, weight}, rank, share, (unsigned long long *)count_dev);
+    MG_CHECK_LAUNCH("personal_init_kernel<<<grid, MG_RESIDENT_BLOCK, 0, s>>>");
     return MG_OK;
 }
 

@@ -448,9 +448,12 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		Mode: mode.String(), Engine: string(apps.MultiGraph), Backend: fwd.Name(), Threads: fwd.Workers()}
 	how := mode.String() // the summary line's
 	switch {
-	case useOps && parted != nil: // an operator app over parts runs on the host (partition.RunKCore, RunMIS, RunColor, RunPersonalizedPageRank, RunHITS, RunTriangles, RunWhoToFollow, RunMSF)
+	case useOps && parted != nil: // an operator app over parts (partition.RunKCore, RunMIS, RunColor, RunPersonalizedPageRank, RunHITS, RunTriangles, RunWhoToFollow, RunMSF)
 		doc.Mode, doc.Engine = "", "partitioned"
 		how = "rounds over parts"
+	case useOps && app == "ppr" && strategy == ops.Auto && !f.gpuStream && isPersonalRanker(fwd):
+		doc.Mode, doc.Engine = "", "device pagerank"
+		how = "the device's PageRank with a teleport set"
 	case useOps:
 		doc.Mode, doc.Engine, doc.LB = "", string(apps.Operators), strategy.String()
 		how = "operators (lb " + strategy.String() + ")"
@@ -1226,4 +1229,12 @@ func parseGPUSplit(s string) (cuda.WorkSplit, error) {
 		*dst = uint32(v)
 	}
 	return ws, nil
+}
+
+// isPersonalRanker says whether b runs personalised PageRank whole on its
+// device (engine.PersonalPageRankBackend: apps.PersonalizedPageRank then
+// does, unless a load-balancing strategy is asked for).
+func isPersonalRanker(b engine.Backend) bool {
+	_, ok := b.(engine.PersonalPageRankBackend)
+	return ok
 }

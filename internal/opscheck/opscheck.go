@@ -95,12 +95,16 @@ func Check(ctx context.Context, b Backends, strategies ...ops.Strategy) error {
 	pr := apps.DefaultPageRankOptions()
 	pr.Tolerance, pr.MaxIterations = 1e-10, 100
 	if n > 0 {
-		ranks, _, err := apps.PersonalizedPageRank(ctx, b.Fwd, sources, pr, o)
-		if err == nil {
-			err = apps.ValidatePPR(g, sources, pr, ranks)
-		}
-		if err != nil {
-			return fmt.Errorf("ppr: %w", err)
+		// Auto runs on the device where the backend can (the GPU's
+		// PageRank with a teleport set); TWC asks for the operators.
+		for _, st := range []ops.Strategy{ops.Auto, ops.TWC} {
+			ranks, _, err := apps.PersonalizedPageRank(ctx, b.Fwd, sources, pr, apps.OpsOptions{Strategy: st})
+			if err == nil {
+				err = apps.ValidatePPR(g, sources, pr, ranks)
+			}
+			if err != nil {
+				return fmt.Errorf("ppr/%s: %w", st, err)
+			}
 		}
 		w := ref.DefaultWTFOptions()
 		for _, s := range sources {
