@@ -57,6 +57,9 @@ type Part struct {
 	// share of the arcs the partition cuts (EdgeCut is the parts' sum).
 	// Split sets it; the tables files keep it.
 	GhostArcs uint64
+	// tri keeps RunTriangles' neighbour lists between its runs (nil in a
+	// Part made otherwise than by Split or LoadTables: no keeping).
+	tri *triangleMemo
 }
 
 // Local returns the local id of an original vertex the part owns, and
@@ -433,6 +436,7 @@ func (s *splitter) newPart(p int, bits, rank []uint32, ghosts, arcs uint64, work
 		GhostOwner:  make([]uint32, ghosts),
 		GhostRemote: make([]uint32, ghosts),
 		Directed:    s.el.Directed,
+		tri:         new(triangleMemo),
 	}
 	par.Copy(pt.Global[:numLocal], s.owned[s.start[p]:s.start[p+1]], workers, splitMinVertices)
 	par.For(len(bits), workers, splitMinVertices/wordBits, func(lo, hi int) {

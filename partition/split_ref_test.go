@@ -135,6 +135,7 @@ func splitPartReference(ctx context.Context, el *graph.EdgeList, owner, local, o
 		GhostOwner:  make([]uint32, len(ghosts)),
 		GhostRemote: make([]uint32, len(ghosts)),
 		Directed:    el.Directed,
+		tri:         new(triangleMemo), // as Split's: RunTriangles' lists, none yet
 	}
 	pt.Global = append(append(pt.Global, owned...), ghosts...)
 	for g, v := range ghosts {

@@ -134,7 +134,7 @@ func DecodeTables(data []byte, path string) (*Part, error) {
 		return bad("checksum %08x, stored %08x (the file is corrupt)", got, want)
 	}
 	pt := &Part{Index: int(h.Index), NumParts: int(h.Parts), NumVertices: h.Vertices, NumLocal: h.Local,
-		NumGhosts: h.Ghosts, Directed: h.Directed != 0, GhostArcs: h.GhostArcs}
+		NumGhosts: h.Ghosts, Directed: h.Directed != 0, GhostArcs: h.GhostArcs, tri: new(triangleMemo)}
 	rest := body[hsize:]
 	take := func(n uint64) []uint32 {
 		a := make([]uint32, n)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/internal/par"
+	"github.com/mgraph-dev/mgraph/layout"
 )
 
 // RunTriangles counts the triangles of an undirected graph over its parts
@@ -52,6 +53,20 @@ func RunTriangles(ctx context.Context, parts []*Part, backends []engine.Backend,
 		}()
 	}
 	wg.Wait()
+	loc := locator{owner: make([]uint32, n), local: make([]uint32, n)}
+	for i, pt := range parts { // every vertex's owner and local id there (the parts' ids are disjoint)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j, v := range pt.Global[:pt.NumLocal] {
+				loc.owner[v], loc.local[v] = uint32(i), uint32(j)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, tp := range ts {
+		tp.loc = loc
+	}
 	for _, tp := range ts { // every part's lists exist: orient them
 		wg.Add(1)
 		go func() {
@@ -81,6 +96,9 @@ func RunTriangles(ctx context.Context, parts []*Part, backends []engine.Backend,
 	}
 	st = mergeStats(ws)
 	st.Bytes = 0 // lists read in place, not messages
+	for i := range st.Steps {
+		st.Steps[i].Bytes = 0
+	}
 	return total.Load(), per, st, nil
 }
 
@@ -92,13 +110,46 @@ type trianglePart struct {
 	workers      int
 	off, plusOff []uint64
 	adj, plus    []uint32
-	owners       map[uint32][2]uint32 // a ghost's original id → its owner and local id there
+	loc          locator
+}
+
+// locator finds every vertex (original id) of a run: its owner part and
+// its local id there.
+type locator struct {
+	owner, local []uint32
+}
+
+// triangleMemo is what RunTriangles keeps of a part between runs: the
+// neighbour lists (they depend only on the part and its layout l). The
+// orientation, which is the count's own work (as one backend's
+// FilterArcs), is made every run.
+type triangleMemo struct {
+	mu  sync.Mutex
+	l   *layout.Layout
+	off []uint64
+	adj []uint32
 }
 
 // newTrianglePart lists the owned vertices' neighbours from the part's
-// layout rows (layout ids) in original ids.
+// layout rows (layout ids) in original ids, or takes the lists a run
+// before kept for the same layout.
 func newTrianglePart(pt *Part, b engine.Backend, workers int) *trianglePart {
 	l := b.Layout()
+	if m := pt.tri; m != nil {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if m.l != l {
+			tp := listTriangles(pt, l, workers)
+			m.l, m.off, m.adj = l, tp.off, tp.adj
+		}
+		return &trianglePart{pt: pt, workers: workers, off: m.off, adj: m.adj}
+	}
+	return listTriangles(pt, l, workers)
+}
+
+// listTriangles lists the owned vertices' distinct neighbours, in
+// original ids, from the layout's rows.
+func listTriangles(pt *Part, l *layout.Layout, workers int) *trianglePart {
 	orig := pt.OriginalIDs(l.Perm)
 	tp := &trianglePart{pt: pt, workers: workers, off: make([]uint64, pt.NumLocal+1)}
 	lists := make([][]uint32, pt.NumLocal)
@@ -135,11 +186,7 @@ func (tp *trianglePart) above(i uint32) []uint32 { return tp.plus[tp.plusOff[i]:
 // where finds original vertex v, the part's own or one of its ghosts: the
 // part that owns it and its local id there.
 func (tp *trianglePart) where(all []*trianglePart, v uint32) (*trianglePart, uint32) {
-	if i, ok := tp.pt.Local(v); ok {
-		return tp, i
-	}
-	o := tp.owners[v]
-	return all[o[0]], o[1]
+	return all[tp.loc.owner[v]], tp.loc.local[v]
 }
 
 // orient keeps, of each owned vertex's neighbours, those above it in
@@ -147,10 +194,6 @@ func (tp *trianglePart) where(all []*trianglePart, v uint32) (*trianglePart, uin
 // every part's lists exist).
 func (tp *trianglePart) orient(all []*trianglePart) {
 	pt := tp.pt
-	tp.owners = make(map[uint32][2]uint32, pt.NumGhosts)
-	for g := range pt.NumGhosts {
-		tp.owners[pt.Global[pt.NumLocal+g]] = [2]uint32{pt.GhostOwner[g], pt.GhostRemote[g]}
-	}
 	lists := make([][]uint32, pt.NumLocal)
 	par.For(int(pt.NumLocal), tp.workers, 1<<10, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
