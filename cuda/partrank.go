@@ -65,6 +65,8 @@ type PartRank struct {
 	teleport  *Buffer[uint32]
 	teleportP float64
 	personal  bool
+	// hits is a HITS or SALSA run's state (parthits.go), made on first use.
+	hits *hitsState
 }
 
 // The classes of a part's row panels (PartRank.GatherPanels).
@@ -205,7 +207,7 @@ func (p *PartRank) Close() error {
 // Bytes returns the device memory the state takes (beyond the PRRun's).
 func (p *PartRank) Bytes() uint64 {
 	return bufBytes(p.ownedLid) + bufBytes(p.applyLid) + bufBytes(p.ghostLid) + bufBytes(p.recvLid) + bufBytes(p.send) + bufBytes(p.recv) +
-		bufBytes(p.sums) + bufBytes(p.dangling) + bufBytes(p.out) + bufBytes(p.panels) + bufBytes(p.teleport) + p.col.bytes()
+		bufBytes(p.sums) + bufBytes(p.dangling) + bufBytes(p.out) + bufBytes(p.panels) + bufBytes(p.teleport) + p.hits.bytes() + p.col.bytes()
 }
 
 // Personalize makes the part's runs personalised until Uniform: the

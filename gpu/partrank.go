@@ -378,7 +378,19 @@ var _ partition.RankExchanger = (*NCCLExchanger)(nil)
 type peerRankLink struct {
 	bar   *partition.Barrier
 	parts []*rankPart
-	sums  [][2]float64
+	// sums are the posted partial sums by the parity of each part's
+	// reduces (rounds: its count of them): a part may post its next while
+	// a slower one still reads this one's, but not the one after (it
+	// waits at the barrier of the next for the slower one).
+	sums   [2][][2]float64
+	rounds []int
+}
+
+// newPeerRankLink makes the peer link of a run over parts parts (its
+// parts are set once made).
+func newPeerRankLink(parts int) *peerRankLink {
+	return &peerRankLink{bar: partition.NewBarrier(parts), sums: [2][][2]float64{make([][2]float64, parts), make([][2]float64, parts)},
+		rounds: make([]int, parts)}
 }
 
 func (l *peerRankLink) exchange(ctx context.Context, d *rankPart, while func() error) error {
@@ -419,12 +431,14 @@ func (l *peerRankLink) reduce(ctx context.Context, d *rankPart) (float64, float6
 	if err != nil {
 		return 0, 0, err
 	}
-	l.sums[d.rank] = [2]float64{delta, dangling}
+	k := l.rounds[d.rank] & 1
+	l.rounds[d.rank]++
+	l.sums[k][d.rank] = [2]float64{delta, dangling}
 	if err := l.bar.Wait(ctx); err != nil {
 		return 0, 0, err
 	}
 	var sd, sg float64
-	for _, s := range l.sums {
+	for _, s := range l.sums[k] {
 		sd += s[0]
 		sg += s[1]
 	}
@@ -436,7 +450,7 @@ func (x *PeerExchanger) RankParts(parts []*partition.Part, backends []engine.Bac
 	if err := x.prepare(parts, backends); err != nil {
 		return nil, err
 	}
-	link := &peerRankLink{bar: partition.NewBarrier(len(parts)), sums: make([][2]float64, len(parts))}
+	link := newPeerRankLink(len(parts))
 	ds, err := rankParts(parts, backends, link, nil)
 	link.parts = ds
 	return asRankParts(ds, err)

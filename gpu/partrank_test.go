@@ -25,7 +25,8 @@ import (
 // (gpu.WithPartOverlap). After each PageRank, personalised PageRank runs
 // on the same parts (from one source, then from several, one repeated)
 // and is checked against apps.ValidatePPR and the reference's
-// iterations.
+// iterations; then HITS and SALSA, against apps.ValidateHubsAuthorities
+// and the reference's iterations.
 func TestPartitionedPageRank(t *testing.T) {
 	needGPU(t)
 	devices, err := cuda.DeviceCount()
@@ -95,6 +96,20 @@ func TestPartitionedPageRank(t *testing.T) {
 						require.NoError(t, apps.ValidatePPR(g, sources, opts, ranks), "%s round %d ppr", tag, round)
 						_, wantPPR := ref.PersonalizedPageRank(g, sources, ref.PageRankOptions{Damping: opts.Damping, Tolerance: opts.Tolerance, MaxIterations: opts.MaxIterations})
 						require.Equal(t, wantPPR, iters, "%s round %d ppr", tag, round)
+						// HITS and SALSA on the same held state.
+						for _, salsa := range []bool{false, true} {
+							refRun := ref.HITS
+							if salsa {
+								refRun = ref.SALSA
+							}
+							const maxIter, tol = 100, 1e-9
+							_, _, wantIters := refRun(g, maxIter, tol)
+							hubs, auth, iters, st, err := partition.RunHITS(ctx, ps, bs, salsa, maxIter, tol, ex, false, 2)
+							require.NoError(t, err, "%s round %d salsa=%v", tag, round, salsa)
+							require.NoError(t, apps.ValidateHubsAuthorities(g, salsa, maxIter, tol, hubs, auth), "%s round %d salsa=%v", tag, round, salsa)
+							require.Equal(t, wantIters, iters, "%s round %d salsa=%v", tag, round, salsa)
+							require.Equal(t, iters, st.Supersteps, tag)
+						}
 					}
 				}
 			}

@@ -1199,6 +1199,52 @@ int mg_part_pr_unpack(int dev, const double *recv, const uint32_t *recv_lid, uin
 int mg_part_pr_apply(int dev, const uint64_t *offsets, const uint32_t *owned, uint64_t num_owned, double base,
                      double damping, const uint32_t *teleport, double p, double *rank, double *share, double *acc,
                      double *sums, char *err, size_t errlen);
+/* Partitioned HITS and SALSA (parthits.cu) over a part's PageRank state:
+ * the authority step is mg_pr_pull_gather with share from the hubs
+ * (MG_HITS_SHARE), the ghosts' sums packed, exchanged and unpacked as
+ * PageRank's; the hub step sums y over the owned vertices' out-arcs, y
+ * (the authority, SALSA's divided by the in-degree) broadcast by each
+ * owner to the ghosts' parts. Arrays by layout id (n doubles each) but
+ * sums (the part's two partial sums) and the broadcast buffers. */
+typedef struct {
+    const uint64_t *offsets;  /* the part's out-rows (sparse CSR) */
+    const uint32_t *dst;
+    const uint32_t *owned;    /* the owned vertices' layout ids */
+    uint64_t num_owned;
+    int salsa;
+    double *share, *acc;      /* the PageRank state's */
+    double *hub, *auth, *cnt, *next, *y;
+    double *sums;             /* 2 doubles */
+    const uint32_t *send_lid; /* the owned vertices that are ghosts elsewhere, in the holders' ghost order */
+    uint64_t num_send;
+    double *send;             /* num_send doubles */
+    const uint32_t *ghost_lid;
+    uint64_t num_ghosts;
+    double *recv;             /* num_ghosts doubles, in ghost order */
+} mg_part_hits;
+/* The steps of mg_part_hits_step (a and b as given):
+ * SHARE: share = hub (SALSA: hub/outdeg); SHARE_ONES: share = 1;
+ * COUNTS: cnt = acc (in-degrees), acc = 0, sums = (vertices with out-arcs,
+ * with in-arcs); START: hub = a, auth = b (SALSA: where there are out-,
+ * in-arcs; 0 elsewhere); ACC_SUM: sums[0] = Σ acc; AUTH: auth = acc·a,
+ * acc = 0, y = auth (SALSA: auth/cnt), sums = (0, Σ|Δauth|); HUB: next =
+ * Σ y over the out-arcs, sums[0] = Σ next; HUB_APPLY: hub = next·a,
+ * sums[0] = Σ|Δhub| (the hub steps keep sums[1]); BCAST_PACK: send[i] =
+ * y[send_lid[i]]; BCAST_UNPACK: y[ghost_lid[g]] = recv[g]. Over the owned
+ * vertices. Waits. */
+enum {
+    MG_HITS_SHARE = 1,
+    MG_HITS_SHARE_ONES = 2,
+    MG_HITS_COUNTS = 3,
+    MG_HITS_START = 4,
+    MG_HITS_ACC_SUM = 5,
+    MG_HITS_AUTH = 6,
+    MG_HITS_HUB = 7,
+    MG_HITS_HUB_APPLY = 8,
+    MG_HITS_BCAST_PACK = 9,
+    MG_HITS_BCAST_UNPACK = 10
+};
+int mg_part_hits_step(int dev, const mg_part_hits *h, int op, double a, double b, char *err, size_t errlen);
 /* full[ids[i]] = vals[i] for i < count (a part's range of the result,
  * from every part's owned ranks in it). Waits. */
 int mg_part_pr_scatter(int dev, const double *vals, const uint32_t *ids, uint64_t count, double *full, char *err,

@@ -27,10 +27,37 @@ import (
 // their ghosts' sums from the other parts; the hub step reads a ghost's
 // authority (and in-degree) at its owner. The parts share the process's
 // memory and meet at barriers, as RunPageRank's host parts do; the stats'
-// compute is each iteration whole, its waits included.
-func RunHITS(ctx context.Context, parts []*Part, backends []engine.Backend, salsa bool, maxIter int, tol float64, workers int) (hubs, authorities []float64, iterations int, st Stats, err error) {
-	if err := checkParts(parts, backends); err != nil {
+// compute is each iteration whole, its waits included. With a
+// HITSExchanger (and not host) part i runs on backends[i]'s device
+// instead (HITSPart).
+func RunHITS(ctx context.Context, parts []*Part, backends []engine.Backend, salsa bool, maxIter int, tol float64, ex Exchanger, host bool, workers int) (hubs, authorities []float64, iterations int, st Stats, err error) {
+	fail := func(err error) ([]float64, []float64, int, Stats, error) {
 		return nil, nil, 0, st, fmt.Errorf("partition: run %s: %w", hitsName(salsa), err)
+	}
+	if err := checkParts(parts, backends); err != nil {
+		return fail(err)
+	}
+	if hx, ok := ex.(HITSExchanger); ok && !host && parts[0].NumVertices > 0 && maxIter >= 0 && tol >= 0 {
+		start := time.Now()
+		hps, err := hx.HITSParts(parts, backends, salsa)
+		if err != nil {
+			return fail(err)
+		}
+		if hps != nil {
+			defer func() {
+				for _, hp := range hps {
+					hp.Close()
+				}
+			}()
+			if len(hps) != len(parts) {
+				return fail(fmt.Errorf("the exchanger made %d HITS parts for %d parts", len(hps), len(parts)))
+			}
+			hubs, authorities, iterations, st, err = runDeviceHITS(ctx, hps, parts, ex, salsa, maxIter, tol, time.Since(start))
+			if err != nil {
+				return fail(err)
+			}
+			return hubs, authorities, iterations, st, nil
+		}
 	}
 	ls := make([]*layout.Layout, len(backends))
 	for i, b := range backends {

@@ -39,7 +39,7 @@ func TestRunHITSMatchesReference(t *testing.T) {
 					for _, parts := range counts {
 						tag := fmt.Sprintf("%s/directed=%v/salsa=%v/%s/%d parts", s.Name, el.Directed, salsa, m, parts)
 						ps, bs := split(t, el, partition.Options{Method: m, Parts: parts, Seed: 7, Bias: 0.8})
-						hubs, auth, iters, _, err := partition.RunHITS(ctx, ps, bs, salsa, maxIter, tol, 2)
+						hubs, auth, iters, _, err := partition.RunHITS(ctx, ps, bs, salsa, maxIter, tol, nil, true, 2)
 						require.NoError(t, err, tag)
 						require.NoError(t, apps.ValidateHubsAuthorities(g, salsa, maxIter, tol, hubs, auth), tag)
 						require.Equal(t, wantIters, iters, tag)
@@ -47,7 +47,7 @@ func TestRunHITSMatchesReference(t *testing.T) {
 				}
 				ps, bs := split(t, el, partition.Options{Method: partition.Random, Parts: 2, Seed: 1})
 				h0, a0, _ := run(g, 0, tol)
-				hubs, auth, iters, _, err := partition.RunHITS(ctx, ps, bs, salsa, 0, tol, 1)
+				hubs, auth, iters, _, err := partition.RunHITS(ctx, ps, bs, salsa, 0, tol, nil, true, 1)
 				require.NoError(t, err)
 				require.Zero(t, iters)
 				require.InDeltaSlice(t, h0, hubs, 1e-15, "the start's hubs")

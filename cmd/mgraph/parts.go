@@ -154,7 +154,7 @@ func parseGPUs(s string) (int, error) {
 // hostPartApp says whether app runs over CPU parts only (its parts'
 // values stay on the host: not built for GPUs yet).
 func hostPartApp(app string) bool {
-	return slices.Contains([]string{"pr-delta", "kcore", "mis", "color", "hits", "salsa", "tc", "wtf", "msf"}, app)
+	return slices.Contains([]string{"pr-delta", "kcore", "mis", "color", "tc", "wtf", "msf"}, app)
 }
 
 // partSpec is a partitioned run's shape: the GPUs (0: the CPU backend),
@@ -692,7 +692,7 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 		total, per, st, err := partition.RunTriangles(ctx, p.parts, p.backends, p.perVertex, p.workers)
 		return p.done(apps.Triangles{Total: total, PerVertex: per}, 1, st, err)
 	case "hits", "salsa":
-		hubs, auth, iters, st, err := partition.RunHITS(ctx, p.parts, p.backends, app == "salsa", pr.MaxIterations, pr.Tolerance, p.workers)
+		hubs, auth, iters, st, err := partition.RunHITS(ctx, p.parts, p.backends, app == "salsa", pr.MaxIterations, pr.Tolerance, ro.Exchanger, p.host, p.workers)
 		return p.done(apps.HubsAuthorities{Hubs: hubs, Authorities: auth}, iters, st, err)
 	case "ppr":
 		ranks, iters, st, err := partition.RunPersonalizedPageRank(ctx, p.parts, p.backends, sources, rank, ro.Exchanger, p.host, p.workers)

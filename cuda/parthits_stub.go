@@ -1,0 +1,7 @@
+//go:build !cuda
+
+package cuda
+
+import "unsafe"
+
+func backendPartHITSStep(int, unsafe.Pointer, int, float64, float64) error { return ErrNoCUDA }
