@@ -215,13 +215,9 @@ func (p *PartRank) Bytes() uint64 {
 // (Apply's rank = base·w + damping·acc there, damping·acc elsewhere), and
 // Init starts those at rank r0·w and every other vertex at 0.
 func (p *PartRank) Personalize(lids []uint32, w float64) error {
-	n := p.pr.dl.desc.n
-	words := make([]uint32, (n+31)/32)
-	for _, v := range lids {
-		if uint64(v) >= n {
-			return invalidf("PartRank.Personalize", "vertex %d of a layout of %d", v, n)
-		}
-		words[v>>5] |= 1 << (v & 31)
+	words, err := teleportBits("PartRank.Personalize", lids, p.pr.dl.desc.n)
+	if err != nil {
+		return err
 	}
 	if p.teleport == nil {
 		b, err := allocRank[uint32](p, "teleport set", len(words))
@@ -235,6 +231,19 @@ func (p *PartRank) Personalize(lids []uint32, w float64) error {
 	}
 	p.teleportP, p.personal = w, true
 	return nil
+}
+
+// teleportBits is the teleport set lids (layout ids) as a bit per vertex
+// of a layout of n vertices; what names the caller in the error.
+func teleportBits(what string, lids []uint32, n uint64) ([]uint32, error) {
+	words := make([]uint32, (n+31)/32)
+	for _, v := range lids {
+		if uint64(v) >= n {
+			return nil, invalidf(what, "vertex %d of a layout of %d", v, n)
+		}
+		words[v>>5] |= 1 << (v & 31)
+	}
+	return words, nil
 }
 
 // Uniform makes the part's runs teleport to every vertex alike again.

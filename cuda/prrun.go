@@ -319,13 +319,9 @@ func (r *PRRun) PersonalInit(lids []uint32, w float64) error {
 	if !(w > 0) {
 		return invalidf("PRRun.PersonalInit", "teleport weight %g is not positive", w)
 	}
-	n := r.dl.desc.n
-	words := make([]uint32, (n+31)/32)
-	for _, v := range lids {
-		if uint64(v) >= n {
-			return invalidf("PRRun.PersonalInit", "vertex %d of a layout of %d", v, n)
-		}
-		words[v>>5] |= 1 << (v & 31)
+	words, err := teleportBits("PRRun.PersonalInit", lids, r.dl.desc.n)
+	if err != nil {
+		return err
 	}
 	if r.teleport == nil {
 		b, err := allocPR[uint32](r, len(words))
