@@ -57,6 +57,11 @@ func RunMSF(ctx context.Context, parts []*Part, backends []engine.Backend, worke
 	var weight uint64
 	edges := []ref.Edge{}
 	chosen := make([]msfChoice, n)
+	link := make([]uint32, n) // the union-find's links over component labels: itself between rounds
+	for v := range link {
+		link[v] = uint32(v)
+	}
+	var linked []uint32
 	for round := 0; ; round++ {
 		if err := ctx.Err(); err != nil {
 			return fail(err)
@@ -108,21 +113,20 @@ func RunMSF(ctx context.Context, parts []*Part, backends []engine.Backend, worke
 		if hooked == 0 {
 			break
 		}
-		// Union along the recorded edges, then flatten the labels.
-		uf := make(map[uint32]uint32)
+		// Union along the recorded edges (each root linked to the smaller
+		// one), then flatten the labels; the links made are undone after.
+		linked = linked[:0]
 		find := func(x uint32) uint32 {
-			for {
-				p, ok := uf[x]
-				if !ok {
-					return x
-				}
-				x = p
+			for link[x] != x {
+				x = link[x]
 			}
+			return x
 		}
 		for _, e := range edges[len(edges)-hooked:] {
 			a, b := find(comp[e.U]), find(comp[e.V])
 			if a != b {
-				uf[max(a, b)] = min(a, b)
+				link[max(a, b)] = min(a, b)
+				linked = append(linked, max(a, b))
 			}
 		}
 		par.For(int(n), workers, 1<<14, func(lo, hi int) {
@@ -130,6 +134,9 @@ func RunMSF(ctx context.Context, parts []*Part, backends []engine.Backend, worke
 				comp[v] = find(comp[v])
 			}
 		})
+		for _, x := range linked {
+			link[x] = x
+		}
 	}
 	st = mergeStats(ws)
 	for i := range ws {
@@ -161,33 +168,65 @@ func (x msfChoice) less(y msfChoice) bool {
 // of every layout id of b's layout (Part.OriginalIDs).
 func lightestOut(pt *Part, b engine.Backend, orig, comp []uint32, best []msfChoice, workers int) uint64 {
 	l := b.Layout()
+	// The components by layout id, so that an arc reads one label.
+	compL := make([]uint32, len(orig))
+	par.For(len(orig), workers, 1<<14, func(lo, hi int) {
+		for x := lo; x < hi; x++ {
+			compL[x] = comp[orig[x]]
+		}
+	})
 	var mu sync.Mutex
 	var ghosts uint64
 	par.For(int(pt.NumLocal), workers, 1<<12, func(lo, hi int) {
+		// Each vertex's lightest edge out of its component first, then one
+		// update per vertex (not per arc) of its component's, kept aside
+		// while consecutive vertices share a component (the giant one of
+		// the later rounds).
 		local := make(map[uint32]msfChoice)
+		var run msfChoice // the lightest edge out of component runC so far
+		runC := ^uint32(0)
+		flush := func() {
+			if run.ok {
+				if b, had := local[runC]; !had || run.less(b) {
+					local[runC] = run
+				}
+			}
+		}
 		var g uint64
 		for i := lo; i < hi; i++ {
 			lid := l.Perm[i]
 			u := pt.Global[i]
 			cu := comp[u]
+			var mine msfChoice
 			for e := l.SparseOffsets[lid]; e < l.SparseOffsets[lid+1]; e++ {
-				v := orig[l.SparseDst[e]]
-				if v == u || comp[v] == cu {
+				d := l.SparseDst[e]
+				if compL[d] == cu { // a self-loop too
 					continue
 				}
+				v := orig[d]
 				w := uint32(1)
 				if l.SparseWeights != nil {
 					w = l.SparseWeights[e]
 				}
-				x := msfChoice{e: ref.Edge{U: min(u, v), V: max(u, v), W: w}, ok: true}
-				if b, had := local[cu]; !had || x.less(b) {
-					local[cu] = x
+				if x := (msfChoice{e: ref.Edge{U: min(u, v), V: max(u, v), W: w}, ok: true}); !mine.ok || x.less(mine) {
+					mine = x
 				}
-				if uint64(l.InvPerm[l.SparseDst[e]]) >= pt.NumLocal {
+				if uint64(l.InvPerm[d]) >= pt.NumLocal {
 					g++
 				}
 			}
+			if !mine.ok {
+				continue
+			}
+			if cu != runC {
+				flush()
+				run, runC = msfChoice{}, cu
+			}
+			if !run.ok || mine.less(run) {
+				run = mine
+			}
 		}
+		flush()
 		mu.Lock()
 		for c, x := range local {
 			if b := best[c]; !b.ok || x.less(b) {
