@@ -117,6 +117,9 @@ func personalParts(parts []*Part, backends []engine.Backend, ex Exchanger, host 
 			return nil, err
 		}
 		if rps != nil && len(rps) != len(parts) {
+			for _, rp := range rps {
+				rp.Close()
+			}
 			return nil, fmt.Errorf("the exchanger made %d rank parts for %d parts", len(rps), len(parts))
 		}
 		out := make([]PersonalRankPart, 0, len(rps))
