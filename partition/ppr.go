@@ -111,32 +111,24 @@ func RunPersonalizedPageRank(ctx context.Context, parts []*Part, backends []engi
 // personalParts returns the parts of a personalised run: the devices'
 // (RunPageRank's choice) when every one can run it, else the host's.
 func personalParts(parts []*Part, backends []engine.Backend, ex Exchanger, host bool, workers int) ([]PersonalRankPart, error) {
-	if rx, ok := ex.(RankExchanger); ok && !host {
-		rps, err := rx.RankParts(parts, backends)
-		if err != nil {
-			return nil, err
-		}
-		if rps != nil && len(rps) != len(parts) {
-			for _, rp := range rps {
-				rp.Close()
-			}
-			return nil, fmt.Errorf("the exchanger made %d rank parts for %d parts", len(rps), len(parts))
-		}
-		out := make([]PersonalRankPart, 0, len(rps))
-		for _, rp := range rps {
-			if pp, ok := rp.(PersonalRankPart); ok {
-				out = append(out, pp)
-			}
-		}
-		if rps != nil && len(out) == len(rps) {
-			return out, nil
-		}
-		for _, rp := range rps {
-			rp.Close()
+	rps, err := deviceRankParts(parts, backends, ex, host)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PersonalRankPart, 0, len(rps))
+	for _, rp := range rps {
+		if pp, ok := rp.(PersonalRankPart); ok {
+			out = append(out, pp)
 		}
 	}
+	if rps != nil && len(out) == len(rps) {
+		return out, nil
+	}
+	for _, rp := range rps {
+		rp.Close()
+	}
 	hrs := hostRankParts(parts, backends, workers)
-	out := make([]PersonalRankPart, len(hrs))
+	out = make([]PersonalRankPart, len(hrs))
 	for i, rp := range hrs {
 		out[i] = rp.(*hostRank)
 	}

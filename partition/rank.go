@@ -120,16 +120,10 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 	if err := ctx.Err(); err != nil {
 		return fail(err)
 	}
-	var rps []RankPart
 	setup := time.Now()
-	if rx, ok := ex.(RankExchanger); ok && !host {
-		var err error
-		if rps, err = rx.RankParts(parts, backends); err != nil {
-			return fail(err)
-		}
-		if rps != nil && len(rps) != len(parts) {
-			return fail(fmt.Errorf("the exchanger made %d rank parts for %d parts", len(rps), len(parts)))
-		}
+	rps, err := deviceRankParts(parts, backends, ex, host)
+	if err != nil {
+		return fail(err)
 	}
 	if rps == nil {
 		rps = hostRankParts(parts, backends, workers)
@@ -170,6 +164,28 @@ func RunPageRank(ctx context.Context, parts []*Part, backends []engine.Backend, 
 	st = mergeStats(workersState) // a sum's 8 bytes are MessageBytes too
 	st.Converged = workersState[0].done || opts.MaxIterations == 0
 	return out, iters[0], st, nil
+}
+
+// deviceRankParts returns the parts of a rank run on the parts' devices
+// (ex a RankExchanger, and not host), or nil when they run on the host.
+// A wrong number of parts is an error (the ones made are closed: they
+// hold their backends).
+func deviceRankParts(parts []*Part, backends []engine.Backend, ex Exchanger, host bool) ([]RankPart, error) {
+	rx, ok := ex.(RankExchanger)
+	if !ok || host {
+		return nil, nil
+	}
+	rps, err := rx.RankParts(parts, backends)
+	if err != nil {
+		return nil, err
+	}
+	if rps != nil && len(rps) != len(parts) {
+		for _, rp := range rps {
+			rp.Close()
+		}
+		return nil, fmt.Errorf("the exchanger made %d rank parts for %d parts", len(rps), len(parts))
+	}
+	return rps, nil
 }
 
 // rankLoop runs the iterations of a partitioned PageRank over rps, a
