@@ -173,5 +173,5 @@ func (p *PartRank) HITSGatherOwned(hubs bool) error {
 	if hubs {
 		src = p.hits.hub
 	}
-	return backendPartPRGather(p.dev.ordinal, p.ownedLid.h.p, p.numOwned, src.h.p, p.out.h.p)
+	return p.gatherOwned(src)
 }

@@ -403,8 +403,12 @@ func (p *PartRank) MakeResult(n uint64) ([]float64, error) {
 
 // GatherOwned gathers the owned vertices' ranks in the part's numbering
 // (increasing original id), so that each part's range is one slice.
-func (p *PartRank) GatherOwned() error {
-	return backendPartPRGather(p.dev.ordinal, p.ownedLid.h.p, p.numOwned, p.pr.rank.h.p, p.out.h.p)
+func (p *PartRank) GatherOwned() error { return p.gatherOwned(p.pr.rank) }
+
+// gatherOwned gathers the owned vertices' values of src (by layout id)
+// in the part's numbering into the collection's buffer.
+func (p *PartRank) gatherOwned(src *Buffer[float64]) error {
+	return backendPartPRGather(p.dev.ordinal, p.ownedLid.h.p, p.numOwned, src.h.p, p.out.h.p)
 }
 
 // CollectOwn copies the part's gathered ranks that fall in its own range
