@@ -128,6 +128,9 @@ type PartRun struct {
 	// first call, chunks and inSrc when there are none).
 	roots, chunks, inSrc *Buffer[uint32]
 	inOffsets            *Buffer[uint64]
+	// state is MIS's, colouring's or k-core's (StateStart; nil until
+	// then).
+	state *stateRun
 }
 
 // PartTreeTables are what a part of a BFS tree over parts needs beyond
@@ -248,7 +251,8 @@ func ptrOf[T any](b *Buffer[T]) uintptr {
 func (p *PartRun) Bytes() uint64 {
 	return bufBytes(p.global) + bufBytes(p.prev) + bufBytes(p.next) + bufBytes(p.send) + bufBytes(p.recv) +
 		bufBytes(p.ctr) + bufBytes(p.gathered) + p.tableBytes + p.col.bytes() + bufBytes(p.treeRecvLid) + bufBytes(p.origByLid) +
-		bufBytes(p.outHeavy) + bufBytes(p.roots) + bufBytes(p.chunks) + bufBytes(p.inSrc) + bufBytes(p.inOffsets)
+		bufBytes(p.outHeavy) + bufBytes(p.roots) + bufBytes(p.chunks) + bufBytes(p.inSrc) + bufBytes(p.inOffsets) +
+		p.state.bytes()
 }
 
 // HoldTree uploads a BFS tree's tables (once: a part that holds them
@@ -300,6 +304,11 @@ const levelBytes = uint64(unsafe.Sizeof(uint32(0)))
 // hold as ghosts into the receive buffer, a segment per holder in its
 // ghosts' order (HoldTree first; waits).
 func (p *PartRun) BroadcastPack() error {
+	return p.broadcastPack(p.run.values.h.p)
+}
+
+// broadcastPack is BroadcastPack of values (n uint32 by layout id).
+func (p *PartRun) broadcastPack(values unsafe.Pointer) error {
 	if !p.holdsTree {
 		return invalidf("PartRun.BroadcastPack", "no tree tables (HoldTree)")
 	}
@@ -307,7 +316,7 @@ func (p *PartRun) BroadcastPack() error {
 	if count == 0 {
 		return nil
 	}
-	return backendPartBcastPack(p.dev.ordinal, p.run.values.h.p, p.treeRecvLid.h.p, count, p.recv.h.p)
+	return backendPartBcastPack(p.dev.ordinal, values, p.treeRecvLid.h.p, count, p.recv.h.p)
 }
 
 // BroadcastNCCL sends every other part the levels it holds as ghosts and

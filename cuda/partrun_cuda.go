@@ -115,3 +115,27 @@ func backendPartCCRoots(dev int, parent, flags, values unsafe.Pointer, nv uint64
 		return C.mg_part_cc_roots(C.int(dev), (*C.uint32_t)(parent), (*C.uint8_t)(flags), (*C.uint32_t)(values), C.uint64_t(nv), e, n)
 	})
 }
+
+func backendPartStateStep(dev int, t, args unsafe.Pointer, op int, num, a uint64, ctr unsafe.Pointer) error {
+	return call("partitioned state step", func(e *C.char, n C.size_t) C.int {
+		return C.mg_part_state_step(C.int(dev), (*C.mg_part_tables)(t), (*C.mg_part_state)(args), C.int(op), C.uint64_t(num),
+			C.uint64_t(a), (*C.mg_part_counters)(ctr), e, n)
+	})
+}
+
+// partState has mg_part_state's size, and the steps' numbers are
+// MG_STATE_*'s (compile-time checks of the mirror).
+var (
+	_ = [1]struct{}{}[unsafe.Sizeof(partState{})-C.sizeof_mg_part_state]
+	_ = [1]struct{}{}[stateStartMIS-C.MG_STATE_START_MIS]
+	_ = [1]struct{}{}[stateStartKCore-C.MG_STATE_START_KCORE]
+	_ = [1]struct{}{}[stateMark-C.MG_STATE_MARK]
+	_ = [1]struct{}{}[stateMarkColour-C.MG_STATE_MARK_COLOUR]
+	_ = [1]struct{}{}[stateJoin-C.MG_STATE_JOIN]
+	_ = [1]struct{}{}[stateExclude-C.MG_STATE_EXCLUDE]
+	_ = [1]struct{}{}[stateColour-C.MG_STATE_COLOUR]
+	_ = [1]struct{}{}[stateCompact-C.MG_STATE_COMPACT]
+	_ = [1]struct{}{}[statePeel-C.MG_STATE_PEEL]
+	_ = [1]struct{}{}[stateUnpack-C.MG_STATE_UNPACK]
+	_ = [1]struct{}{}[StateUnset-C.MG_STATE_UNSET]
+)

@@ -40,3 +40,7 @@ func backendPartCCRoots(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uin
 func backendCCRowlessIn(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) (uint64, error) {
 	return 0, ErrNoCUDA
 }
+
+func backendPartStateStep(int, unsafe.Pointer, unsafe.Pointer, int, uint64, uint64, unsafe.Pointer) error {
+	return ErrNoCUDA
+}

@@ -210,16 +210,25 @@ func (d *devicePart) decidePull(ctx context.Context, c cuda.PartCounters, ds *pa
 // the parts that hold them as ghosts, and the link moves them; the
 // caller unpacks them (BroadcastFrontier, BroadcastUnpack).
 func (d *devicePart) sendLevels(ctx context.Context) error {
-	if !d.pr.HoldsTree() {
-		if err := d.pr.HoldTree(treeTables(d.parts, d.rank, d.b.l.Perm)); err != nil {
-			return fmt.Errorf("cuda backend: %w", err)
-		}
+	if err := d.holdTree(); err != nil {
+		return err
 	}
 	if err := d.pr.BroadcastPack(); err != nil {
 		return fmt.Errorf("cuda backend: %w", err)
 	}
 	if err := d.link.broadcast(ctx, d); err != nil {
 		return fmt.Errorf("levels' broadcast: %w", err)
+	}
+	return nil
+}
+
+// holdTree makes the part take the broadcast's tables (once: a part that
+// holds them keeps them).
+func (d *devicePart) holdTree() error {
+	if !d.pr.HoldsTree() {
+		if err := d.pr.HoldTree(treeTables(d.parts, d.rank, d.b.l.Perm)); err != nil {
+			return fmt.Errorf("cuda backend: %w", err)
+		}
 	}
 	return nil
 }
@@ -289,6 +298,20 @@ type heldPart struct {
 // the supersteps'; part 0's holds the pinned result every part fills.
 func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions,
 	link partLink, device func(i int, b *Backend) error) ([]partition.DevicePart, error) {
+	dps, err := newDeviceParts(parts, backends, prog, opts, link, device)
+	if dps == nil || err != nil {
+		return nil, err
+	}
+	out := make([]partition.DevicePart, len(dps))
+	for i, d := range dps {
+		out[i] = d
+	}
+	return out, nil
+}
+
+// newDeviceParts is deviceParts' making of the parts.
+func newDeviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions,
+	link partLink, device func(i int, b *Backend) error) ([]*devicePart, error) {
 	bs, err := partBackends(parts, backends, device)
 	if bs == nil || err != nil {
 		return nil, err
@@ -299,7 +322,7 @@ func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine
 	}
 	opts.MaxIterations, opts.Trace = 1, false
 	dps := make([]*devicePart, len(parts))
-	fail := func(err error) ([]partition.DevicePart, error) {
+	fail := func(err error) ([]*devicePart, error) {
 		for _, d := range dps {
 			if d != nil {
 				d.Close()
@@ -350,11 +373,7 @@ func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine
 	if pl, ok := link.(*peerLink); ok {
 		pl.parts = dps
 	}
-	out := make([]partition.DevicePart, len(dps))
-	for i, d := range dps {
-		out[i] = d
-	}
-	return out, nil
+	return dps, nil
 }
 
 // partBackends returns the parts' backends as Backends, or nil when one
@@ -548,9 +567,14 @@ func (x *PeerExchanger) DeviceParts(parts []*partition.Part, backends []engine.B
 	if err := x.prepare(parts, backends); err != nil {
 		return nil, err
 	}
-	link := &peerLink{bar: partition.NewBarrier(len(parts)), counters: make([]cuda.PartCounters, len(parts)),
-		next: make([]uint64, len(parts)), edges: make([]uint64, len(parts))}
-	return deviceParts(parts, backends, prog, opts, link, nil)
+	return deviceParts(parts, backends, prog, opts, newPeerLink(len(parts)), nil)
+}
+
+// newPeerLink returns a peer link between parts parts (its parts set
+// by newDeviceParts).
+func newPeerLink(parts int) *peerLink {
+	return &peerLink{bar: partition.NewBarrier(parts), counters: make([]cuda.PartCounters, parts),
+		next: make([]uint64, parts), edges: make([]uint64, parts)}
 }
 
 // peerLink is partLink by copies between the parts' buffers: each part

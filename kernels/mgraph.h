@@ -1163,6 +1163,72 @@ int mg_enable_peer_access(int dev, int peer, int *enabled, char *err, size_t err
  * another: cudaMemcpyPeer). Synchronous. */
 int mg_copy_peer(int dst_dev, void *dst, int src_dev, const void *src, uint64_t bytes, char *err, size_t errlen);
 
+/* --- k-core, MIS and colouring over parts on the device (partstate.cu) --- */
+
+/* A part's state for partition.RunKCore, RunMIS and RunColor on its
+ * device. state is the part's values (n = num_local + num_ghosts, by
+ * layout id): core number, MIS state (0 out, 1 in) or colour, and
+ * MG_STATE_UNSET while live or undecided; the ghosts' are their owners'
+ * as last broadcast (mg_part_bcast_pack, mg_part_bcast_unpack). deg (n):
+ * colouring's degrees, row lengths (the ghosts' broadcast from their
+ * owners); k-core's live degrees in distinct neighbours of the owned
+ * vertices, and at a ghost the decrements its owner is to get. orig (n):
+ * every layout id's original id (the priorities' and ties'). list holds
+ * the owned vertices still live or undecided (num of them, given to each
+ * step), next_list those after a compacting step, removed the vertices a
+ * peel removed, touched the ghosts whose decrements a drop counted. send
+ * and recv: the superstep's message buffers (segments by owner, as
+ * mg_part_pack's). */
+#define MG_STATE_UNSET 0xffffffffu
+typedef struct {
+    const uint64_t *offsets; /* the part's out-rows (sparse CSR, rows sorted); undirected: every neighbour */
+    const uint32_t *dst;
+    const uint32_t *orig;
+    uint32_t *state, *deg;
+    uint8_t *win;            /* n flags: a round's winners */
+    uint32_t *list, *next_list, *removed; /* num_local entries each */
+    uint32_t *touched;                    /* num_ghosts entries: the ghosts a drop counted for */
+    unsigned long long *num_touched;      /* their number */
+    mg_part_msg *send;
+    const mg_part_msg *recv;
+} mg_part_state;
+/* The steps of mg_part_state_step (num: the entries of list, or the
+ * messages received for UNPACK; a as given):
+ * START_MIS, START_KCORE: every vertex undecided (the ghosts too), every
+ *   owned one listed, its deg its row's length (k-core: its distinct
+ *   neighbours other than itself), the ghosts' deg 0;
+ * MARK, MARK_COLOUR: win = no undecided neighbour beats the vertex in
+ *   round a's (priority, original id), colouring's (degree, priority,
+ *   original id);
+ * JOIN: the winners join the set (state 1);
+ * EXCLUDE: an undecided vertex with a neighbour in the set leaves (0);
+ * COLOUR: a winner takes the smallest colour no neighbour has;
+ * COMPACT: the counters zeroed; next_list = the listed vertices still
+ *   undecided, ctr->next_count their number;
+ * PEEL: the counters and touched list emptied; a live listed vertex of deg
+ *   below k = a is removed (core k−1) into removed (ctr->next_edges: how
+ *   many), the others into next_list (ctr->next_count); the removed
+ *   vertices' distinct neighbours lose a degree (a ghost's counted at the
+ *   ghost, which is listed in touched); every touched ghost's count becomes
+ *   a message to its owner, ctr->sent per owner (the count zeroed);
+ * UNPACK: a live owned vertex loses the counts sent to it (not below 0);
+ *   ctr->bad counts messages for vertices the part does not own.
+ * Waits. */
+enum {
+    MG_STATE_START_MIS = 1,
+    MG_STATE_START_KCORE = 2,
+    MG_STATE_MARK = 3,
+    MG_STATE_MARK_COLOUR = 4,
+    MG_STATE_JOIN = 5,
+    MG_STATE_EXCLUDE = 6,
+    MG_STATE_COLOUR = 7,
+    MG_STATE_COMPACT = 8,
+    MG_STATE_PEEL = 9,
+    MG_STATE_UNPACK = 10
+};
+int mg_part_state_step(int dev, const mg_part_tables *t, const mg_part_state *s, int op, uint64_t num, uint64_t a,
+                       mg_part_counters *ctr, char *err, size_t errlen);
+
 /* --- Partitioned PageRank on the device (partrank.cu, pagerank.cu) ------ */
 
 /* The pull scheme's gather alone (mg_pr_pull_step's first kernel): acc[v]

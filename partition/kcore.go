@@ -12,7 +12,7 @@ import (
 
 // RunKCore computes every vertex's core number (apps.KCore's: NetworkX's
 // core_number, self-loops and repeated arcs ignored) over the parts of an
-// undirected graph, on the host, and returns them at their original ids
+// undirected graph and returns them at their original ids
 // with the supersteps run. It peels as apps.KCore does, the parts in
 // lockstep: for k = 1, 2, …, a superstep removes every live owned vertex
 // of degree below k (its core number k−1); each removed vertex's part
@@ -22,7 +22,12 @@ import (
 // says whether k stays, and of those still live whether the run goes on.
 // Core numbers do not depend on the order of removals within a k, so the
 // result is apps.KCore's exactly.
-func RunKCore(ctx context.Context, parts []*Part, backends []engine.Backend, ex Exchanger) ([]uint32, Stats, error) {
+//
+// The parts run on their devices when ex is a StateExchanger that has
+// device parts for the backends and host is false (the same core
+// numbers, which may then be memory the parts reuse, valid until their
+// next run), else on the host.
+func RunKCore(ctx context.Context, parts []*Part, backends []engine.Backend, ex Exchanger, host bool) ([]uint32, Stats, error) {
 	var st Stats
 	fail := func(err error) ([]uint32, Stats, error) {
 		return nil, st, fmt.Errorf("partition: run kcore: %w", err)
@@ -43,6 +48,18 @@ func RunKCore(ctx context.Context, parts []*Part, backends []engine.Backend, ex 
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)
+	}
+	sps, taking, err := deviceStateParts("kcore", parts, backends, ex, host)
+	if err != nil {
+		return fail(err)
+	}
+	if sps != nil {
+		out, st, err := runDeviceState(ctx, sps, parts, ex, "kcore", 0, taking)
+		if err != nil {
+			return fail(err)
+		}
+		st.Converged = true
+		return out, st, nil
 	}
 	out := make([]uint32, n)
 	runCtx, cancel := context.WithCancelCause(ctx)

@@ -23,14 +23,16 @@ const (
 )
 
 // RunMIS finds a maximal independent set of an undirected graph over its
-// parts, on the host, by Luby's rule as apps.MIS: each round, every
-// undecided vertex whose (priority, original id) beats all its undecided
-// neighbours' joins the set and its neighbours leave. The priorities are
-// drawn from seed and the round over original ids, so the set does not
-// depend on the partition (but is not apps.MIS's, whose ids are a
-// layout's). It returns membership at original ids.
-func RunMIS(ctx context.Context, parts []*Part, backends []engine.Backend, seed uint64, workers int) ([]bool, Stats, error) {
-	states, st, err := runRounds(ctx, "mis", parts, backends, seed, workers)
+// parts by Luby's rule as apps.MIS: each round, every undecided vertex
+// whose (priority, original id) beats all its undecided neighbours' joins
+// the set and its neighbours leave. The priorities are drawn from seed
+// and the round over original ids, so the set does not depend on the
+// partition (but is not apps.MIS's, whose ids are a layout's). It returns
+// membership at original ids. The parts run on their devices when ex is
+// a StateExchanger that has device parts for the backends and host is
+// false (the same set), else on the host with workers cores.
+func RunMIS(ctx context.Context, parts []*Part, backends []engine.Backend, seed uint64, ex Exchanger, host bool, workers int) ([]bool, Stats, error) {
+	states, st, err := runRounds(ctx, "mis", parts, backends, seed, ex, host, workers)
 	if err != nil {
 		return nil, st, err
 	}
@@ -41,16 +43,19 @@ func RunMIS(ctx context.Context, parts []*Part, backends []engine.Backend, seed 
 	return in, st, nil
 }
 
-// RunColor colours an undirected graph over its parts, on the host, by
-// Jones and Plassmann's rule as apps.Color: each round, every uncoloured
-// vertex whose (degree, priority, original id) beats all its uncoloured
+// RunColor colours an undirected graph over its parts by Jones and
+// Plassmann's rule as apps.Color: each round, every uncoloured vertex
+// whose (degree, priority, original id) beats all its uncoloured
 // neighbours' takes the smallest colour none of its neighbours has (at
-// most Δ+1 colours). It returns the colours at original ids.
-func RunColor(ctx context.Context, parts []*Part, backends []engine.Backend, seed uint64, workers int) ([]uint32, Stats, error) {
-	return runRounds(ctx, "color", parts, backends, seed, workers)
+// most Δ+1 colours). It returns the colours at original ids; on device
+// parts (ex and host as RunMIS's, the same colours) they may be memory
+// the parts reuse, valid until their next run.
+func RunColor(ctx context.Context, parts []*Part, backends []engine.Backend, seed uint64, ex Exchanger, host bool, workers int) ([]uint32, Stats, error) {
+	return runRounds(ctx, "color", parts, backends, seed, ex, host, workers)
 }
 
-// runRounds is RunMIS and RunColor: the parts run the rounds in lockstep,
+// runRounds is RunMIS and RunColor: on device parts (runDeviceState), or
+// on the host, where the parts run the rounds in lockstep,
 // reading their ghosts' states in their owners' arrays between barriers
 // (they share the process's memory, as RunPageRank's host parts do):
 //
@@ -61,7 +66,7 @@ func RunColor(ctx context.Context, parts []*Part, backends []engine.Backend, see
 //  3. MIS: barrier; each joined vertex's undecided neighbours leave, a
 //     ghost's at its owner (each such write is of misOut alone);
 //  4. barrier; the undecided vertices are counted over the parts.
-func runRounds(ctx context.Context, app string, parts []*Part, backends []engine.Backend, seed uint64, workers int) ([]uint32, Stats, error) {
+func runRounds(ctx context.Context, app string, parts []*Part, backends []engine.Backend, seed uint64, ex Exchanger, host bool, workers int) ([]uint32, Stats, error) {
 	var st Stats
 	fail := func(err error) ([]uint32, Stats, error) {
 		return nil, st, fmt.Errorf("partition: run %s: %w", app, err)
@@ -76,6 +81,21 @@ func runRounds(ctx context.Context, app string, parts []*Part, backends []engine
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)
+	}
+	if ex != nil && ex.Parts() != len(parts) {
+		return fail(fmt.Errorf("the exchanger has %d ranks for %d parts", ex.Parts(), len(parts)))
+	}
+	sps, taking, err := deviceStateParts(app, parts, backends, ex, host)
+	if err != nil {
+		return fail(err)
+	}
+	if sps != nil {
+		out, st, err := runDeviceState(ctx, sps, parts, ex, app, seed, taking)
+		if err != nil {
+			return fail(err)
+		}
+		st.Converged = true
+		return out, st, nil
 	}
 	rps := make([]*roundsPart, len(parts))
 	for i, pt := range parts {

@@ -26,11 +26,11 @@ func TestRunMISAndColor(t *testing.T) {
 		var firstSet []bool
 		var firstColors []uint32
 		eachSplit(t, s.Name, sym, func(tag string, _ int, ps []*partition.Part, bs []engine.Backend) {
-			set, st, err := partition.RunMIS(ctx, ps, bs, 11, 2)
+			set, st, err := partition.RunMIS(ctx, ps, bs, 11, nil, false, 2)
 			require.NoError(t, err, tag)
 			require.NoError(t, apps.ValidateMIS(g, set), tag)
 			require.True(t, st.Converged, tag)
-			colors, _, err := partition.RunColor(ctx, ps, bs, 11, 2)
+			colors, _, err := partition.RunColor(ctx, ps, bs, 11, nil, false, 2)
 			require.NoError(t, err, tag)
 			require.NoError(t, apps.ValidateColor(g, colors), tag)
 			if firstSet == nil {
@@ -48,15 +48,15 @@ func TestRunRoundsRefuses(t *testing.T) {
 	ctx := context.Background()
 	dir := &graph.EdgeList{NumVertices: 3, Directed: true, Src: []uint32{0, 1}, Dst: []uint32{1, 2}}
 	ps, bs := split(t, dir, partition.Options{Method: partition.Static, Parts: 2})
-	_, _, err := partition.RunMIS(ctx, ps, bs, 1, 1)
+	_, _, err := partition.RunMIS(ctx, ps, bs, 1, nil, false, 1)
 	require.ErrorContains(t, err, "undirected")
-	_, _, err = partition.RunColor(ctx, ps, bs, 1, 1)
+	_, _, err = partition.RunColor(ctx, ps, bs, 1, nil, false, 1)
 	require.ErrorContains(t, err, "undirected")
 	sym := dir.Clone()
 	sym.Symmetrize(1)
 	ps, bs = split(t, sym, partition.Options{Method: partition.Static, Parts: 2})
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	_, _, err = partition.RunMIS(cancelled, ps, bs, 1, 1)
+	_, _, err = partition.RunMIS(cancelled, ps, bs, 1, nil, false, 1)
 	require.ErrorIs(t, err, context.Canceled)
 }

@@ -154,7 +154,13 @@ func parseGPUs(s string) (int, error) {
 // hostPartApp says whether app runs over CPU parts only (its parts'
 // values stay on the host: not built for GPUs yet).
 func hostPartApp(app string) bool {
-	return slices.Contains([]string{"pr-delta", "kcore", "mis", "color", "tc", "wtf", "msf"}, app)
+	return slices.Contains([]string{"pr-delta", "tc", "wtf", "msf"}, app)
+}
+
+// opsPartApp says whether app is one of the operators' apps, which over
+// parts run supersteps of their own (not the operators: --lb is refused).
+func opsPartApp(app string) bool {
+	return slices.Contains([]string{"kcore", "mis", "color", "ppr", "hits", "salsa", "tc", "wtf", "msf"}, app)
 }
 
 // partSpec is a partitioned run's shape: the GPUs (0: the CPU backend),
@@ -185,15 +191,15 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	case parts < 0 || parts > partition.MaxParts:
 		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, bc and, over CPU parts, kcore, mis, color, ppr, hits, salsa, tc, wtf and msf; not %s", app)
+		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, ppr, hits, salsa, bc, kcore, mis, color and, over CPU parts, pr-delta, tc, wtf and msf; not %s", app)
 	case mode == engine.Async:
 		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
 		return partSpec{}, usageError("--from does not run partitioned")
 	case f.engine == string(apps.Operators):
 		return partSpec{}, usageError("--parts and --gpus run the MultiGraph engines, not the operators")
-	case hostPartApp(app) && app != "pr-delta" && f.lb != "auto":
-		return partSpec{}, usageError("--lb is the operators' load balancing: %s over parts runs on the host", app)
+	case opsPartApp(app) && f.lb != "auto":
+		return partSpec{}, usageError("--lb is the operators' load balancing: %s over parts runs supersteps of its own", app)
 	case hostPartApp(app) && (f.gpus != "" || f.backend == "cuda"):
 		return partSpec{}, usageError("%s runs over CPU parts (--parts N); over GPUs it is not built yet", app)
 	case f.gpus != "" && f.backend == "cpu":
@@ -668,7 +674,8 @@ func storeParts(e *env, c *cache.Cache, keys []string, ps []*partition.Part, ls 
 // mis, color, hits, salsa, tc, msf: none; bc, ppr: from all of them) over the
 // parts (wtf with ref.DefaultWTFOptions, as on one backend); pr's and pr-delta's options
 // are pr, mis's and color's priorities drawn from seed (hostPartApp's on
-// CPU parts only: checkParts).
+// CPU parts only: checkParts; kcore, mis and color on GPU parts stay on
+// the devices unless --exchange host).
 func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mode engine.Mode, seed uint64, noPull bool, maxIter int, pr apps.PageRankOptions) (any, engine.Result, error) {
 	var src uint32
 	if len(sources) > 0 {
@@ -698,13 +705,13 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 		ranks, iters, st, err := partition.RunPersonalizedPageRank(ctx, p.parts, p.backends, sources, rank, ro.Exchanger, p.host, p.workers)
 		return p.done(ranks, iters, st, err)
 	case "mis":
-		set, st, err := partition.RunMIS(ctx, p.parts, p.backends, seed, p.workers)
+		set, st, err := partition.RunMIS(ctx, p.parts, p.backends, seed, ro.Exchanger, p.host, p.workers)
 		return p.done(set, st.Supersteps, st, err)
 	case "color":
-		colors, st, err := partition.RunColor(ctx, p.parts, p.backends, seed, p.workers)
+		colors, st, err := partition.RunColor(ctx, p.parts, p.backends, seed, ro.Exchanger, p.host, p.workers)
 		return p.done(colors, st.Supersteps, st, err)
 	case "kcore":
-		core, st, err := partition.RunKCore(ctx, p.parts, p.backends, ro.Exchanger)
+		core, st, err := partition.RunKCore(ctx, p.parts, p.backends, ro.Exchanger, p.host)
 		return p.done(core, st.Supersteps, st, err)
 	case "pr-delta":
 		if mode == engine.Pull {

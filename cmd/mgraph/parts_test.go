@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,14 +35,15 @@ func partitionedBackends() [][]string {
 	return backends
 }
 
-// TestRunPartitioned: bfs, bfs-tree, sssp, cc, pr, ppr, hits and salsa
-// partitioned into parts (on the CPU, and on the GPU where one is
-// visible) validate and write what the unpartitioned run writes (the
-// scores and bfs-tree's parents validated, not byte-equal).
+// TestRunPartitioned: bfs, bfs-tree, sssp, cc, pr, ppr, hits, salsa,
+// kcore, mis and color partitioned into parts (on the CPU, and on the GPU
+// where one is visible) validate and write what the unpartitioned run
+// writes (the scores, bfs-tree's parents, the set and the colours
+// validated, not byte-equal).
 func TestRunPartitioned(t *testing.T) {
 	dir := t.TempDir()
 	backends := partitionedBackends()
-	for _, app := range []string{"bfs", "bfs-tree", "sssp", "cc", "pr", "ppr", "hits", "salsa"} {
+	for _, app := range []string{"bfs", "bfs-tree", "sssp", "cc", "pr", "ppr", "hits", "salsa", "kcore", "mis", "color"} {
 		common := []string{"run", app, "rmat:11:8", "--undirected", "--weights", "3", "--source", "7", "--cache-dir", dir,
 			"--threads", "2", "--panel-size", "64"}
 		want := filepath.Join(dir, app+".tsv")
@@ -60,7 +62,7 @@ func TestRunPartitioned(t *testing.T) {
 				assert.Regexp(t, "partitioned into|cached partition:", errOut) // the parts are cached after the first app
 				gotData, err := os.ReadFile(got)
 				require.NoError(t, err)
-				if app == "pr" || app == "ppr" || app == "hits" || app == "salsa" || app == "bfs-tree" { // scores added in another order, parents broken ties otherwise: validated, not byte-equal
+				if slices.Contains([]string{"pr", "ppr", "hits", "salsa", "bfs-tree", "mis", "color"}, app) { // scores added in another order, parents broken ties otherwise, priorities over other ids: validated, not byte-equal
 					require.Equal(t, strings.Count(string(wantData), "\n"), strings.Count(string(gotData), "\n"), "%v", args)
 					continue
 				}
@@ -495,7 +497,7 @@ func TestRunPartitionedHostApps(t *testing.T) {
 				assert.Equal(t, first, result, "%v: the same whatever the partition", args)
 			}
 		}
-		if c.app == "ppr" || c.app == "hits" || c.app == "salsa" { // run over GPU parts too (TestRunPartitioned)
+		if !slices.Contains([]string{"pr-delta", "tc", "wtf", "msf"}, c.app) { // run over GPU parts too (TestRunPartitioned)
 			continue
 		}
 		for _, where := range [][]string{{"--gpus", "2"}, {"--backend", "cuda", "--parts", "2"}} {

@@ -1,0 +1,91 @@
+package gpu_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/mgraph-dev/mgraph/apps"
+	"github.com/mgraph-dev/mgraph/apps/ref"
+	"github.com/mgraph-dev/mgraph/cuda"
+	"github.com/mgraph-dev/mgraph/gpu"
+	"github.com/mgraph-dev/mgraph/graph"
+	"github.com/mgraph-dev/mgraph/internal/testgraphs"
+	"github.com/mgraph-dev/mgraph/partition"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPartitionedStates runs kcore, mis and color over device parts: 2–4
+// and 8 parts on one GPU (peer copies), a part or two per GPU on every GPU
+// there is, and NCCL with a part per GPU, each partitioner, two rounds on
+// the same held state; every result is valid (the references' checks) and
+// the host path's over the same parts exactly (the same rule, priorities
+// over original ids).
+func TestPartitionedStates(t *testing.T) {
+	needGPU(t)
+	devices, err := cuda.DeviceCount()
+	require.NoError(t, err)
+	type config struct {
+		parts, gpus int
+		nccl        bool
+	}
+	configs := []config{{2, 1, false}, {3, 1, false}, {4, 1, false}, {8, 1, false}}
+	var x *gpu.NCCLExchanger
+	if devices > 1 {
+		configs = append(configs, config{devices, devices, false}, config{2 * devices, devices, false})
+		if _, err := cuda.OpenNCCL(); err == nil {
+			devs := make([]int, devices)
+			for i := range devs {
+				devs[i] = i
+			}
+			x, err = gpu.NewNCCLExchanger(devs)
+			require.NoError(t, err)
+			defer func() { require.NoError(t, x.Close()) }()
+			configs = append(configs, config{devices, devices, true})
+		}
+	}
+	ctx := context.Background()
+	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
+		if s.EL.NumVertices < 2 {
+			continue
+		}
+		sym := s.EL.Clone()
+		sym.Symmetrize(4)
+		g := graph.ToCSR(sym, 4)
+		wantCore := ref.CoreNumbers(g)
+		for _, c := range configs {
+			for _, m := range []partition.Method{partition.Random, partition.Balanced} {
+				tag := fmt.Sprintf("%s/%s/%d parts on %d GPUs/nccl=%v", s.Name, m, c.parts, c.gpus, c.nccl)
+				ps, bs := gpuParts(t, sym, partition.Options{Method: m, Parts: c.parts, Seed: 7, Bias: 0.8}, c.gpus)
+				for round := range 2 {
+					var ex partition.Exchanger = gpu.NewPeerExchanger(c.parts)
+					if c.nccl {
+						ex = x
+					}
+					seed := uint64(11 + round)
+					core, st, err := partition.RunKCore(ctx, ps, bs, ex, false)
+					require.NoError(t, err, "%s round %d kcore", tag, round)
+					require.Equal(t, wantCore, core, "%s round %d kcore", tag, round)
+					require.True(t, st.Converged, tag)
+					require.NotZero(t, st.Supersteps, tag)
+
+					set, _, err := partition.RunMIS(ctx, ps, bs, seed, ex, false, 2)
+					require.NoError(t, err, "%s round %d mis", tag, round)
+					require.NoError(t, apps.ValidateMIS(g, set), "%s round %d mis", tag, round)
+					hostSet, _, err := partition.RunMIS(ctx, ps, bs, seed, nil, true, 2)
+					require.NoError(t, err, tag)
+					require.Equal(t, hostSet, set, "%s round %d: mis as on the host", tag, round)
+
+					colors, _, err := partition.RunColor(ctx, ps, bs, seed, ex, false, 2)
+					require.NoError(t, err, "%s round %d color", tag, round)
+					require.NoError(t, apps.ValidateColor(g, colors), "%s round %d color", tag, round)
+					colors = slices.Clone(colors) // the parts' memory, reused by the next run
+					hostColors, _, err := partition.RunColor(ctx, ps, bs, seed, nil, true, 2)
+					require.NoError(t, err, tag)
+					require.Equal(t, hostColors, colors, "%s round %d: colours as on the host", tag, round)
+				}
+			}
+		}
+	}
+}
