@@ -109,6 +109,9 @@ func (p *PartRank) HITSStart(salsa bool) error {
 	if err := p.hitsPrepare(salsa); err != nil {
 		return err
 	}
+	if err := p.pr.Start(0); err != nil { // the gathers run while the sums say not done
+		return err
+	}
 	return p.hitsStep(hitsShareOnes, 0, 0)
 }
 

@@ -67,6 +67,9 @@ type PartRank struct {
 	personal  bool
 	// hits is a HITS or SALSA run's state (parthits.go), made on first use.
 	hits *hitsState
+	// residual is a pr-delta run's residuals (partdelta.go), made on first
+	// use.
+	residual *Buffer[float64]
 }
 
 // The classes of a part's row panels (PartRank.GatherPanels).
@@ -207,7 +210,8 @@ func (p *PartRank) Close() error {
 // Bytes returns the device memory the state takes (beyond the PRRun's).
 func (p *PartRank) Bytes() uint64 {
 	return bufBytes(p.ownedLid) + bufBytes(p.applyLid) + bufBytes(p.ghostLid) + bufBytes(p.recvLid) + bufBytes(p.send) + bufBytes(p.recv) +
-		bufBytes(p.sums) + bufBytes(p.dangling) + bufBytes(p.out) + bufBytes(p.panels) + bufBytes(p.teleport) + p.hits.bytes() + p.col.bytes()
+		bufBytes(p.sums) + bufBytes(p.dangling) + bufBytes(p.out) + bufBytes(p.panels) + bufBytes(p.teleport) + p.hits.bytes() + p.col.bytes() +
+		bufBytes(p.residual)
 }
 
 // Personalize makes the part's runs personalised until Uniform: the

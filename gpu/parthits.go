@@ -28,13 +28,14 @@ type hitsPart struct {
 var _ partition.HITSPart = (*hitsPart)(nil)
 
 // exchange moves the ghosts' sums to their owners (the rank part's
-// packaging, exchange and unpackaging), timing the phases into rs.
-func (d *hitsPart) exchange(ctx context.Context, rs *partition.RankStep, clock *partition.PhaseClock) error {
+// packaging, exchange and unpackaging, without Iterate's overlap), timing
+// the phases into rs: HITS's and pr-delta's.
+func (d *rankPart) exchange(ctx context.Context, rs *partition.RankStep, clock *partition.PhaseClock) error {
 	if err := d.pr.Pack(); err != nil {
 		return fmt.Errorf("cuda backend: %w", err)
 	}
 	clock.Lap(&rs.Phases.Pack)
-	if err := d.link.exchange(ctx, d.rankPart, nil); err != nil {
+	if err := d.link.exchange(ctx, d, nil); err != nil {
 		return fmt.Errorf("exchange: %w", err)
 	}
 	clock.Lap(&rs.Phases.Exchange)
@@ -46,8 +47,8 @@ func (d *hitsPart) exchange(ctx context.Context, rs *partition.RankStep, clock *
 }
 
 // reduce adds the part's two partial sums over the parts.
-func (d *hitsPart) reduce(ctx context.Context, rs *partition.RankStep, clock *partition.PhaseClock) (float64, float64, error) {
-	a, b, err := d.link.reduce(ctx, d.rankPart)
+func (d *rankPart) reduce(ctx context.Context, rs *partition.RankStep, clock *partition.PhaseClock) (float64, float64, error) {
+	a, b, err := d.link.reduce(ctx, d)
 	if err != nil {
 		return 0, 0, fmt.Errorf("all-reduce: %w", err)
 	}

@@ -3,11 +3,14 @@ package gpu_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/apps/ref"
+	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/cuda"
+	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
@@ -88,6 +91,27 @@ func TestPartitionedPageRank(t *testing.T) {
 						require.NoError(t, apps.ValidatePageRank(g, opts, ranks), "%s round %d", tag, round)
 						require.Equal(t, want, iters, tag)
 						require.Equal(t, iters, st.Supersteps, tag)
+						// pr-delta on the same held state: CPU parts' supersteps and
+						// ranks over the same layouts (up to the order of the sums),
+						// validated.
+						dro := ro
+						dro.MaxIterations = 0
+						dopts := opts
+						dopts.MaxIterations = 0
+						dranks, dsteps, dst, err := partition.RunPageRankDelta(ctx, ps, bs, dro, engine.RunOptions{}, ex, false)
+						require.NoError(t, err, "%s round %d pr-delta", tag, round)
+						require.NoError(t, apps.ValidatePageRankDelta(g, dopts, dranks), "%s round %d pr-delta", tag, round)
+						require.True(t, dst.Converged, tag)
+						dranks = slices.Clone(dranks) // the parts' memory, reused by the next run
+						cbs := make([]engine.Backend, len(bs))
+						for i, b := range bs {
+							cbs[i], err = cpu.New(b.Layout(), 2)
+							require.NoError(t, err)
+						}
+						hranks, hsteps, _, err := partition.RunPageRankDelta(ctx, ps, cbs, dro, engine.RunOptions{}, nil, true)
+						require.NoError(t, err, "%s round %d pr-delta on the host", tag, round)
+						require.Equal(t, hsteps, dsteps, "%s round %d pr-delta", tag, round)
+						require.InDeltaSlice(t, hranks, dranks, 1e-9, "%s round %d pr-delta", tag, round)
 						// Personalised on the same held state (the next round's pr
 						// must teleport uniformly again).
 						sources := pprSources[round](uint32(el.NumVertices))

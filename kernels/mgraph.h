@@ -1311,6 +1311,28 @@ enum {
     MG_HITS_BCAST_UNPACK = 10
 };
 int mg_part_hits_step(int dev, const mg_part_hits *h, int op, double a, double b, char *err, size_t errlen);
+/* Partitioned pr-delta (partdelta.cu) over a part's PageRank state: a
+ * superstep is mg_pr_pull_gather of the shares (the active vertices'; 0
+ * elsewhere), the ghosts' sums packed, exchanged and unpacked as
+ * PageRank's, then MG_DELTA_APPLY. Arrays by layout id, over the owned
+ * vertices (owned[i]); x is the absorbed mass (the PRRun's ranks), sums
+ * the part's two partial sums (zeroed first by every step). */
+typedef struct {
+    const uint64_t *offsets; /* the part's out-rows (sparse CSR): the out-degrees */
+    const uint32_t *owned;
+    uint64_t num_owned;
+    double *share, *acc;     /* the PageRank state's */
+    double *x, *residual;
+    double *sums;            /* 2 doubles */
+} mg_part_delta;
+/* The steps of mg_part_delta_step (n: the layout's vertices; a, b as
+ * given): START: share and acc (n each) zeroed, every owned vertex x = 1,
+ * residual 0, share = a·1/outdeg (a: the damping; 0 without out-arcs);
+ * APPLY: r = residual + acc, acc = 0; r > b (eps): x += r, residual 0,
+ * share a·r/outdeg, counted in sums[0]; else residual = r, share 0;
+ * MASS: sums[0] = Σ x; SCALE: x *= a. Waits. */
+enum { MG_DELTA_START = 1, MG_DELTA_APPLY = 2, MG_DELTA_MASS = 3, MG_DELTA_SCALE = 4 };
+int mg_part_delta_step(int dev, const mg_part_delta *p, int op, uint64_t n, double a, double b, char *err, size_t errlen);
 /* full[ids[i]] = vals[i] for i < count (a part's range of the result,
  * from every part's owned ranks in it). Waits. */
 int mg_part_pr_scatter(int dev, const double *vals, const uint32_t *ids, uint64_t count, double *full, char *err,

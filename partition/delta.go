@@ -39,7 +39,12 @@ const deltaGrain = 1 << 12
 // The supersteps are one backend's iterations, so the result is its
 // result up to the order of the sums, within the tolerance of the
 // converged ranks (apps.ValidatePageRankDelta's bound).
-func RunPageRankDelta(ctx context.Context, parts []*Part, backends []engine.Backend, opts RankOptions, eopts engine.RunOptions) ([]float64, int, Stats, error) {
+//
+// With a DeltaExchanger (and not host) the parts run on their devices
+// instead (DeltaPart): the same supersteps, the push a gather of the
+// active vertices' shares, eopts' mode unused; the result may then be
+// memory the parts reuse, valid until their next run.
+func RunPageRankDelta(ctx context.Context, parts []*Part, backends []engine.Backend, opts RankOptions, eopts engine.RunOptions, ex Exchanger, host bool) ([]float64, int, Stats, error) {
 	var st Stats
 	fail := func(err error) ([]float64, int, Stats, error) {
 		return nil, 0, st, fmt.Errorf("partition: run pr-delta: %w", err)
@@ -61,6 +66,20 @@ func RunPageRankDelta(ctx context.Context, parts []*Part, backends []engine.Back
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)
+	}
+	if ex != nil && ex.Parts() != len(parts) {
+		return fail(fmt.Errorf("the exchanger has %d ranks for %d parts", ex.Parts(), len(parts)))
+	}
+	dps, taking, err := deviceDeltaParts(parts, backends, opts, ex, host)
+	if err != nil {
+		return fail(err)
+	}
+	if dps != nil {
+		out, steps, st, err := runDeviceDelta(ctx, dps, parts, ex, opts.MaxIterations, taking)
+		if err != nil {
+			return fail(err)
+		}
+		return out, steps, st, nil
 	}
 	setup := time.Now()
 	ds := make([]*deltaPart, len(parts))

@@ -39,7 +39,7 @@ func TestRunPageRankDeltaMatchesReference(t *testing.T) {
 				for _, parts := range counts {
 					tag := fmt.Sprintf("%s/directed=%v/%s/%d parts", s.Name, el.Directed, m, parts)
 					ps, bs := split(t, el, partition.Options{Method: m, Parts: parts, Seed: 7, Bias: 0.8})
-					ranks, steps, st, err := partition.RunPageRankDelta(ctx, ps, bs, ro, engine.RunOptions{})
+					ranks, steps, st, err := partition.RunPageRankDelta(ctx, ps, bs, ro, engine.RunOptions{}, nil, false)
 					require.NoError(t, err, tag)
 					require.NoError(t, apps.ValidatePageRankDelta(g, opts, ranks), tag)
 					require.InDeltaSlice(t, want, ranks, 1e-12, tag)
@@ -63,29 +63,29 @@ func TestRunPageRankDeltaOptions(t *testing.T) {
 	ctx := context.Background()
 	el := testgraphs.Shapes(t, testgraphs.Small)[0].EL
 	ps, bs := split(t, el, partition.Options{Method: partition.Random, Parts: 3, Seed: 1})
-	_, steps, st, err := partition.RunPageRankDelta(ctx, ps, bs, partition.RankOptions{Damping: 0.85, Tolerance: 1e-9, MaxIterations: 2}, engine.RunOptions{})
+	_, steps, st, err := partition.RunPageRankDelta(ctx, ps, bs, partition.RankOptions{Damping: 0.85, Tolerance: 1e-9, MaxIterations: 2}, engine.RunOptions{}, nil, false)
 	require.NoError(t, err)
 	require.Equal(t, 2, steps)
 	require.False(t, st.Converged)
 	for _, bad := range []partition.RankOptions{{Damping: 1.5, Tolerance: 1e-4}, {Damping: 0.85}, {Damping: 0.85, Tolerance: 1e-4, MaxIterations: -1}} {
-		_, _, _, err := partition.RunPageRankDelta(ctx, ps, bs, bad, engine.RunOptions{})
+		_, _, _, err := partition.RunPageRankDelta(ctx, ps, bs, bad, engine.RunOptions{}, nil, false)
 		require.Error(t, err, "%+v", bad)
 	}
 	for _, mode := range []engine.Mode{engine.Pull, engine.Async} {
-		_, _, _, err := partition.RunPageRankDelta(ctx, ps, bs, partition.RankOptions{Damping: 0.85, Tolerance: 1e-6}, engine.RunOptions{Mode: mode})
+		_, _, _, err := partition.RunPageRankDelta(ctx, ps, bs, partition.RankOptions{Damping: 0.85, Tolerance: 1e-6}, engine.RunOptions{Mode: mode}, nil, false)
 		require.ErrorContains(t, err, "pushes", mode.String())
 	}
 	// Every mode that pushes gives the same ranks.
 	ro := partition.RankOptions{Damping: 0.85, Tolerance: 1e-6}
-	want, _, _, err := partition.RunPageRankDelta(ctx, ps, bs, ro, engine.RunOptions{})
+	want, _, _, err := partition.RunPageRankDelta(ctx, ps, bs, ro, engine.RunOptions{}, nil, false)
 	require.NoError(t, err)
 	for _, mode := range []engine.Mode{engine.Hybrid, engine.Dense, engine.Sparse} {
-		got, _, _, err := partition.RunPageRankDelta(ctx, ps, bs, ro, engine.RunOptions{Mode: mode})
+		got, _, _, err := partition.RunPageRankDelta(ctx, ps, bs, ro, engine.RunOptions{Mode: mode}, nil, false)
 		require.NoError(t, err, mode.String())
 		require.InDeltaSlice(t, want, got, 1e-12, mode.String())
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	_, _, _, err = partition.RunPageRankDelta(cancelled, ps, bs, partition.RankOptions{Damping: 0.85, Tolerance: 1e-6}, engine.RunOptions{})
+	_, _, _, err = partition.RunPageRankDelta(cancelled, ps, bs, partition.RankOptions{Damping: 0.85, Tolerance: 1e-6}, engine.RunOptions{}, nil, false)
 	require.ErrorIs(t, err, context.Canceled)
 }

@@ -154,7 +154,7 @@ func parseGPUs(s string) (int, error) {
 // hostPartApp says whether app runs over CPU parts only (its parts'
 // values stay on the host: not built for GPUs yet).
 func hostPartApp(app string) bool {
-	return slices.Contains([]string{"pr-delta", "tc", "wtf", "msf"}, app)
+	return slices.Contains([]string{"tc", "wtf", "msf"}, app)
 }
 
 // opsPartApp says whether app is one of the operators' apps, which over
@@ -191,7 +191,7 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	case parts < 0 || parts > partition.MaxParts:
 		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, ppr, hits, salsa, bc, kcore, mis, color and, over CPU parts, pr-delta, tc, wtf and msf; not %s", app)
+		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, ppr, hits, salsa, bc, kcore, mis, color and, over CPU parts, tc, wtf and msf; not %s", app)
 	case mode == engine.Async:
 		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
@@ -200,6 +200,8 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 		return partSpec{}, usageError("--parts and --gpus run the MultiGraph engines, not the operators")
 	case opsPartApp(app) && f.lb != "auto":
 		return partSpec{}, usageError("--lb is the operators' load balancing: %s over parts runs supersteps of its own", app)
+	case app == "pr-delta" && f.exchange == "host" && (f.gpus != "" || f.backend == "cuda"):
+		return partSpec{}, usageError("pr-delta over GPU parts exchanges on the devices only: drop --exchange host, or run CPU parts (--parts N)")
 	case hostPartApp(app) && (f.gpus != "" || f.backend == "cuda"):
 		return partSpec{}, usageError("%s runs over CPU parts (--parts N); over GPUs it is not built yet", app)
 	case f.gpus != "" && f.backend == "cpu":
@@ -674,8 +676,8 @@ func storeParts(e *env, c *cache.Cache, keys []string, ps []*partition.Part, ls 
 // mis, color, hits, salsa, tc, msf: none; bc, ppr: from all of them) over the
 // parts (wtf with ref.DefaultWTFOptions, as on one backend); pr's and pr-delta's options
 // are pr, mis's and color's priorities drawn from seed (hostPartApp's on
-// CPU parts only: checkParts; kcore, mis and color on GPU parts stay on
-// the devices unless --exchange host).
+// CPU parts only: checkParts; the others' GPU parts stay on the devices
+// unless --exchange host).
 func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mode engine.Mode, seed uint64, noPull bool, maxIter int, pr apps.PageRankOptions) (any, engine.Result, error) {
 	var src uint32
 	if len(sources) > 0 {
@@ -717,7 +719,7 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 		if mode == engine.Pull {
 			return nil, engine.Result{}, fmt.Errorf("pr-delta: %w", engine.ErrPullMode)
 		}
-		ranks, steps, st, err := partition.RunPageRankDelta(ctx, p.parts, p.backends, rank, engine.RunOptions{Mode: mode, Seed: seed})
+		ranks, steps, st, err := partition.RunPageRankDelta(ctx, p.parts, p.backends, rank, engine.RunOptions{Mode: mode, Seed: seed}, ro.Exchanger, p.host)
 		return p.done(ranks, steps, st, err)
 	case "pr":
 		ranks, iters, st, err := partition.RunPageRank(ctx, p.parts, p.backends, rank, ro.Exchanger, p.host, p.workers)

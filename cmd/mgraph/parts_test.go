@@ -35,15 +35,15 @@ func partitionedBackends() [][]string {
 	return backends
 }
 
-// TestRunPartitioned: bfs, bfs-tree, sssp, cc, pr, ppr, hits, salsa,
-// kcore, mis and color partitioned into parts (on the CPU, and on the GPU
+// TestRunPartitioned: bfs, bfs-tree, sssp, cc, pr, pr-delta, ppr, hits,
+// salsa, kcore, mis and color partitioned into parts (on the CPU, and on the GPU
 // where one is visible) validate and write what the unpartitioned run
 // writes (the scores, bfs-tree's parents, the set and the colours
 // validated, not byte-equal).
 func TestRunPartitioned(t *testing.T) {
 	dir := t.TempDir()
 	backends := partitionedBackends()
-	for _, app := range []string{"bfs", "bfs-tree", "sssp", "cc", "pr", "ppr", "hits", "salsa", "kcore", "mis", "color"} {
+	for _, app := range []string{"bfs", "bfs-tree", "sssp", "cc", "pr", "pr-delta", "ppr", "hits", "salsa", "kcore", "mis", "color"} {
 		common := []string{"run", app, "rmat:11:8", "--undirected", "--weights", "3", "--source", "7", "--cache-dir", dir,
 			"--threads", "2", "--panel-size", "64"}
 		want := filepath.Join(dir, app+".tsv")
@@ -52,6 +52,9 @@ func TestRunPartitioned(t *testing.T) {
 		wantData, err := os.ReadFile(want)
 		require.NoError(t, err)
 		for _, b := range backends {
+			if app == "pr-delta" && slices.Contains(b, "host") {
+				continue // on the devices only (TestRunPartitionedBadFlags)
+			}
 			for _, method := range []string{"brp", "random", "balanced", "static"} {
 				got := filepath.Join(dir, app+"-parts.tsv")
 				args := append(append(append([]string{}, common...), b...), "--partition", method, "--validate", "--out", got, "--trials", "2")
@@ -62,7 +65,7 @@ func TestRunPartitioned(t *testing.T) {
 				assert.Regexp(t, "partitioned into|cached partition:", errOut) // the parts are cached after the first app
 				gotData, err := os.ReadFile(got)
 				require.NoError(t, err)
-				if slices.Contains([]string{"pr", "ppr", "hits", "salsa", "bfs-tree", "mis", "color"}, app) { // scores added in another order, parents broken ties otherwise, priorities over other ids: validated, not byte-equal
+				if slices.Contains([]string{"pr", "pr-delta", "ppr", "hits", "salsa", "bfs-tree", "mis", "color"}, app) { // scores added in another order, parents broken ties otherwise, priorities over other ids: validated, not byte-equal
 					require.Equal(t, strings.Count(string(wantData), "\n"), strings.Count(string(gotData), "\n"), "%v", args)
 					continue
 				}
@@ -156,6 +159,8 @@ func TestRunPartitionedBadFlags(t *testing.T) {
 		{[]string{"run", "bfs", "rmat:8", "--gpus", "2", "--backend", "cpu"}, "--gpus with --backend cpu"},
 		{[]string{"run", "bfs", "rmat:8", "--gpus", "none"}, "--gpus \"none\""},
 		{[]string{"run", "bfs", "rmat:8", "--parts", "2", "--exchange", "wire"}, "--exchange \"wire\""},
+		{[]string{"run", "pr-delta", "rmat:8", "--gpus", "2", "--exchange", "host"}, "on the devices only"},
+		{[]string{"run", "kcore", "rmat:8", "--undirected", "--parts", "2", "--lb", "twc"}, "--lb is the operators'"},
 	} {
 		code, _, errOut := mgraph(t, append(c.args, "--cache-dir", dir)...)
 		assert.Equal(t, 2, code, "%v: %s", c.args, errOut)
@@ -497,7 +502,7 @@ func TestRunPartitionedHostApps(t *testing.T) {
 				assert.Equal(t, first, result, "%v: the same whatever the partition", args)
 			}
 		}
-		if !slices.Contains([]string{"pr-delta", "tc", "wtf", "msf"}, c.app) { // run over GPU parts too (TestRunPartitioned)
+		if !slices.Contains([]string{"tc", "wtf", "msf"}, c.app) { // run over GPU parts too (TestRunPartitioned)
 			continue
 		}
 		for _, where := range [][]string{{"--gpus", "2"}, {"--backend", "cuda", "--parts", "2"}} {
