@@ -120,6 +120,12 @@ func TestPartitionedPageRank(t *testing.T) {
 						require.NoError(t, apps.ValidatePPR(g, sources, opts, ranks), "%s round %d ppr", tag, round)
 						_, wantPPR := ref.PersonalizedPageRank(g, sources, ref.PageRankOptions{Damping: opts.Damping, Tolerance: opts.Tolerance, MaxIterations: opts.MaxIterations})
 						require.Equal(t, wantPPR, iters, "%s round %d ppr", tag, round)
+						// Who-to-follow: its personalised PageRank on the same held
+						// state, from the first source.
+						wopts := ref.DefaultWTFOptions()
+						rec, _, err := partition.RunWhoToFollow(ctx, ps, bs, sources[0], wopts, ex, false, 2)
+						require.NoError(t, err, "%s round %d wtf", tag, round)
+						require.NoError(t, apps.ValidateWTF(g, sources[0], wopts, rec), "%s round %d wtf", tag, round)
 						// HITS and SALSA on the same held state.
 						for _, salsa := range []bool{false, true} {
 							refRun := ref.HITS

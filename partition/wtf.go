@@ -13,21 +13,23 @@ import (
 )
 
 // RunWhoToFollow recommends accounts to user (an original id) over the
-// parts, on the host, as apps.WhoToFollow does on one backend (ties to the
-// smaller original id, ref.WhoToFollow's steps):
+// parts as apps.WhoToFollow does on one backend (ties to the smaller
+// original id, ref.WhoToFollow's steps):
 //
 //  1. personalised PageRank from user over the parts
-//     (RunPersonalizedPageRank);
+//     (RunPersonalizedPageRank: on the parts' devices with ex and not
+//     host, as there, else on the host with workers cores);
 //  2. the circle of trust, the CircleSize vertices of highest rank (user
 //     and rank 0 left out);
 //  3. the circle's out-arcs, gathered from their owners' rows, split by
 //     the same owners into parts of their own;
-//  4. SALSA's authorities over those parts (RunHITS);
+//  4. SALSA's authorities over those parts (RunHITS, on the host: the
+//     circle's graph has CircleSize rows, the whole graph's vertices);
 //  5. the TopK authorities that user does not follow.
 //
 // It returns the recommendations and the stats of the personalised
 // PageRank and SALSA together.
-func RunWhoToFollow(ctx context.Context, parts []*Part, backends []engine.Backend, user uint32, opts apps.WTFOptions, workers int) ([]uint32, Stats, error) {
+func RunWhoToFollow(ctx context.Context, parts []*Part, backends []engine.Backend, user uint32, opts apps.WTFOptions, ex Exchanger, host bool, workers int) ([]uint32, Stats, error) {
 	var st Stats
 	fail := func(err error) ([]uint32, Stats, error) {
 		return nil, st, fmt.Errorf("partition: run wtf: %w", err)
@@ -40,7 +42,7 @@ func RunWhoToFollow(ctx context.Context, parts []*Part, backends []engine.Backen
 		return fail(fmt.Errorf("user %d is not a vertex: the graph has %d vertices", user, n))
 	}
 	pr := RankOptions{Damping: opts.PageRank.Damping, Tolerance: opts.PageRank.Tolerance, MaxIterations: opts.PageRank.MaxIterations}
-	ppr, _, pst, err := RunPersonalizedPageRank(ctx, parts, backends, []uint32{user}, pr, nil, true, workers)
+	ppr, _, pst, err := RunPersonalizedPageRank(ctx, parts, backends, []uint32{user}, pr, ex, host, workers)
 	if err != nil {
 		return nil, st, err
 	}

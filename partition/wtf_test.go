@@ -32,14 +32,14 @@ func TestRunWhoToFollowMatchesReference(t *testing.T) {
 			n := uint32(el.NumVertices)
 			eachSplit(t, s.Name, el, func(tag string, _ int, ps []*partition.Part, bs []engine.Backend) {
 				for _, user := range []uint32{0, n / 2} {
-					rec, _, err := partition.RunWhoToFollow(ctx, ps, bs, user, opts, 2)
+					rec, _, err := partition.RunWhoToFollow(ctx, ps, bs, user, opts, nil, false, 2)
 					require.NoError(t, err, "%s: user %d", tag, user)
 					require.NoError(t, apps.ValidateWTF(g, user, opts, rec), "%s: user %d", tag, user)
 					if len(rec) > 0 {
 						recommended++
 					}
 				}
-				_, _, err := partition.RunWhoToFollow(ctx, ps, bs, n, opts, 1)
+				_, _, err := partition.RunWhoToFollow(ctx, ps, bs, n, opts, nil, false, 1)
 				require.ErrorContains(t, err, "not a vertex", tag)
 			})
 		}

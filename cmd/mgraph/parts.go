@@ -154,7 +154,7 @@ func parseGPUs(s string) (int, error) {
 // hostPartApp says whether app runs over CPU parts only (its parts'
 // values stay on the host: not built for GPUs yet).
 func hostPartApp(app string) bool {
-	return slices.Contains([]string{"tc", "wtf", "msf"}, app)
+	return slices.Contains([]string{"tc", "msf"}, app)
 }
 
 // opsPartApp says whether app is one of the operators' apps, which over
@@ -191,7 +191,7 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	case parts < 0 || parts > partition.MaxParts:
 		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, ppr, hits, salsa, bc, kcore, mis, color and, over CPU parts, tc, wtf and msf; not %s", app)
+		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, ppr, hits, salsa, wtf, bc, kcore, mis, color and, over CPU parts, tc and msf; not %s", app)
 	case mode == engine.Async:
 		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
@@ -695,7 +695,7 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 		weight, edges, st, err := partition.RunMSF(ctx, p.parts, p.backends, p.workers)
 		return p.done(apps.Forest{Weight: weight, Edges: edges}, st.Supersteps, st, err)
 	case "wtf":
-		rec, st, err := partition.RunWhoToFollow(ctx, p.parts, p.backends, src, ref.DefaultWTFOptions(), p.workers)
+		rec, st, err := partition.RunWhoToFollow(ctx, p.parts, p.backends, src, ref.DefaultWTFOptions(), ro.Exchanger, p.host, p.workers)
 		return p.done(apps.Recommendations(rec), st.Supersteps, st, err)
 	case "tc":
 		total, per, st, err := partition.RunTriangles(ctx, p.parts, p.backends, p.perVertex, p.workers)
