@@ -139,3 +139,17 @@ var (
 	_ = [1]struct{}{}[stateUnpack-C.MG_STATE_UNPACK]
 	_ = [1]struct{}{}[StateUnset-C.MG_STATE_UNSET]
 )
+
+func backendPartTriangles(dev int, offsets, adj, src, dst unsafe.Pointer, arcs uint64, total, per unsafe.Pointer, rows uint64) error {
+	return call("partitioned triangle count", func(e *C.char, n C.size_t) C.int {
+		return C.mg_part_triangles(C.int(dev), (*C.uint64_t)(offsets), (*C.uint32_t)(adj), (*C.uint32_t)(src), (*C.uint32_t)(dst),
+			C.uint64_t(arcs), (*C.ulonglong)(total), (*C.ulonglong)(per), C.uint64_t(rows), e, n)
+	})
+}
+
+func backendPartMSFLightest(dev int, offsets, dst, weights, owned unsafe.Pointer, numOwned uint64, orig, comp, out unsafe.Pointer) error {
+	return call("partitioned msf round", func(e *C.char, n C.size_t) C.int {
+		return C.mg_part_msf_lightest(C.int(dev), (*C.uint64_t)(offsets), (*C.uint32_t)(dst), (*C.uint32_t)(weights),
+			(*C.uint32_t)(owned), C.uint64_t(numOwned), (*C.uint32_t)(orig), (*C.uint32_t)(comp), (*C.uint32_t)(out), e, n)
+	})
+}

@@ -44,3 +44,11 @@ func backendCCRowlessIn(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uns
 func backendPartStateStep(int, unsafe.Pointer, unsafe.Pointer, int, uint64, uint64, unsafe.Pointer) error {
 	return ErrNoCUDA
 }
+
+func backendPartTriangles(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Pointer, uint64) error {
+	return ErrNoCUDA
+}
+
+func backendPartMSFLightest(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, uint64, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer) error {
+	return ErrNoCUDA
+}

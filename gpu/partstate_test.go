@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestPartitionedStates runs kcore, mis and color over device parts: 2–4
+// TestPartitionedStates runs tc, msf, kcore, mis and color over device parts: 2–4
 // and 8 parts on one GPU (peer copies), a part or two per GPU on every GPU
 // there is, and NCCL with a part per GPU, each partitioner, two rounds on
 // the same held state; every result is valid (the references' checks) and
@@ -64,6 +64,19 @@ func TestPartitionedStates(t *testing.T) {
 						ex = x
 					}
 					seed := uint64(11 + round)
+					total, per, _, err := partition.RunTriangles(ctx, ps, bs, round == 0, false, 2)
+					require.NoError(t, err, "%s round %d tc", tag, round)
+					hostTotal, hostPer, _, err := partition.RunTriangles(ctx, ps, bs, round == 0, true, 2)
+					require.NoError(t, err, tag)
+					require.Equal(t, hostTotal, total, "%s round %d: triangles as on the host", tag, round)
+					require.Equal(t, hostPer, per, "%s round %d: per vertex as on the host", tag, round)
+					weight, forest, _, err := partition.RunMSF(ctx, ps, bs, false, 2)
+					require.NoError(t, err, "%s round %d msf", tag, round)
+					hostWeight, hostForest, _, err := partition.RunMSF(ctx, ps, bs, true, 2)
+					require.NoError(t, err, tag)
+					require.Equal(t, hostWeight, weight, "%s round %d: forest weight as on the host", tag, round)
+					require.Equal(t, hostForest, forest, "%s round %d: forest as on the host", tag, round)
+
 					core, st, err := partition.RunKCore(ctx, ps, bs, ex, false)
 					require.NoError(t, err, "%s round %d kcore", tag, round)
 					require.Equal(t, wantCore, core, "%s round %d kcore", tag, round)

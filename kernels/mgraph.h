@@ -1229,6 +1229,33 @@ enum {
 int mg_part_state_step(int dev, const mg_part_tables *t, const mg_part_state *s, int op, uint64_t num, uint64_t a,
                        mg_part_counters *ctr, char *err, size_t errlen);
 
+/* --- Triangle counting over parts on the device (parttc.cu) ------------ */
+
+/* Counts a part's triangles (partition.RunTriangles): rows (offsets,
+ * num_rows + 1 entries; adj) list vertices' neighbours above them in
+ * (degree, original id) order, in original ids, sorted; the first rows
+ * are the part's owned vertices, the others the ghosts they name. Arc e
+ * of the owned rows (num_arcs = their arcs, the first entries of adj)
+ * goes from row arc_src[e] to the row of its destination, arc_row[e]:
+ * their rows' common vertices are triangles, counted into *total (zeroed
+ * first); with per_row (num_rows counters, zeroed first) each adds 1 to
+ * its three vertices' rows. Waits. */
+int mg_part_triangles(int dev, const uint64_t *offsets, const uint32_t *adj, const uint32_t *arc_src,
+                      const uint32_t *arc_row, uint64_t num_arcs, unsigned long long *total,
+                      unsigned long long *per_row, uint64_t num_rows, char *err, size_t errlen);
+
+/* --- Minimum spanning forest over parts on the device (partmsf.cu) ------ */
+
+/* One Borůvka round's scan of a part (partition.RunMSF): for every owned
+ * vertex (owned[i], its layout id; its row in offsets, dst and weights,
+ * NULL weights weighing 1), its lightest edge to a vertex of another
+ * component (comp, by layout id), in the order (weight, lesser original
+ * id, greater; orig by layout id): out[3i..3i+2] = (w, u, v), u < v, or
+ * three 0xffffffff without one. Waits. */
+int mg_part_msf_lightest(int dev, const uint64_t *offsets, const uint32_t *dst, const uint32_t *weights,
+                         const uint32_t *owned, uint64_t num_owned, const uint32_t *orig, const uint32_t *comp,
+                         uint32_t *out, char *err, size_t errlen);
+
 /* --- Partitioned PageRank on the device (partrank.cu, pagerank.cu) ------ */
 
 /* The pull scheme's gather alone (mg_pr_pull_step's first kernel): acc[v]

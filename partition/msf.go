@@ -13,7 +13,7 @@ import (
 )
 
 // RunMSF finds a minimum spanning forest of an undirected graph over its
-// parts, on the host, by Borůvka's algorithm as apps.MSF does (self-loops
+// parts by Borůvka's algorithm as apps.MSF does (self-loops
 // ignored, unweighted arcs weighing 1, uint32 weights; ties broken by the
 // least pair of end ids, a total order). It returns the forest's total
 // weight and edges (original ids, U < V). Each round every part finds,
@@ -22,7 +22,12 @@ import (
 // parts share); the parts' choices are combined per component, every
 // component hooks along its edge (a mutual pair's edge is recorded once),
 // and the labels are flattened; a round that hooks nothing ends the run.
-func RunMSF(ctx context.Context, parts []*Part, backends []engine.Backend, workers int) (uint64, []ref.Edge, Stats, error) {
+//
+// When every backend is an MSFDevice (the GPU's) and host is false, each
+// round's scan of the parts' rows runs on their devices (the components
+// uploaded by layout id, each owned vertex's lightest leaving edge back),
+// and the rest on the host as here.
+func RunMSF(ctx context.Context, parts []*Part, backends []engine.Backend, host bool, workers int) (uint64, []ref.Edge, Stats, error) {
 	var st Stats
 	fail := func(err error) (uint64, []ref.Edge, Stats, error) {
 		return 0, nil, st, fmt.Errorf("partition: run msf: %w", err)
@@ -50,10 +55,28 @@ func RunMSF(ctx context.Context, parts []*Part, backends []engine.Backend, worke
 		best[i] = make([]msfChoice, n)
 		origs[i] = pt.OriginalIDs(backends[i].Layout().Perm)
 	}
+	var devs []MSFRounds
+	var outs [][]uint32
+	if !host {
+		var err error
+		if devs, err = msfDevices(parts, backends, origs); err != nil {
+			return fail(err)
+		}
+		defer func() {
+			for _, d := range devs {
+				d.Close()
+			}
+		}()
+		for _, pt := range parts {
+			outs = append(outs, make([]uint32, 3*pt.NumLocal))
+		}
+	}
 	ws := make([]*worker, len(parts))
 	for i := range ws {
 		ws[i] = &worker{rank: i}
 	}
+	var scanErr error
+	var errOnce sync.Once
 	var weight uint64
 	edges := []ref.Edge{}
 	chosen := make([]msfChoice, n)
@@ -72,11 +95,21 @@ func RunMSF(ctx context.Context, parts []*Part, backends []engine.Backend, worke
 			go func() {
 				defer wg.Done()
 				start := time.Now()
-				sent := lightestOut(pt, backends[i], origs[i], comp, best[i], workers)
+				var sent uint64
+				if devs != nil {
+					if err := lightestOnDevice(pt, devs[i], origs[i], comp, best[i], outs[i], workers); err != nil {
+						errOnce.Do(func() { scanErr = fmt.Errorf("part %d: round %d: %w", i, round, err) })
+					}
+				} else {
+					sent = lightestOut(pt, backends[i], origs[i], comp, best[i], workers)
+				}
 				ws[i].steps = append(ws[i].steps, rankStep{active: pt.NumLocal, sent: sent, compute: time.Since(start), wall: time.Since(start)})
 			}()
 		}
 		wg.Wait()
+		if scanErr != nil {
+			return fail(scanErr)
+		}
 		// Each component's lightest edge over the parts.
 		par.For(int(n), workers, 1<<14, func(lo, hi int) {
 			for c := lo; c < hi; c++ {
@@ -168,20 +201,55 @@ func (x msfChoice) less(y msfChoice) bool {
 // of every layout id of b's layout (Part.OriginalIDs).
 func lightestOut(pt *Part, b engine.Backend, orig, comp []uint32, best []msfChoice, workers int) uint64 {
 	l := b.Layout()
-	// The components by layout id, so that an arc reads one label.
+	compL := componentsByLid(orig, comp, workers)
+	return mergeChoices(int(pt.NumLocal), workers, best, func(i int) (msfChoice, uint32, uint64) {
+		lid := l.Perm[i]
+		u := pt.Global[i]
+		cu := comp[u]
+		var mine msfChoice
+		var g uint64
+		for e := l.SparseOffsets[lid]; e < l.SparseOffsets[lid+1]; e++ {
+			d := l.SparseDst[e]
+			if compL[d] == cu { // a self-loop too
+				continue
+			}
+			v := orig[d]
+			w := uint32(1)
+			if l.SparseWeights != nil {
+				w = l.SparseWeights[e]
+			}
+			if x := (msfChoice{e: ref.Edge{U: min(u, v), V: max(u, v), W: w}, ok: true}); !mine.ok || x.less(mine) {
+				mine = x
+			}
+			if uint64(l.InvPerm[d]) >= pt.NumLocal {
+				g++
+			}
+		}
+		return mine, cu, g
+	})
+}
+
+// componentsByLid returns every layout id's component (orig: the layout
+// ids' original ids), so that an arc reads one label.
+func componentsByLid(orig, comp []uint32, workers int) []uint32 {
 	compL := make([]uint32, len(orig))
 	par.For(len(orig), workers, 1<<14, func(lo, hi int) {
 		for x := lo; x < hi; x++ {
 			compL[x] = comp[orig[x]]
 		}
 	})
+	return compL
+}
+
+// mergeChoices merges the lightest edges of owned vertices [0, num)
+// (choose(i): vertex i's edge, its component and the ghosts its row
+// reached) into best, by component: one map update per vertex, not per
+// arc, kept aside while consecutive vertices share a component (the giant
+// one of the later rounds). It returns the ghosts reached.
+func mergeChoices(num, workers int, best []msfChoice, choose func(i int) (msfChoice, uint32, uint64)) uint64 {
 	var mu sync.Mutex
 	var ghosts uint64
-	par.For(int(pt.NumLocal), workers, 1<<12, func(lo, hi int) {
-		// Each vertex's lightest edge out of its component first, then one
-		// update per vertex (not per arc) of its component's, kept aside
-		// while consecutive vertices share a component (the giant one of
-		// the later rounds).
+	par.For(num, workers, 1<<12, func(lo, hi int) {
 		local := make(map[uint32]msfChoice)
 		var run msfChoice // the lightest edge out of component runC so far
 		runC := ^uint32(0)
@@ -194,27 +262,8 @@ func lightestOut(pt *Part, b engine.Backend, orig, comp []uint32, best []msfChoi
 		}
 		var g uint64
 		for i := lo; i < hi; i++ {
-			lid := l.Perm[i]
-			u := pt.Global[i]
-			cu := comp[u]
-			var mine msfChoice
-			for e := l.SparseOffsets[lid]; e < l.SparseOffsets[lid+1]; e++ {
-				d := l.SparseDst[e]
-				if compL[d] == cu { // a self-loop too
-					continue
-				}
-				v := orig[d]
-				w := uint32(1)
-				if l.SparseWeights != nil {
-					w = l.SparseWeights[e]
-				}
-				if x := (msfChoice{e: ref.Edge{U: min(u, v), V: max(u, v), W: w}, ok: true}); !mine.ok || x.less(mine) {
-					mine = x
-				}
-				if uint64(l.InvPerm[d]) >= pt.NumLocal {
-					g++
-				}
-			}
+			mine, cu, gi := choose(i)
+			g += gi
 			if !mine.ok {
 				continue
 			}
@@ -237,4 +286,67 @@ func lightestOut(pt *Part, b engine.Backend, orig, comp []uint32, best []msfChoi
 		mu.Unlock()
 	})
 	return ghosts
+}
+
+// MSFDevice is a backend that scans a part's rows on its device for each
+// of RunMSF's rounds (RunMSF uses it when every part's backend is one and
+// the run is not told to stay on the host).
+type MSFDevice interface {
+	// MSFPart readies part pt's scans over the backend's layout, whose
+	// layout ids' original ids are orig; the backend is the part's until
+	// the MSFRounds' Close.
+	MSFPart(pt *Part, orig []uint32) (MSFRounds, error)
+}
+
+// MSFRounds is a part's scans on its device (MSFDevice).
+type MSFRounds interface {
+	// Lightest writes every owned vertex's (the part's numbering)
+	// lightest edge to another component (compByLid: every layout id's
+	// component) into out as (weight, lesser original id, greater), three
+	// 0xffffffff without one.
+	Lightest(compByLid, out []uint32) error
+	// Close releases the part's state and its backend.
+	Close() error
+}
+
+// msfDevices readies every part's scans on its device, or returns nil
+// when a backend is not an MSFDevice.
+func msfDevices(parts []*Part, backends []engine.Backend, origs [][]uint32) ([]MSFRounds, error) {
+	ds := make([]MSFDevice, len(backends))
+	for i, b := range backends {
+		d, ok := b.(MSFDevice)
+		if !ok {
+			return nil, nil
+		}
+		ds[i] = d
+	}
+	rs := make([]MSFRounds, 0, len(parts))
+	for i, d := range ds {
+		r, err := d.MSFPart(parts[i], origs[i])
+		if err != nil {
+			for _, r := range rs {
+				r.Close()
+			}
+			return nil, fmt.Errorf("part %d: %w", i, err)
+		}
+		rs = append(rs, r)
+	}
+	return rs, nil
+}
+
+// lightestOnDevice is lightestOut with the scan on the part's device (r)
+// and the merge on the host; out is the part's scratch of 3 per owned
+// vertex. It returns no ghost count (the device does not count them).
+func lightestOnDevice(pt *Part, r MSFRounds, orig, comp []uint32, best []msfChoice, out []uint32, workers int) error {
+	if err := r.Lightest(componentsByLid(orig, comp, workers), out); err != nil {
+		return err
+	}
+	mergeChoices(int(pt.NumLocal), workers, best, func(i int) (msfChoice, uint32, uint64) {
+		w, u, v := out[3*i], out[3*i+1], out[3*i+2]
+		if u == v {
+			return msfChoice{}, 0, 0
+		}
+		return msfChoice{e: ref.Edge{U: u, V: v, W: w}, ok: true}, comp[pt.Global[i]], 0
+	})
+	return nil
 }

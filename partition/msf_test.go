@@ -28,7 +28,7 @@ func TestRunMSFMatchesReference(t *testing.T) {
 		for _, el := range []*graph.EdgeList{sym, weighted} {
 			g := graph.ToCSR(el, 2)
 			eachSplit(t, s.Name, el, func(tag string, _ int, ps []*partition.Part, bs []engine.Backend) {
-				weight, edges, _, err := partition.RunMSF(ctx, ps, bs, 2)
+				weight, edges, _, err := partition.RunMSF(ctx, ps, bs, false, 2)
 				require.NoError(t, err, tag)
 				require.NoError(t, apps.ValidateMSF(g, weight, edges), "%s (weights %v)", tag, el.Weights != nil)
 			})
@@ -36,6 +36,6 @@ func TestRunMSFMatchesReference(t *testing.T) {
 	}
 	dir := &graph.EdgeList{NumVertices: 3, Directed: true, Src: []uint32{0, 1}, Dst: []uint32{1, 2}}
 	ps, bs := split(t, dir, partition.Options{Method: partition.Static, Parts: 2})
-	_, _, _, err := partition.RunMSF(ctx, ps, bs, 1)
+	_, _, _, err := partition.RunMSF(ctx, ps, bs, false, 1)
 	require.ErrorContains(t, err, "undirected")
 }

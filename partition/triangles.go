@@ -14,15 +14,20 @@ import (
 )
 
 // RunTriangles counts the triangles of an undirected graph over its parts
-// (apps.TriangleCount's: self-loops and repeated arcs ignored), on the
-// host, and with perVertex every vertex's triangles too (NetworkX's
+// (apps.TriangleCount's: self-loops and repeated arcs ignored), and with
+// perVertex every vertex's triangles too (NetworkX's
 // nx.triangles, at original ids). Each part lists its owned vertices'
 // distinct neighbours in original ids; a triangle is counted by the part
 // that owns its lowest vertex in (degree, original id) order, from the
 // intersections of that vertex's list with its higher neighbours' lists,
 // a ghost's read at its owner (the parts share the process's memory).
 // The stats' messages are the ghosts' lists read.
-func RunTriangles(ctx context.Context, parts []*Part, backends []engine.Backend, perVertex bool, workers int) (uint64, []uint64, Stats, error) {
+//
+// When every backend is a TriangleCounter (the GPU's) and host is false,
+// the intersections run on the parts' devices instead: each part's
+// oriented lists, and its ghosts' from their owners, go to its device as
+// rows (TriangleRows), and the per-vertex counts come back by row.
+func RunTriangles(ctx context.Context, parts []*Part, backends []engine.Backend, perVertex bool, host bool, workers int) (uint64, []uint64, Stats, error) {
 	var st Stats
 	fail := func(err error) (uint64, []uint64, Stats, error) {
 		return 0, nil, st, fmt.Errorf("partition: run tc: %w", err)
@@ -76,6 +81,20 @@ func RunTriangles(ctx context.Context, parts []*Part, backends []engine.Backend,
 	}
 	wg.Wait()
 	setup := time.Since(start)
+	if counters := triangleCounters(backends); counters != nil && !host {
+		if err := ctx.Err(); err != nil {
+			return fail(err)
+		}
+		total, ws, err := countOnDevices(ts, counters, n, per)
+		if err != nil {
+			return fail(err)
+		}
+		for _, w := range ws {
+			w.setup += setup
+		}
+		st = mergeStats(ws)
+		return total, per, st, nil
+	}
 	ws := make([]*worker, len(parts))
 	var total atomic.Uint64
 	for i, tp := range ts {
@@ -100,6 +119,20 @@ func RunTriangles(ctx context.Context, parts []*Part, backends []engine.Backend,
 		st.Steps[i].Bytes = 0
 	}
 	return total.Load(), per, st, nil
+}
+
+// triangleCounters returns the backends as TriangleCounters, or nil when
+// one is not.
+func triangleCounters(backends []engine.Backend) []TriangleCounter {
+	cs := make([]TriangleCounter, len(backends))
+	for i, b := range backends {
+		c, ok := b.(TriangleCounter)
+		if !ok {
+			return nil
+		}
+		cs[i] = c
+	}
+	return cs
 }
 
 // trianglePart is one part of RunTriangles: every owned vertex's distinct

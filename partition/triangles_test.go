@@ -24,11 +24,11 @@ func TestRunTrianglesMatchesReference(t *testing.T) {
 		sym.Symmetrize(2)
 		g := graph.ToCSR(sym, 2)
 		eachSplit(t, s.Name, sym, func(tag string, _ int, ps []*partition.Part, bs []engine.Backend) {
-			total, per, _, err := partition.RunTriangles(ctx, ps, bs, true, 2)
+			total, per, _, err := partition.RunTriangles(ctx, ps, bs, true, false, 2)
 			require.NoError(t, err, tag)
 			require.NoError(t, apps.ValidateTriangles(g, total, per), tag)
 			// The second run takes the lists the first kept.
-			total2, none, st, err := partition.RunTriangles(ctx, ps, bs, false, 1)
+			total2, none, st, err := partition.RunTriangles(ctx, ps, bs, false, false, 1)
 			require.NoError(t, err, tag)
 			require.Equal(t, total, total2, tag)
 			require.Nil(t, none, tag)
@@ -40,6 +40,6 @@ func TestRunTrianglesMatchesReference(t *testing.T) {
 	}
 	dir := &graph.EdgeList{NumVertices: 3, Directed: true, Src: []uint32{0, 1}, Dst: []uint32{1, 2}}
 	ps, bs := split(t, dir, partition.Options{Method: partition.Static, Parts: 2})
-	_, _, _, err := partition.RunTriangles(ctx, ps, bs, false, 1)
+	_, _, _, err := partition.RunTriangles(ctx, ps, bs, false, false, 1)
 	require.ErrorContains(t, err, "undirected")
 }

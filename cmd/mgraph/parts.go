@@ -151,12 +151,6 @@ func parseGPUs(s string) (int, error) {
 	return n, nil
 }
 
-// hostPartApp says whether app runs over CPU parts only (its parts'
-// values stay on the host: not built for GPUs yet).
-func hostPartApp(app string) bool {
-	return slices.Contains([]string{"tc", "msf"}, app)
-}
-
 // opsPartApp says whether app is one of the operators' apps, which over
 // parts run supersteps of their own (not the operators: --lb is refused).
 func opsPartApp(app string) bool {
@@ -191,7 +185,7 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 	case parts < 0 || parts > partition.MaxParts:
 		return partSpec{}, usageError("--parts %d: want 1 to %d", parts, partition.MaxParts)
 	case partitionedApps[app] == "":
-		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, ppr, hits, salsa, wtf, bc, kcore, mis, color and, over CPU parts, tc and msf; not %s", app)
+		return partSpec{}, usageError("--parts and --gpus run bfs, bfs-tree, sssp, cc, cc-lp, pr, pr-delta, ppr, hits, salsa, wtf, bc, tc, kcore, mis, color and msf; not %s", app)
 	case mode == engine.Async:
 		return partSpec{}, usageError("--parts and --gpus: mode async has no iterations to exchange between")
 	case from != nil:
@@ -202,8 +196,6 @@ func (f *runFlags) checkParts(app string, mode engine.Mode, from []uint32) (spec
 		return partSpec{}, usageError("--lb is the operators' load balancing: %s over parts runs supersteps of its own", app)
 	case app == "pr-delta" && f.exchange == "host" && (f.gpus != "" || f.backend == "cuda"):
 		return partSpec{}, usageError("pr-delta over GPU parts exchanges on the devices only: drop --exchange host, or run CPU parts (--parts N)")
-	case hostPartApp(app) && (f.gpus != "" || f.backend == "cuda"):
-		return partSpec{}, usageError("%s runs over CPU parts (--parts N); over GPUs it is not built yet", app)
 	case f.gpus != "" && f.backend == "cpu":
 		return partSpec{}, usageError("--gpus with --backend cpu: give --parts for CPU parts")
 	case gpus > 0:
@@ -675,9 +667,8 @@ func storeParts(e *env, c *cache.Cache, keys []string, ps []*partition.Part, ls 
 // run runs app from sources[0] (wtf's user; cc, pr, pr-delta, kcore,
 // mis, color, hits, salsa, tc, msf: none; bc, ppr: from all of them) over the
 // parts (wtf with ref.DefaultWTFOptions, as on one backend); pr's and pr-delta's options
-// are pr, mis's and color's priorities drawn from seed (hostPartApp's on
-// CPU parts only: checkParts; the others' GPU parts stay on the devices
-// unless --exchange host).
+// are pr, mis's and color's priorities drawn from seed (GPU parts stay on
+// the devices unless --exchange host).
 func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mode engine.Mode, seed uint64, noPull bool, maxIter int, pr apps.PageRankOptions) (any, engine.Result, error) {
 	var src uint32
 	if len(sources) > 0 {
@@ -692,13 +683,13 @@ func (p *partitioned) run(ctx context.Context, app string, sources []uint32, mod
 	case "bc":
 		return p.runBC(ctx, sources, mode, ro.Exchanger)
 	case "msf":
-		weight, edges, st, err := partition.RunMSF(ctx, p.parts, p.backends, p.workers)
+		weight, edges, st, err := partition.RunMSF(ctx, p.parts, p.backends, p.host, p.workers)
 		return p.done(apps.Forest{Weight: weight, Edges: edges}, st.Supersteps, st, err)
 	case "wtf":
 		rec, st, err := partition.RunWhoToFollow(ctx, p.parts, p.backends, src, ref.DefaultWTFOptions(), ro.Exchanger, p.host, p.workers)
 		return p.done(apps.Recommendations(rec), st.Supersteps, st, err)
 	case "tc":
-		total, per, st, err := partition.RunTriangles(ctx, p.parts, p.backends, p.perVertex, p.workers)
+		total, per, st, err := partition.RunTriangles(ctx, p.parts, p.backends, p.perVertex, p.host, p.workers)
 		return p.done(apps.Triangles{Total: total, PerVertex: per}, 1, st, err)
 	case "hits", "salsa":
 		hubs, auth, iters, st, err := partition.RunHITS(ctx, p.parts, p.backends, app == "salsa", pr.MaxIterations, pr.Tolerance, ro.Exchanger, p.host, p.workers)

@@ -36,14 +36,14 @@ func partitionedBackends() [][]string {
 }
 
 // TestRunPartitioned: bfs, bfs-tree, sssp, cc, pr, pr-delta, ppr, hits,
-// salsa, wtf, kcore, mis and color partitioned into parts (on the CPU, and on the GPU
-// where one is visible) validate and write what the unpartitioned run
-// writes (the scores, bfs-tree's parents, the set and the colours
-// validated, not byte-equal).
+// salsa, wtf, tc, kcore, mis, color and msf partitioned into parts (on
+// the CPU, and on the GPU where one is visible) validate and write what
+// the unpartitioned run writes (the scores, bfs-tree's parents, the set,
+// the colours and the forest validated, not byte-equal).
 func TestRunPartitioned(t *testing.T) {
 	dir := t.TempDir()
 	backends := partitionedBackends()
-	for _, app := range []string{"bfs", "bfs-tree", "sssp", "cc", "pr", "pr-delta", "ppr", "hits", "salsa", "wtf", "kcore", "mis", "color"} {
+	for _, app := range []string{"bfs", "bfs-tree", "sssp", "cc", "pr", "pr-delta", "ppr", "hits", "salsa", "wtf", "tc", "kcore", "mis", "color", "msf"} {
 		common := []string{"run", app, "rmat:11:8", "--undirected", "--weights", "3", "--source", "7", "--cache-dir", dir,
 			"--threads", "2", "--panel-size", "64"}
 		want := filepath.Join(dir, app+".tsv")
@@ -65,7 +65,7 @@ func TestRunPartitioned(t *testing.T) {
 				assert.Regexp(t, "partitioned into|cached partition:", errOut) // the parts are cached after the first app
 				gotData, err := os.ReadFile(got)
 				require.NoError(t, err)
-				if slices.Contains([]string{"pr", "pr-delta", "ppr", "hits", "salsa", "wtf", "bfs-tree", "mis", "color"}, app) { // scores added in another order, parents broken ties otherwise, priorities over other ids: validated, not byte-equal
+				if slices.Contains([]string{"pr", "pr-delta", "ppr", "hits", "salsa", "wtf", "bfs-tree", "mis", "color", "msf"}, app) { // scores added in another order, parents broken ties otherwise, priorities over other ids: validated, not byte-equal
 					require.Equal(t, strings.Count(string(wantData), "\n"), strings.Count(string(gotData), "\n"), "%v", args)
 					continue
 				}
@@ -443,14 +443,14 @@ func TestRunPartitionedAuto(t *testing.T) {
 	assert.Contains(t, errOut, "(auto: balanced,")
 }
 
-// TestRunPartitionedHostApps: the apps that run over CPU parts only
-// validate with every partitioner, and are refused over GPUs before any
-// work (as --lb is for the operator apps among them). Where the result
+// TestRunPartitionedOpsApps: the operators' apps validate over CPU parts
+// with every partitioner (and over GPU parts in TestRunPartitioned), and
+// refuse --lb over parts. Where the result
 // does not depend on the partition, every partition writes the same
 // (--out): kcore's core numbers and tc's triangles, one backend's too;
 // mis's set and color's colours, drawn over original ids; msf's forest
 // weight, one backend's.
-func TestRunPartitionedHostApps(t *testing.T) {
+func TestRunPartitionedOpsApps(t *testing.T) {
 	dir := t.TempDir()
 	weightRE := regexp.MustCompile(`spanning forest: \d+ edges, weight \d+`)
 	for _, c := range []struct {
@@ -501,14 +501,6 @@ func TestRunPartitionedHostApps(t *testing.T) {
 				}
 				assert.Equal(t, first, result, "%v: the same whatever the partition", args)
 			}
-		}
-		if !slices.Contains([]string{"tc", "msf"}, c.app) { // run over GPU parts too (TestRunPartitioned)
-			continue
-		}
-		for _, where := range [][]string{{"--gpus", "2"}, {"--backend", "cuda", "--parts", "2"}} {
-			code, _, errOut := mgraph(t, append(append(common, "--no-cache"), where...)...)
-			require.Equal(t, 2, code, "%s %v: %s", c.app, where, errOut)
-			assert.Contains(t, errOut, c.app+" runs over CPU parts", where)
 		}
 	}
 	code, _, errOut := mgraph(t, "run", "kcore", "rmat:11:8", "--undirected", "--parts", "2", "--lb", "twc", "--no-cache")

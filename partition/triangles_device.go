@@ -1,0 +1,119 @@
+package partition
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// TriangleRows are one part's rows for a triangle count on its device
+// (TriangleCounter): every row lists a vertex's neighbours above it in
+// (degree, original id) order, in original ids, sorted. Rows
+// [0, NumLocal) are the part's owned vertices (its local ids), the others
+// the ghosts the owned rows name (Orig gives every row's original id).
+// ArcSrc and ArcRow give, for each arc of the owned rows (the first
+// entries of Adj), its source's row and its destination's.
+type TriangleRows struct {
+	Offsets        []uint64
+	Adj            []uint32
+	ArcSrc, ArcRow []uint32
+	Orig           []uint32
+}
+
+// TriangleCounter is a backend that counts a part's triangles on its
+// device: the intersections of every owned row's arcs (RunTriangles uses
+// it when every part's backend is one and the run is not told to stay on
+// the host). It returns the part's triangles and, with perRow, every
+// row's.
+type TriangleCounter interface {
+	CountPartTriangles(rows *TriangleRows, perRow bool) (total uint64, counts []uint64, err error)
+}
+
+// rows makes the part's TriangleRows (after every part's orientation):
+// its owned vertices' rows, then a row for each ghost one of them names,
+// taken from the ghost's owner.
+func (tp *trianglePart) rows(all []*trianglePart, rowOf []uint32) *TriangleRows {
+	pt := tp.pt
+	nl := uint32(pt.NumLocal)
+	r := &TriangleRows{Offsets: append([]uint64(nil), tp.plusOff...), Adj: append([]uint32(nil), tp.plus...),
+		ArcSrc: make([]uint32, len(tp.plus)), ArcRow: make([]uint32, len(tp.plus)), Orig: append([]uint32(nil), pt.Global[:nl]...)}
+	// rowOf[v] is original vertex v's row + 1 (0: none yet); the owned
+	// vertices' are their local ids.
+	for i := range nl {
+		rowOf[pt.Global[i]] = i + 1
+	}
+	next := nl
+	for i := range nl {
+		for e := tp.plusOff[i]; e < tp.plusOff[i+1]; e++ {
+			v := tp.plus[e]
+			if rowOf[v] == 0 {
+				o, j := tp.where(all, v)
+				rowOf[v] = next + 1
+				next++
+				r.Adj = append(r.Adj, o.above(j)...)
+				r.Offsets = append(r.Offsets, uint64(len(r.Adj)))
+				r.Orig = append(r.Orig, v)
+			}
+			r.ArcSrc[e], r.ArcRow[e] = i, rowOf[v]-1
+		}
+	}
+	for _, v := range r.Orig { // leave rowOf cleared for the next part
+		rowOf[v] = 0
+	}
+	return r
+}
+
+// countOnDevices is RunTriangles' count on the parts' devices (counters:
+// the parts' backends): each part's rows are made on the host, the
+// intersections run on its device, and the per-row counts (with per) are
+// added at their original ids. It returns the triangles, the ghosts' rows
+// each part took and the parts' times.
+func countOnDevices(ts []*trianglePart, counters []TriangleCounter, n uint64, per []uint64) (uint64, []*worker, error) {
+	ws := make([]*worker, len(ts))
+	counts := make([][]uint64, len(ts))
+	rows := make([]*TriangleRows, len(ts))
+	var total atomic.Uint64
+	var wg sync.WaitGroup
+	for i, tp := range ts {
+		w := &worker{rank: i}
+		ws[i] = w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			rows[i] = tp.rows(ts, make([]uint32, n))
+			w.setup = time.Since(start)
+			start = time.Now()
+			c, per, err := counters[i].CountPartTriangles(rows[i], per != nil)
+			if err != nil {
+				w.err = fmt.Errorf("part %d: %w", i, err)
+				return
+			}
+			total.Add(c)
+			counts[i] = per
+			sent := uint64(len(rows[i].Orig)) - tp.pt.NumLocal // ghosts' rows taken
+			w.steps = []rankStep{{active: tp.pt.NumLocal, sent: sent, compute: time.Since(start), wall: time.Since(start)}}
+			w.done = true
+		}()
+	}
+	wg.Wait()
+	for _, w := range ws {
+		if w.err != nil {
+			return 0, nil, w.err
+		}
+	}
+	if per != nil {
+		start := time.Now()
+		for i, c := range counts { // part after part: their rows may share vertices
+			if len(c) != len(rows[i].Orig) {
+				return 0, nil, fmt.Errorf("part %d: %d row counts for %d rows", i, len(c), len(rows[i].Orig))
+			}
+			for r, x := range c {
+				per[rows[i].Orig[r]] += x
+			}
+		}
+		ws[0].collect = time.Since(start)
+	}
+	return total.Load(), ws, nil
+}
