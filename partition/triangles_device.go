@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mgraph-dev/mgraph/internal/par"
 )
 
 // TriangleRows are one part's rows for a triangle count on its device
@@ -31,36 +33,66 @@ type TriangleCounter interface {
 }
 
 // rows makes the part's TriangleRows (after every part's orientation):
-// its owned vertices' rows, then a row for each ghost one of them names,
-// taken from the ghost's owner.
+// its owned vertices' rows, then a row for each ghost one of them names
+// (in ghost order), taken from the ghost's owner. rowOf is n zeros of
+// scratch, which it leaves zero.
 func (tp *trianglePart) rows(all []*trianglePart, rowOf []uint32) *TriangleRows {
 	pt := tp.pt
-	nl := uint32(pt.NumLocal)
-	r := &TriangleRows{Offsets: append([]uint64(nil), tp.plusOff...), Adj: append([]uint32(nil), tp.plus...),
-		ArcSrc: make([]uint32, len(tp.plus)), ArcRow: make([]uint32, len(tp.plus)), Orig: append([]uint32(nil), pt.Global[:nl]...)}
-	// rowOf[v] is original vertex v's row + 1 (0: none yet); the owned
-	// vertices' are their local ids.
-	for i := range nl {
-		rowOf[pt.Global[i]] = i + 1
-	}
-	next := nl
-	for i := range nl {
-		for e := tp.plusOff[i]; e < tp.plusOff[i+1]; e++ {
-			v := tp.plus[e]
-			if rowOf[v] == 0 {
-				o, j := tp.where(all, v)
-				rowOf[v] = next + 1
-				next++
-				r.Adj = append(r.Adj, o.above(j)...)
-				r.Offsets = append(r.Offsets, uint64(len(r.Adj)))
-				r.Orig = append(r.Orig, v)
+	nl := int(pt.NumLocal)
+	me := uint32(pt.Index)
+	// The ghosts the owned rows name (rowOf 1), then every row's number + 1:
+	// the owned vertices' their local ids, the named ghosts' in ghost order.
+	par.For(nl, tp.workers, 1<<10, func(lo, hi int) {
+		for _, v := range tp.plus[tp.plusOff[lo]:tp.plusOff[hi]] {
+			if tp.loc.owner[v] != me {
+				atomic.StoreUint32(&rowOf[v], 1)
 			}
-			r.ArcSrc[e], r.ArcRow[e] = i, rowOf[v]-1
+		}
+	})
+	r := &TriangleRows{Orig: make([]uint32, nl, nl+int(pt.NumGhosts))}
+	copy(r.Orig, pt.Global[:nl])
+	for _, v := range pt.Global[nl:] {
+		if rowOf[v] == 1 {
+			r.Orig = append(r.Orig, v)
+			rowOf[v] = uint32(len(r.Orig)) // its row + 1
 		}
 	}
-	for _, v := range r.Orig { // leave rowOf cleared for the next part
-		rowOf[v] = 0
+	par.For(nl, tp.workers, 1<<14, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			rowOf[pt.Global[i]] = uint32(i) + 1
+		}
+	})
+	// The rows' offsets: the owned rows' oriented lists, then the ghosts'
+	// at their owners.
+	rows := len(r.Orig)
+	r.Offsets = make([]uint64, rows+1)
+	copy(r.Offsets, tp.plusOff)
+	for k, v := range r.Orig[nl:] {
+		o, j := tp.where(all, v)
+		r.Offsets[nl+k+1] = r.Offsets[nl+k] + uint64(len(o.above(j)))
 	}
+	arcs := tp.plusOff[nl]
+	r.Adj = make([]uint32, r.Offsets[rows])
+	r.ArcSrc, r.ArcRow = make([]uint32, arcs), make([]uint32, arcs)
+	par.For(nl, tp.workers, 1<<10, func(lo, hi int) {
+		copy(r.Adj[tp.plusOff[lo]:tp.plusOff[hi]], tp.plus[tp.plusOff[lo]:tp.plusOff[hi]])
+		for i := lo; i < hi; i++ {
+			for e := tp.plusOff[i]; e < tp.plusOff[i+1]; e++ {
+				r.ArcSrc[e], r.ArcRow[e] = uint32(i), rowOf[tp.plus[e]]-1
+			}
+		}
+	})
+	par.For(rows-nl, tp.workers, 1<<10, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			o, j := tp.where(all, r.Orig[nl+k])
+			copy(r.Adj[r.Offsets[nl+k]:r.Offsets[nl+k+1]], o.above(j))
+		}
+	})
+	par.For(rows, tp.workers, 1<<14, func(lo, hi int) { // leave rowOf zero for the next part
+		for _, v := range r.Orig[lo:hi] {
+			rowOf[v] = 0
+		}
+	})
 	return r
 }
 
