@@ -78,7 +78,7 @@ func RunMSF(ctx context.Context, parts []*Part, backends []engine.Backend, host 
 	var scanErr error
 	var errOnce sync.Once
 	var weight uint64
-	edges := []ref.Edge{}
+	edges := make([]ref.Edge, 0, n-1) // a forest has at most n−1 edges: appended without regrowth
 	chosen := make([]msfChoice, n)
 	link := make([]uint32, n) // the union-find's links over component labels: itself between rounds
 	for v := range link {
