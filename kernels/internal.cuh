@@ -295,6 +295,24 @@ __device__ __forceinline__ T *shared_as() {
     return reinterpret_cast<T *>(mg_dyn_smem);
 }
 
+// part_emit puts a lane's message m (when emit) for part owner into that
+// owner's segment of send, [owner_start[owner], ...), at a slot taken from
+// sent[owner]: one atomic per owner and warp (a warp's messages have at
+// most parts owners). Every lane of the warp must call it.
+__device__ __forceinline__ void part_emit(bool emit, uint32_t owner, mg_part_msg m, const uint64_t *owner_start,
+                                          uint64_t *sent, mg_part_msg *send) {
+    const uint32_t want = __ballot_sync(0xffffffffu, emit);
+    if (!emit) return;
+    const uint32_t lane = threadIdx.x & 31;
+    const uint32_t same = __match_any_sync(want, owner);
+    const int leader = __ffs(same) - 1;
+    unsigned long long slot = 0;
+    if ((int)lane == leader) slot = atomicAdd((unsigned long long *)&sent[owner], (unsigned long long)__popc(same));
+    slot = __shfl_sync(same, slot, leader);
+    slot += __popc(same & ((1u << lane) - 1u));
+    send[owner_start[owner] + slot] = m;
+}
+
 }  // namespace mg
 
 #endif  // MGRAPH_KERNELS_INTERNAL_CUH

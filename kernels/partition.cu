@@ -30,16 +30,14 @@ __device__ __forceinline__ void add_block_totals(uint64_t count, uint64_t edges,
 // gets prev = value; an owned one is flagged in next and counted with its
 // out-arcs, a ghost becomes a message (its id in its owner, the value) in
 // its owner's segment of send, [owner_start[o], owner_start[o+1]) — a
-// ghost is in it once, so the segment cannot overflow. Slots are taken
-// with one atomic per owner and warp (a warp's messages have at most
-// parts owners). Rounds are block-uniform (base < total), so every lane
-// reaches the warp votes.
+// ghost is in it once, so the segment cannot overflow (mg::part_emit).
+// Rounds are block-uniform (base < total), so every lane reaches the warp
+// votes.
 __global__ void __launch_bounds__(kBlock)
     pack_kernel(mg_part_tables t, const uint64_t *__restrict__ offsets, const uint32_t *__restrict__ values,
                 uint32_t *__restrict__ prev, uint8_t *__restrict__ next, mg_part_msg *__restrict__ send,
                 mg_part_counters *ctr) {
     const uint64_t total = t.num_local + t.num_ghosts;
-    const uint32_t lane = threadIdx.x & 31;
     uint64_t count = 0, edges = 0;
     for (uint64_t base = (uint64_t)blockIdx.x * kBlock; base < total; base += (uint64_t)gridDim.x * kBlock) {
         const uint64_t lid = base + threadIdx.x;
@@ -61,16 +59,7 @@ __global__ void __launch_bounds__(kBlock)
                 }
             }
         }
-    const uint32_t want = __ballot_sync(kFullMask, emit);
-        if (emit) {
-            const uint32_t same = __match_any_sync(want, owner);
-            const int leader = __ffs(same) - 1;
-            unsigned long long slot = 0;
-            if ((int)lane == leader) slot = atomicAdd((unsigned long long *)&ctr->sent[owner], (unsigned long long)__popc(same));
-            slot = __shfl_sync(same, slot, leader);
-            slot += __popc(same & ((1u << lane) - 1u));
-            send[t.owner_start[owner] + slot] = mg_part_msg{remote, v};
-        }
+        mg::part_emit(emit, owner, mg_part_msg{remote, v}, t.owner_start, ctr->sent, send);
     }
     add_block_totals(count, edges, ctr);
 }

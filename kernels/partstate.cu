@@ -219,7 +219,6 @@ __global__ void __launch_bounds__(kBlock) drop_kernel(mg_part_tables t, mg_part_
 // overflow; one atomic per owner and warp), its count zeroed. Rounds are
 // block-uniform, so every lane reaches the warp votes.
 __global__ void __launch_bounds__(kBlock) pack_kernel(mg_part_tables t, mg_part_state s, mg_part_counters *ctr) {
-    const uint32_t lane = lane_id();
     const uint64_t num = *s.num_touched;
     for (uint64_t base = (uint64_t)blockIdx.x * kBlock; base < num; base += (uint64_t)gridDim.x * kBlock) {
         const uint64_t i = base + threadIdx.x;
@@ -233,16 +232,7 @@ __global__ void __launch_bounds__(kBlock) pack_kernel(mg_part_tables t, mg_part_
             emit = true;
             owner = t.ghost_owner[g];
         }
-        const uint32_t want = __ballot_sync(kFull, emit);
-        if (emit) {
-            const uint32_t same = __match_any_sync(want, owner);
-            const int leader = __ffs(same) - 1;
-            unsigned long long slot = 0;
-            if ((int)lane == leader) slot = atomicAdd((unsigned long long *)&ctr->sent[owner], (unsigned long long)__popc(same));
-            slot = __shfl_sync(same, slot, leader);
-            slot += __popc(same & ((1u << lane) - 1u));
-            s.send[t.owner_start[owner] + slot] = mg_part_msg{t.ghost_remote[g], count};
-        }
+        mg::part_emit(emit, owner, mg_part_msg{emit ? t.ghost_remote[g] : 0u, count}, t.owner_start, ctr->sent, s.send);
     }
 }
 

@@ -2,8 +2,8 @@ package partition
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/engine"
@@ -51,10 +51,7 @@ func deviceDeltaParts(parts []*Part, backends []engine.Backend, opts RankOptions
 	start := time.Now()
 	dps, err := dx.DeltaParts(parts, backends, opts)
 	if err == nil && dps != nil && len(dps) != len(parts) {
-		for _, dp := range dps {
-			dp.Close()
-		}
-		return nil, 0, fmt.Errorf("the exchanger made %d delta parts for %d parts", len(dps), len(parts))
+		return nil, 0, errors.Join(fmt.Errorf("the exchanger made %d delta parts for %d parts", len(dps), len(parts)), closeAll(dps))
 	}
 	return dps, time.Since(start), err
 }
@@ -66,75 +63,56 @@ func deviceDeltaParts(parts []*Part, backends []engine.Backend, opts RankOptions
 func runDeviceDelta(ctx context.Context, dps []DeltaPart, parts []*Part, ex Exchanger, maxIter int, setup time.Duration) ([]float64, int, Stats, error) {
 	n := parts[0].NumVertices
 	var out []float64
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	done := abortOnStop(runCtx, ex)
-	ws := make([]*worker, len(dps))
 	steps := make([]int, len(dps))
-	var wg sync.WaitGroup
-	for i, dp := range dps {
-		w := &worker{rank: i, setup: setup}
-		ws[i] = w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fail := func(err error) {
-				w.err = fmt.Errorf("part %d: %w", i, err)
-				cancel(w.err)
+	ws, err := eachDevicePart(ctx, len(dps), ex, setup, func(ctx context.Context, i int, w *worker) error {
+		dp := dps[i]
+		start := time.Now()
+		if err := dp.Start(); err != nil {
+			return fmt.Errorf("start: %w", err)
+		}
+		w.setup += time.Since(start)
+		active := parts[i].NumLocal
+		for s := 0; maxIter == 0 || s < maxIter; s++ {
+			if err := ctx.Err(); err != nil {
+				return err
 			}
 			start := time.Now()
-			if err := dp.Start(); err != nil {
-				fail(fmt.Errorf("start: %w", err))
-				return
-			}
-			w.setup += time.Since(start)
-			active := parts[i].NumLocal
-			for s := 0; maxIter == 0 || s < maxIter; s++ {
-				if err := runCtx.Err(); err != nil {
-					fail(err)
-					return
-				}
-				start := time.Now()
-				next, total, rs, err := dp.Superstep(runCtx)
-				if err != nil {
-					fail(fmt.Errorf("superstep %d: %w", s, err))
-					return
-				}
-				w.steps = append(w.steps, rankStep{active: active, sent: rs.Sent, compute: rs.Compute, wall: time.Since(start), phases: rs.Phases})
-				steps[i], active = s+1, next
-				if total == 0 {
-					w.done = true
-					break
-				}
-			}
-			start = time.Now()
-			res, err := dp.Collect(runCtx)
+			next, total, rs, err := dp.Superstep(ctx)
 			if err != nil {
-				fail(err)
-				return
+				return fmt.Errorf("superstep %d: %w", s, err)
 			}
-			w.collect = time.Since(start)
-			if i == 0 {
-				out = res
+			w.steps = append(w.steps, rankStep{active: active, sent: rs.Sent, compute: rs.Compute, wall: time.Since(start), phases: rs.Phases})
+			steps[i], active = s+1, next
+			if total == 0 {
+				w.done = true
+				break
 			}
-		}()
-	}
-	wg.Wait()
-	done()
-	var cerr error
-	for _, dp := range dps {
-		if err := dp.Close(); err != nil && cerr == nil {
-			cerr = err
 		}
-	}
-	if err := runError(ctx, runCtx, ws); err != nil {
+		start = time.Now()
+		res, err := dp.Collect(ctx)
+		if err != nil {
+			return err
+		}
+		w.collect = time.Since(start)
+		if i == 0 {
+			out = res
+		}
+		return nil
+	}, func() error { return closeAll(dps) })
+	if err != nil {
 		return nil, 0, Stats{}, err
-	}
-	if cerr != nil {
-		return nil, 0, Stats{}, cerr
 	}
 	if uint64(len(out)) != n {
 		return nil, 0, Stats{}, fmt.Errorf("part 0 collected %d ranks for %d vertices", len(out), n)
 	}
 	return out, steps[0], mergeStats(ws), nil
+}
+
+// closeAll closes every part of ps, returning their errors joined.
+func closeAll[P interface{ Close() error }](ps []P) error {
+	var errs []error
+	for _, p := range ps {
+		errs = append(errs, p.Close())
+	}
+	return errors.Join(errs...)
 }

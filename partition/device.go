@@ -188,3 +188,37 @@ func (w *worker) deviceLoop(ctx context.Context, dp DevicePart, app string, how 
 	w.collect = time.Since(start)
 	return res, err
 }
+
+// eachDevicePart runs body for every one of parts device parts, a
+// goroutine each, under a context that the first failure cancels (which
+// aborts ex, when it can be: abortOnStop); a failure is reported as part
+// i's. Once all have returned, closeAll releases the parts (its error
+// reported when the run had none), and it returns the parts' workers and
+// the run's error (runError's).
+func eachDevicePart(ctx context.Context, parts int, ex Exchanger, setup time.Duration, body func(ctx context.Context, i int, w *worker) error,
+	closeAll func() error) ([]*worker, error) {
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	done := abortOnStop(runCtx, ex)
+	ws := make([]*worker, parts)
+	var wg sync.WaitGroup
+	for i := range ws {
+		w := &worker{rank: i, setup: setup}
+		ws[i] = w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := body(runCtx, i, w); err != nil {
+				w.err = fmt.Errorf("part %d: %w", i, err)
+				cancel(w.err)
+			}
+		}()
+	}
+	wg.Wait()
+	done()
+	cerr := closeAll()
+	if err := runError(ctx, runCtx, ws); err != nil {
+		return nil, err
+	}
+	return ws, cerr
+}

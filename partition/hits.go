@@ -2,6 +2,7 @@ package partition
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -44,13 +45,8 @@ func RunHITS(ctx context.Context, parts []*Part, backends []engine.Backend, sals
 			return fail(err)
 		}
 		if hps != nil {
-			defer func() {
-				for _, hp := range hps {
-					hp.Close()
-				}
-			}()
 			if len(hps) != len(parts) {
-				return fail(fmt.Errorf("the exchanger made %d HITS parts for %d parts", len(hps), len(parts)))
+				return fail(errors.Join(fmt.Errorf("the exchanger made %d HITS parts for %d parts", len(hps), len(parts)), closeAll(hps)))
 			}
 			hubs, authorities, iterations, st, err = runDeviceHITS(ctx, hps, parts, ex, salsa, maxIter, tol, time.Since(start))
 			if err != nil {

@@ -3,7 +3,6 @@ package partition
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/engine"
@@ -39,57 +38,40 @@ type HITSExchanger interface {
 	HITSParts(parts []*Part, backends []engine.Backend, salsa bool) ([]HITSPart, error)
 }
 
-// runDeviceHITS is RunHITS over device parts hps: a goroutine a part.
+// runDeviceHITS is RunHITS over device parts hps: a goroutine a part;
+// it closes them.
 func runDeviceHITS(ctx context.Context, hps []HITSPart, parts []*Part, ex Exchanger, salsa bool, maxIter int, tol float64, setup time.Duration) ([]float64, []float64, int, Stats, error) {
 	n := parts[0].NumVertices
 	hubs, authorities := make([]float64, n), make([]float64, n)
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	done := abortOnStop(runCtx, ex)
-	ws := make([]*worker, len(hps))
 	iters := make([]int, len(hps))
-	var wg sync.WaitGroup
-	for i, hp := range hps {
-		w := &worker{rank: i, setup: setup}
-		ws[i] = w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fail := func(err error) {
-				w.err = fmt.Errorf("part %d: %w", i, err)
-				cancel(w.err)
-			}
+	ws, err := eachDevicePart(ctx, len(hps), ex, setup, func(ctx context.Context, i int, w *worker) error {
+		hp := hps[i]
+		start := time.Now()
+		if err := hp.Start(ctx, float64(n)); err != nil {
+			return fmt.Errorf("start: %w", err)
+		}
+		w.setup += time.Since(start)
+		for it := 0; it < maxIter; it++ {
 			start := time.Now()
-			if err := hp.Start(runCtx, float64(n)); err != nil {
-				fail(fmt.Errorf("start: %w", err))
-				return
+			hc, ac, rs, err := hp.Iterate(ctx)
+			if err != nil {
+				return fmt.Errorf("iteration %d: %w", it, err)
 			}
-			w.setup += time.Since(start)
-			for it := 0; it < maxIter; it++ {
-				start := time.Now()
-				hc, ac, rs, err := hp.Iterate(runCtx)
-				if err != nil {
-					fail(fmt.Errorf("iteration %d: %w", it, err))
-					return
-				}
-				w.steps = append(w.steps, rankStep{active: parts[i].NumLocal, sent: rs.Sent, compute: rs.Compute, wall: time.Since(start), phases: rs.Phases})
-				iters[i] = it + 1
-				if hc < tol && (!salsa || ac < tol) {
-					w.done = true
-					break
-				}
+			w.steps = append(w.steps, rankStep{active: parts[i].NumLocal, sent: rs.Sent, compute: rs.Compute, wall: time.Since(start), phases: rs.Phases})
+			iters[i] = it + 1
+			if hc < tol && (!salsa || ac < tol) {
+				w.done = true
+				break
 			}
-			start = time.Now()
-			if err := hp.Collect(runCtx, hubs, authorities); err != nil {
-				fail(err)
-				return
-			}
-			w.collect = time.Since(start)
-		}()
-	}
-	wg.Wait()
-	done()
-	if err := runError(ctx, runCtx, ws); err != nil {
+		}
+		start = time.Now()
+		if err := hp.Collect(ctx, hubs, authorities); err != nil {
+			return err
+		}
+		w.collect = time.Since(start)
+		return nil
+	}, func() error { return closeAll(hps) })
+	if err != nil {
 		return nil, nil, 0, Stats{}, err
 	}
 	st := mergeStats(ws)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/engine"
@@ -59,19 +58,10 @@ func deviceStateParts(app string, parts []*Part, backends []engine.Backend, ex E
 	start := time.Now()
 	sps, err := sx.StateParts(parts, backends, app)
 	if err == nil && sps != nil && len(sps) != len(parts) {
-		err = errors.Join(fmt.Errorf("the exchanger made %d device parts for %d parts", len(sps), len(parts)), closeStateParts(sps))
+		err = errors.Join(fmt.Errorf("the exchanger made %d device parts for %d parts", len(sps), len(parts)), closeAll(sps))
 		sps = nil
 	}
 	return sps, time.Since(start), err
-}
-
-// closeStateParts closes every part of sps.
-func closeStateParts(sps []StatePart) error {
-	var errs []error
-	for _, sp := range sps {
-		errs = append(errs, sp.Close())
-	}
-	return errors.Join(errs...)
 }
 
 // runDeviceState is RunKCore, RunMIS or RunColor over device parts sps,
@@ -83,35 +73,15 @@ func closeStateParts(sps []StatePart) error {
 func runDeviceState(ctx context.Context, sps []StatePart, parts []*Part, ex Exchanger, app string, seed uint64, setup time.Duration) ([]uint32, Stats, error) {
 	var out []uint32
 	n := parts[0].NumVertices
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	done := abortOnStop(runCtx, ex)
-	ws := make([]*worker, len(sps))
-	var wg sync.WaitGroup
-	for i, sp := range sps {
-		w := &worker{rank: i, setup: setup}
-		ws[i] = w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res, err := w.stateLoop(runCtx, sp, app, n, parts[i].NumLocal, seed)
-			if err != nil {
-				w.err = fmt.Errorf("part %d: %w", i, err)
-				cancel(w.err)
-			}
-			if i == 0 {
-				out = res
-			}
-		}()
-	}
-	wg.Wait()
-	done()
-	cerr := closeStateParts(sps)
-	if err := runError(ctx, runCtx, ws); err != nil {
+	ws, err := eachDevicePart(ctx, len(sps), ex, setup, func(ctx context.Context, i int, w *worker) error {
+		res, err := w.stateLoop(ctx, sps[i], app, n, parts[i].NumLocal, seed)
+		if i == 0 {
+			out = res
+		}
+		return err
+	}, func() error { return closeAll(sps) })
+	if err != nil {
 		return nil, Stats{}, err
-	}
-	if cerr != nil {
-		return nil, Stats{}, cerr
 	}
 	if uint64(len(out)) != n {
 		return nil, Stats{}, fmt.Errorf("part 0 collected %d states for %d vertices", len(out), n)
