@@ -89,9 +89,9 @@ func runDeviceState(ctx context.Context, sps []StatePart, parts []*Part, ex Exch
 	return out, mergeStats(ws), nil
 }
 
-// stateLoop is one part's side of runDeviceState; it returns what the
+// stateLoop is one part's side of runDeviceState, from its active (owned)
+// vertices, all live or undecided at the start; it returns what the
 // part's Collect does.
-// active is the part's owned vertices, all live (undecided) at the start.
 func (w *worker) stateLoop(ctx context.Context, sp StatePart, app string, n, active, seed uint64) ([]uint32, error) {
 	start := time.Now()
 	if err := sp.Start(ctx); err != nil {
