@@ -20,27 +20,30 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// bcConfig is a partitioned BC's placement: parts on gpus GPUs (part i on
-// GPU i mod gpus), exchanging by NCCL or by peer copies.
-type bcConfig struct {
+// placement is a partitioned run's placement: parts on gpus GPUs (part i
+// on GPU i mod gpus), exchanging by NCCL or by peer copies.
+type placement struct {
 	parts, gpus int
 	nccl        bool
 }
 
-// bcConfigs returns the placements a test runs: 2, 3 and 8 parts on one
-// GPU (8 leave parts of the small shapes without a vertex, the one-vertex
-// graph's too), and, with several GPUs, a part and two parts per GPU by
-// peer copies and a part per GPU by NCCL (x, made here, when NCCL loads;
-// closed at the test's end).
-func bcConfigs(t *testing.T) ([]bcConfig, *gpu.NCCLExchanger) {
+// placements returns the placements a test runs: the part counts onOne on
+// one GPU (8 leave parts of the small shapes without a vertex, the
+// one-vertex graph's too), and, with several GPUs, a part and two parts
+// per GPU by peer copies and a part per GPU by NCCL (x, made here, when
+// NCCL loads; closed at the test's end).
+func placements(t *testing.T, onOne ...int) ([]placement, *gpu.NCCLExchanger) {
 	t.Helper()
 	devices, err := cuda.DeviceCount()
 	require.NoError(t, err)
-	configs := []bcConfig{{2, 1, false}, {3, 1, false}, {8, 1, false}}
+	var configs []placement
+	for _, parts := range onOne {
+		configs = append(configs, placement{parts, 1, false})
+	}
 	if devices < 2 {
 		return configs, nil
 	}
-	configs = append(configs, bcConfig{devices, devices, false}, bcConfig{2 * devices, devices, false})
+	configs = append(configs, placement{devices, devices, false}, placement{2 * devices, devices, false})
 	if _, err := cuda.OpenNCCL(); err != nil {
 		t.Logf("no NCCL (%v): peer copies only", err)
 		return configs, nil
@@ -52,12 +55,19 @@ func bcConfigs(t *testing.T) ([]bcConfig, *gpu.NCCLExchanger) {
 	x, err := gpu.NewNCCLExchanger(devs)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, x.Close()) })
-	return append(configs, bcConfig{devices, devices, true}), x
+	return append(configs, placement{devices, devices, true}), x
+}
+
+// bcConfigs returns partitioned BC's placements: 2, 3 and 8 parts on one
+// GPU, and the several GPUs' (placements).
+func bcConfigs(t *testing.T) ([]placement, *gpu.NCCLExchanger) {
+	t.Helper()
+	return placements(t, 2, 3, 8)
 }
 
 // exchanger returns the exchanger of a run of c: x for NCCL (shared by the
 // runs), else a new peer exchanger.
-func (c bcConfig) exchanger(x *gpu.NCCLExchanger) partition.Exchanger {
+func (c placement) exchanger(x *gpu.NCCLExchanger) partition.Exchanger {
 	if c.nccl {
 		return x
 	}
@@ -171,7 +181,7 @@ func TestPartitionedBC(t *testing.T) {
 func TestPartitionedBCHubs(t *testing.T) {
 	needGPU(t)
 	configs, x := bcConfigs(t)
-	configs = append([]bcConfig{{1, 1, false}}, configs...)
+	configs = append([]placement{{1, 1, false}}, configs...)
 	for _, s := range testgraphs.Shapes(t, testgraphs.Large) {
 		if s.Name != "star" && s.Name != "rmat" && s.Name != "grid" {
 			continue

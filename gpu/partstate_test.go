@@ -8,8 +8,6 @@ import (
 
 	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/apps/ref"
-	"github.com/mgraph-dev/mgraph/cuda"
-	"github.com/mgraph-dev/mgraph/gpu"
 	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"github.com/mgraph-dev/mgraph/partition"
@@ -24,27 +22,7 @@ import (
 // over original ids).
 func TestPartitionedStates(t *testing.T) {
 	needGPU(t)
-	devices, err := cuda.DeviceCount()
-	require.NoError(t, err)
-	type config struct {
-		parts, gpus int
-		nccl        bool
-	}
-	configs := []config{{2, 1, false}, {3, 1, false}, {4, 1, false}, {8, 1, false}}
-	var x *gpu.NCCLExchanger
-	if devices > 1 {
-		configs = append(configs, config{devices, devices, false}, config{2 * devices, devices, false})
-		if _, err := cuda.OpenNCCL(); err == nil {
-			devs := make([]int, devices)
-			for i := range devs {
-				devs[i] = i
-			}
-			x, err = gpu.NewNCCLExchanger(devs)
-			require.NoError(t, err)
-			defer func() { require.NoError(t, x.Close()) }()
-			configs = append(configs, config{devices, devices, true})
-		}
-	}
+	configs, x := placements(t, 2, 3, 4, 8)
 	ctx := context.Background()
 	for _, s := range testgraphs.Shapes(t, testgraphs.Small) {
 		if s.EL.NumVertices < 2 {
@@ -59,10 +37,7 @@ func TestPartitionedStates(t *testing.T) {
 				tag := fmt.Sprintf("%s/%s/%d parts on %d GPUs/nccl=%v", s.Name, m, c.parts, c.gpus, c.nccl)
 				ps, bs := gpuParts(t, sym, partition.Options{Method: m, Parts: c.parts, Seed: 7, Bias: 0.8}, c.gpus)
 				for round := range 2 {
-					var ex partition.Exchanger = gpu.NewPeerExchanger(c.parts)
-					if c.nccl {
-						ex = x
-					}
+					ex := c.exchanger(x)
 					seed := uint64(11 + round)
 					total, per, _, err := partition.RunTriangles(ctx, ps, bs, round == 0, false, 2)
 					require.NoError(t, err, "%s round %d tc", tag, round)
