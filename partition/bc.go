@@ -188,14 +188,9 @@ func RunBC(ctx context.Context, parts []*Part, backends []engine.Backend, source
 	var bps []BCPart
 	if bx, ok := ex.(BCExchanger); ok && !host {
 		var err error
-		if bps, err = bx.BCParts(parts, backends); err != nil {
+		bps, err = bx.BCParts(parts, backends)
+		if bps, err = madeParts("bc", bps, err, len(parts)); err != nil {
 			return fail(err)
-		}
-		if bps != nil && len(bps) != len(parts) {
-			for _, bp := range bps {
-				bp.Close()
-			}
-			return fail(fmt.Errorf("the exchanger made %d bc parts for %d parts", len(bps), len(parts)))
 		}
 	}
 	var link any // what the parts' collectives go through, aborted if the run stops early

@@ -2,7 +2,6 @@ package partition
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -50,9 +49,7 @@ func deviceDeltaParts(parts []*Part, backends []engine.Backend, opts RankOptions
 	}
 	start := time.Now()
 	dps, err := dx.DeltaParts(parts, backends, opts)
-	if err == nil && dps != nil && len(dps) != len(parts) {
-		return nil, 0, errors.Join(fmt.Errorf("the exchanger made %d delta parts for %d parts", len(dps), len(parts)), closeAll(dps))
-	}
+	dps, err = madeParts("delta", dps, err, len(parts))
 	return dps, time.Since(start), err
 }
 
@@ -106,13 +103,4 @@ func runDeviceDelta(ctx context.Context, dps []DeltaPart, parts []*Part, ex Exch
 		return nil, 0, Stats{}, fmt.Errorf("part 0 collected %d ranks for %d vertices", len(out), n)
 	}
 	return out, steps[0], mergeStats(ws), nil
-}
-
-// closeAll closes every part of ps, returning their errors joined.
-func closeAll[P interface{ Close() error }](ps []P) error {
-	var errs []error
-	for _, p := range ps {
-		errs = append(errs, p.Close())
-	}
-	return errors.Join(errs...)
 }

@@ -222,3 +222,22 @@ func eachDevicePart(ctx context.Context, parts int, ex Exchanger, setup time.Dur
 	}
 	return ws, cerr
 }
+
+// closeAll closes every part of ps, returning their errors joined.
+func closeAll[P interface{ Close() error }](ps []P) error {
+	var errs []error
+	for _, p := range ps {
+		errs = append(errs, p.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// madeParts checks the device parts an exchanger made for a run of parts
+// parts (what names them in the error): none, or one per part; a wrong
+// number is closed (they may hold their backends) and reported.
+func madeParts[P interface{ Close() error }](what string, ps []P, err error, parts int) ([]P, error) {
+	if err != nil || ps == nil || len(ps) == parts {
+		return ps, err
+	}
+	return nil, errors.Join(fmt.Errorf("the exchanger made %d %s parts for %d parts", len(ps), what, parts), closeAll(ps))
+}

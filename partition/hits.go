@@ -2,7 +2,6 @@ package partition
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -41,13 +40,10 @@ func RunHITS(ctx context.Context, parts []*Part, backends []engine.Backend, sals
 	if hx, ok := ex.(HITSExchanger); ok && !host && parts[0].NumVertices > 0 && maxIter >= 0 && tol >= 0 {
 		start := time.Now()
 		hps, err := hx.HITSParts(parts, backends, salsa)
-		if err != nil {
+		if hps, err = madeParts("HITS", hps, err, len(parts)); err != nil {
 			return fail(err)
 		}
 		if hps != nil {
-			if len(hps) != len(parts) {
-				return fail(errors.Join(fmt.Errorf("the exchanger made %d HITS parts for %d parts", len(hps), len(parts)), closeAll(hps)))
-			}
 			hubs, authorities, iterations, st, err = runDeviceHITS(ctx, hps, parts, ex, salsa, maxIter, tol, time.Since(start))
 			if err != nil {
 				return fail(err)

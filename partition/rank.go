@@ -176,16 +176,7 @@ func deviceRankParts(parts []*Part, backends []engine.Backend, ex Exchanger, hos
 		return nil, nil
 	}
 	rps, err := rx.RankParts(parts, backends)
-	if err != nil {
-		return nil, err
-	}
-	if rps != nil && len(rps) != len(parts) {
-		for _, rp := range rps {
-			rp.Close()
-		}
-		return nil, fmt.Errorf("the exchanger made %d rank parts for %d parts", len(rps), len(parts))
-	}
-	return rps, nil
+	return madeParts("rank", rps, err, len(parts))
 }
 
 // rankLoop runs the iterations of a partitioned PageRank over rps, a

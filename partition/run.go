@@ -249,13 +249,10 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 		start := time.Now()
 		dps, err := dx.DeviceParts(parts, backends, prog, eopts)
 		taking := time.Since(start)
-		if err != nil {
+		if dps, err = madeParts("device", dps, err, len(parts)); err != nil {
 			return fail(err)
 		}
 		if dps != nil {
-			if len(dps) != len(parts) {
-				return fail(fmt.Errorf("the exchanger made %d device parts for %d parts", len(dps), len(parts)))
-			}
 			res, st, err := runDevice(ctx, dps, ex, app, startOf(method), srcPart, srcLocal, opts.MaxSupersteps)
 			if err != nil {
 				return fail(err)

@@ -2,7 +2,6 @@ package partition
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -57,10 +56,7 @@ func deviceStateParts(app string, parts []*Part, backends []engine.Backend, ex E
 	}
 	start := time.Now()
 	sps, err := sx.StateParts(parts, backends, app)
-	if err == nil && sps != nil && len(sps) != len(parts) {
-		err = errors.Join(fmt.Errorf("the exchanger made %d device parts for %d parts", len(sps), len(parts)), closeAll(sps))
-		sps = nil
-	}
+	sps, err = madeParts("state", sps, err, len(parts))
 	return sps, time.Since(start), err
 }
 
