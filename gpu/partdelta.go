@@ -85,36 +85,25 @@ func (d *deltaPart) Collect(ctx context.Context) ([]float64, error) {
 	return d.rankPart.Collect(ctx)
 }
 
-// deltaParts makes the pr-delta parts of a run over the rank parts ds.
+// deltaParts makes the pr-delta parts of a run, with opts' damping and
+// tolerance, over the rank parts ds.
 func deltaParts(ds []*rankPart, err error, opts partition.RankOptions) ([]partition.DeltaPart, error) {
-	if ds == nil || err != nil {
-		return nil, err
-	}
-	out := make([]partition.DeltaPart, len(ds))
-	for i, d := range ds {
-		out[i] = &deltaPart{rankPart: d, damping: opts.Damping, eps: opts.Tolerance * (1 - opts.Damping)}
-	}
-	return out, nil
+	eps := opts.Tolerance * (1 - opts.Damping)
+	return wrapParts(ds, err, func(d *rankPart) partition.DeltaPart {
+		return &deltaPart{rankPart: d, damping: opts.Damping, eps: eps}
+	})
 }
 
 // DeltaParts implements partition.DeltaExchanger: part i must be on rank
 // i's GPU.
 func (x *NCCLExchanger) DeltaParts(parts []*partition.Part, backends []engine.Backend, opts partition.RankOptions) ([]partition.DeltaPart, error) {
-	if err := x.fits(parts); err != nil {
-		return nil, err
-	}
-	ds, err := rankParts(parts, backends, ncclRankLink{x.ranks}, x.onRank)
+	ds, err := x.makeRankParts(parts, backends)
 	return deltaParts(ds, err, opts)
 }
 
 // DeltaParts implements partition.DeltaExchanger.
 func (x *PeerExchanger) DeltaParts(parts []*partition.Part, backends []engine.Backend, opts partition.RankOptions) ([]partition.DeltaPart, error) {
-	if err := x.prepare(parts, backends); err != nil {
-		return nil, err
-	}
-	link := newPeerRankLink(len(parts))
-	ds, err := rankParts(parts, backends, link, nil)
-	link.parts = ds
+	ds, err := x.makeRankParts(parts, backends)
 	return deltaParts(ds, err, opts)
 }
 

@@ -238,21 +238,13 @@ func hitsParts(ds []*rankPart, err error, salsa bool) ([]partition.HITSPart, err
 // HITSParts implements partition.HITSExchanger: part i must be on rank
 // i's GPU.
 func (x *NCCLExchanger) HITSParts(parts []*partition.Part, backends []engine.Backend, salsa bool) ([]partition.HITSPart, error) {
-	if err := x.fits(parts); err != nil {
-		return nil, err
-	}
-	ds, err := rankParts(parts, backends, ncclRankLink{x.ranks}, x.onRank)
+	ds, err := x.makeRankParts(parts, backends)
 	return hitsParts(ds, err, salsa)
 }
 
 // HITSParts implements partition.HITSExchanger.
 func (x *PeerExchanger) HITSParts(parts []*partition.Part, backends []engine.Backend, salsa bool) ([]partition.HITSPart, error) {
-	if err := x.prepare(parts, backends); err != nil {
-		return nil, err
-	}
-	link := newPeerRankLink(len(parts))
-	ds, err := rankParts(parts, backends, link, nil)
-	link.parts = ds
+	ds, err := x.makeRankParts(parts, backends)
 	return hitsParts(ds, err, salsa)
 }
 

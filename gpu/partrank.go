@@ -325,15 +325,27 @@ func partRanges(parts []*partition.Part, i int) cuda.PartRanges {
 	return r
 }
 
-func asRankParts(ds []*rankPart, err error) ([]partition.RankPart, error) {
-	if ds == nil || err != nil {
+// asRankPart is a rank part as partition.RankPart (wrapParts).
+func asRankPart(d *rankPart) partition.RankPart { return d }
+
+// makeRankParts makes the rank parts of a run over NCCL (part i on rank
+// i's GPU): pr's, ppr's, HITS's and pr-delta's.
+func (x *NCCLExchanger) makeRankParts(parts []*partition.Part, backends []engine.Backend) ([]*rankPart, error) {
+	if err := x.fits(parts); err != nil {
 		return nil, err
 	}
-	out := make([]partition.RankPart, len(ds))
-	for i, d := range ds {
-		out[i] = d
+	return rankParts(parts, backends, ncclRankLink{x.ranks}, x.onRank)
+}
+
+// makeRankParts makes the rank parts of a run over peer copies.
+func (x *PeerExchanger) makeRankParts(parts []*partition.Part, backends []engine.Backend) ([]*rankPart, error) {
+	if err := x.prepare(parts, backends); err != nil {
+		return nil, err
 	}
-	return out, nil
+	link := newPeerRankLink(len(parts))
+	ds, err := rankParts(parts, backends, link, nil)
+	link.parts = ds
+	return ds, err
 }
 
 // ncclRankLink is rankLink over NCCL, one rank per part.
@@ -363,10 +375,8 @@ func (l ncclRankLink) reduce(ctx context.Context, d *rankPart) (float64, float64
 // RankParts implements partition.RankExchanger: part i must be on rank
 // i's GPU.
 func (x *NCCLExchanger) RankParts(parts []*partition.Part, backends []engine.Backend) ([]partition.RankPart, error) {
-	if err := x.fits(parts); err != nil {
-		return nil, err
-	}
-	return asRankParts(rankParts(parts, backends, ncclRankLink{x.ranks}, x.onRank))
+	ds, err := x.makeRankParts(parts, backends)
+	return wrapParts(ds, err, asRankPart)
 }
 
 var _ partition.RankExchanger = (*NCCLExchanger)(nil)
@@ -447,13 +457,8 @@ func (l *peerRankLink) reduce(ctx context.Context, d *rankPart) (float64, float6
 
 // RankParts implements partition.RankExchanger.
 func (x *PeerExchanger) RankParts(parts []*partition.Part, backends []engine.Backend) ([]partition.RankPart, error) {
-	if err := x.prepare(parts, backends); err != nil {
-		return nil, err
-	}
-	link := newPeerRankLink(len(parts))
-	ds, err := rankParts(parts, backends, link, nil)
-	link.parts = ds
-	return asRankParts(ds, err)
+	ds, err := x.makeRankParts(parts, backends)
+	return wrapParts(ds, err, asRankPart)
 }
 
 var _ partition.RankExchanger = (*PeerExchanger)(nil)

@@ -290,26 +290,30 @@ type heldPart struct {
 	pr     *cuda.PartRun
 }
 
-// deviceParts makes the device parts of a run over backends, or returns
-// nil when one of them is not a Backend. link is the parts' partLink;
-// device, when not nil, checks that part i's backend is on the device the
-// link expects. Each backend keeps the part's packaging state (tables and
-// buffers) for the next run over the same part, so that a run's time is
-// the supersteps'; part 0's holds the pinned result every part fills.
-func deviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions,
-	link partLink, device func(i int, b *Backend) error) ([]partition.DevicePart, error) {
-	dps, err := newDeviceParts(parts, backends, prog, opts, link, device)
-	if dps == nil || err != nil {
+// wrapParts returns the parts ds of a run as what the partition package
+// drives (each through wrap), or nil with err when there are none (the
+// backends cannot run on their devices) or making them failed.
+func wrapParts[D, P any](ds []D, err error, wrap func(D) P) ([]P, error) {
+	if ds == nil || err != nil {
 		return nil, err
 	}
-	out := make([]partition.DevicePart, len(dps))
-	for i, d := range dps {
-		out[i] = d
+	out := make([]P, len(ds))
+	for i, d := range ds {
+		out[i] = wrap(d)
 	}
 	return out, nil
 }
 
-// newDeviceParts is deviceParts' making of the parts.
+// asDevicePart is a device part as partition.DevicePart (wrapParts).
+func asDevicePart(d *devicePart) partition.DevicePart { return d }
+
+// newDeviceParts makes the device parts of a run over backends, or
+// returns nil when one of them is not a Backend. link is the parts'
+// partLink; device, when not nil, checks that part i's backend is on the
+// device the link expects. Each backend keeps the part's packaging state
+// (tables and buffers) for the next run over the same part, so that a
+// run's time is the supersteps'; part 0's holds the pinned result every
+// part fills.
 func newDeviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions,
 	link partLink, device func(i int, b *Backend) error) ([]*devicePart, error) {
 	bs, err := partBackends(parts, backends, device)
@@ -493,10 +497,17 @@ func (l ncclLink) reduce(ctx context.Context, d *devicePart) (cuda.PartCounters,
 // DeviceParts implements partition.DeviceExchanger: part i must be on
 // rank i's GPU.
 func (x *NCCLExchanger) DeviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions) ([]partition.DevicePart, error) {
+	dps, err := x.makeDeviceParts(parts, backends, prog, opts)
+	return wrapParts(dps, err, asDevicePart)
+}
+
+// makeDeviceParts makes the device parts of a run over NCCL (part i on
+// rank i's GPU): the min programs' and the state apps'.
+func (x *NCCLExchanger) makeDeviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions) ([]*devicePart, error) {
 	if err := x.fits(parts); err != nil {
 		return nil, err
 	}
-	return deviceParts(parts, backends, prog, opts, ncclLink{x.ranks}, x.onRank)
+	return newDeviceParts(parts, backends, prog, opts, ncclLink{x.ranks}, x.onRank)
 }
 
 // fits checks that the exchanger has one rank per part.
@@ -564,10 +575,16 @@ func (x *PeerExchanger) prepare(parts []*partition.Part, backends []engine.Backe
 
 // DeviceParts implements partition.DeviceExchanger.
 func (x *PeerExchanger) DeviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions) ([]partition.DevicePart, error) {
+	dps, err := x.makeDeviceParts(parts, backends, prog, opts)
+	return wrapParts(dps, err, asDevicePart)
+}
+
+// makeDeviceParts makes the device parts of a run over peer copies.
+func (x *PeerExchanger) makeDeviceParts(parts []*partition.Part, backends []engine.Backend, prog engine.Program[uint32], opts engine.RunOptions) ([]*devicePart, error) {
 	if err := x.prepare(parts, backends); err != nil {
 		return nil, err
 	}
-	return deviceParts(parts, backends, prog, opts, newPeerLink(len(parts)), nil)
+	return newDeviceParts(parts, backends, prog, opts, newPeerLink(len(parts)), nil)
 }
 
 // newPeerLink returns a peer link between parts parts (its parts set

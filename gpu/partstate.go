@@ -157,14 +157,9 @@ func (d *statePart) Peel(ctx context.Context, k uint32) (uint64, uint64, partiti
 
 // stateParts makes the state parts of app over the device parts dps.
 func stateParts(dps []*devicePart, err error, app string) ([]partition.StatePart, error) {
-	if dps == nil || err != nil {
-		return nil, err
-	}
-	out := make([]partition.StatePart, len(dps))
-	for i, d := range dps {
-		out[i] = &statePart{devicePart: d, kcore: app == "kcore", colour: app == "color"}
-	}
-	return out, nil
+	return wrapParts(dps, err, func(d *devicePart) partition.StatePart {
+		return &statePart{devicePart: d, kcore: app == "kcore", colour: app == "color"}
+	})
 }
 
 // stateProgram is the min program whose device state the state parts
@@ -187,27 +182,21 @@ func stateProgram(app string, backends []engine.Backend) (engine.Program[uint32]
 // StateParts implements partition.StateExchanger: part i must be on rank
 // i's GPU.
 func (x *NCCLExchanger) StateParts(parts []*partition.Part, backends []engine.Backend, app string) ([]partition.StatePart, error) {
-	if err := x.fits(parts); err != nil {
-		return nil, err
-	}
 	prog, opts, err := stateProgram(app, backends)
 	if err != nil {
 		return nil, err
 	}
-	dps, err := newDeviceParts(parts, backends, prog, opts, ncclLink{x.ranks}, x.onRank)
+	dps, err := x.makeDeviceParts(parts, backends, prog, opts)
 	return stateParts(dps, err, app)
 }
 
 // StateParts implements partition.StateExchanger.
 func (x *PeerExchanger) StateParts(parts []*partition.Part, backends []engine.Backend, app string) ([]partition.StatePart, error) {
-	if err := x.prepare(parts, backends); err != nil {
-		return nil, err
-	}
 	prog, opts, err := stateProgram(app, backends)
 	if err != nil {
 		return nil, err
 	}
-	dps, err := newDeviceParts(parts, backends, prog, opts, newPeerLink(len(parts)), nil)
+	dps, err := x.makeDeviceParts(parts, backends, prog, opts)
 	return stateParts(dps, err, app)
 }
 
