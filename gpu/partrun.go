@@ -635,10 +635,14 @@ func (l *peerLink) collect(ctx context.Context, d *devicePart) error {
 }
 
 // broadcast: after a barrier (every part has packed), each part copies
-// its ghosts' levels out of their owners' packed ones, which stay
-// unchanged until the run has ended.
+// its ghosts' levels out of their owners' packed ones; a second barrier
+// keeps every part from packing again (the next broadcast: the state
+// apps broadcast every round) while another still copies.
 func (l *peerLink) broadcast(ctx context.Context, d *devicePart) error {
-	return fromPeers(ctx, l.bar, d.rank, len(l.parts), func(q int) error { return d.pr.BroadcastFromPeer(l.parts[q].pr, q) })
+	if err := fromPeers(ctx, l.bar, d.rank, len(l.parts), func(q int) error { return d.pr.BroadcastFromPeer(l.parts[q].pr, q) }); err != nil {
+		return err
+	}
+	return l.bar.Wait(ctx)
 }
 
 func (l *peerLink) reduce(ctx context.Context, d *devicePart) (cuda.PartCounters, error) {

@@ -29,9 +29,7 @@ type statePart struct {
 var _ partition.StatePart = (*statePart)(nil)
 
 // broadcast gives every ghost its owner's state (or, with degrees, its
-// degree), timing it into ds's exchange. Over peer copies a barrier
-// follows the copies, so that no part packs again while another still
-// copies what it packed.
+// degree), timing it into ds's exchange.
 func (d *statePart) broadcast(ctx context.Context, degrees bool, ds *partition.DeviceStep) error {
 	clock := partition.NewPhaseClock()
 	if err := d.pr.StateBroadcastPack(degrees); err != nil {
@@ -39,11 +37,6 @@ func (d *statePart) broadcast(ctx context.Context, degrees bool, ds *partition.D
 	}
 	if err := d.link.broadcast(ctx, d.devicePart); err != nil {
 		return fmt.Errorf("broadcast: %w", err)
-	}
-	if pl, ok := d.link.(*peerLink); ok {
-		if err := pl.bar.Wait(ctx); err != nil {
-			return fmt.Errorf("broadcast: %w", err)
-		}
 	}
 	if err := d.pr.StateBroadcastUnpack(degrees); err != nil {
 		return fmt.Errorf("cuda backend: %w", err)
