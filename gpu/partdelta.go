@@ -3,7 +3,6 @@ package gpu
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/partition"
@@ -37,29 +36,24 @@ func (d *deltaPart) Start() error {
 // Superstep implements partition.DeltaPart.
 func (d *deltaPart) Superstep(ctx context.Context) (uint64, uint64, partition.RankStep, error) {
 	rs := partition.RankStep{Sent: d.pt.NumGhosts} // a sum per ghost to its owner
-	clock := new(partition.PhaseClock)
-	*clock = partition.NewPhaseClock()
+	clock := partition.NewPhaseClock()
 	fail := func(err error) (uint64, uint64, partition.RankStep, error) { return 0, 0, rs, err }
-	start := time.Now()
 	if err := d.pr.Gather(); err != nil {
 		return fail(fmt.Errorf("cuda backend: %w", err))
 	}
-	rs.Compute = time.Since(start)
-	*clock = partition.NewPhaseClock()
-	if err := d.exchange(ctx, &rs, clock); err != nil {
+	clock.Lap(&rs.Compute)
+	if err := d.exchange(ctx, &rs, &clock); err != nil {
 		return fail(err)
 	}
-	start = time.Now()
 	if err := d.pr.DeltaApply(d.damping, d.eps); err != nil {
 		return fail(fmt.Errorf("cuda backend: %w", err))
 	}
-	own, _, err := d.pr.Sums()
+	own, _, err := d.pr.Sums() // the part's active vertices, for its stats
 	if err != nil {
 		return fail(fmt.Errorf("cuda backend: %w", err))
 	}
-	rs.Compute += time.Since(start)
-	*clock = partition.NewPhaseClock()
-	total, _, err := d.reduce(ctx, &rs, clock)
+	clock.Lap(&rs.Compute)
+	total, _, err := d.reduce(ctx, &rs, &clock)
 	if err != nil {
 		return fail(err)
 	}

@@ -86,21 +86,20 @@ func (d *hitsPart) broadcast(ctx context.Context) error {
 // over the parts, and the start scores are set.
 func (d *hitsPart) Start(ctx context.Context, n float64) error {
 	var rs partition.RankStep
-	clock := new(partition.PhaseClock)
-	*clock = partition.NewPhaseClock()
+	clock := partition.NewPhaseClock()
 	if err := d.pr.HITSStart(d.salsa); err != nil {
 		return fmt.Errorf("cuda backend: %w", err)
 	}
 	if err := d.pr.Gather(); err != nil {
 		return fmt.Errorf("cuda backend: %w", err)
 	}
-	if err := d.exchange(ctx, &rs, clock); err != nil {
+	if err := d.exchange(ctx, &rs, &clock); err != nil {
 		return err
 	}
 	if err := d.pr.HITSCounts(); err != nil {
 		return fmt.Errorf("cuda backend: %w", err)
 	}
-	withOut, withIn, err := d.reduce(ctx, &rs, clock)
+	withOut, withIn, err := d.reduce(ctx, &rs, &clock)
 	if err != nil {
 		return err
 	}
@@ -129,8 +128,7 @@ func inverse(x float64) float64 {
 // and the new hubs). HITS divides each score by its sum; SALSA does not.
 func (d *hitsPart) Iterate(ctx context.Context) (float64, float64, partition.RankStep, error) {
 	rs := partition.RankStep{Sent: 2 * d.pt.NumGhosts} // a sum per ghost to its owner, a value per ghost from it
-	clock := new(partition.PhaseClock)
-	*clock = partition.NewPhaseClock()
+	clock := partition.NewPhaseClock()
 	fail := func(err error) (float64, float64, partition.RankStep, error) { return 0, 0, rs, err }
 	if err := d.pr.HITSShare(); err != nil {
 		return fail(fmt.Errorf("cuda backend: %w", err))
@@ -139,14 +137,14 @@ func (d *hitsPart) Iterate(ctx context.Context) (float64, float64, partition.Ran
 		return fail(fmt.Errorf("cuda backend: %w", err))
 	}
 	clock.Lap(&rs.Compute)
-	if err := d.exchange(ctx, &rs, clock); err != nil {
+	if err := d.exchange(ctx, &rs, &clock); err != nil {
 		return fail(err)
 	}
 	if err := d.pr.HITSAccSum(); err != nil {
 		return fail(fmt.Errorf("cuda backend: %w", err))
 	}
 	clock.Lap(&rs.Compute)
-	aSum, _, err := d.reduce(ctx, &rs, clock)
+	aSum, _, err := d.reduce(ctx, &rs, &clock)
 	if err != nil {
 		return fail(err)
 	}
@@ -162,7 +160,7 @@ func (d *hitsPart) Iterate(ctx context.Context) (float64, float64, partition.Ran
 		return fail(fmt.Errorf("cuda backend: %w", err))
 	}
 	clock.Lap(&rs.Compute)
-	hSum, authChange, err := d.reduce(ctx, &rs, clock)
+	hSum, authChange, err := d.reduce(ctx, &rs, &clock)
 	if err != nil {
 		return fail(err)
 	}
@@ -170,7 +168,7 @@ func (d *hitsPart) Iterate(ctx context.Context) (float64, float64, partition.Ran
 		return fail(fmt.Errorf("cuda backend: %w", err))
 	}
 	clock.Lap(&rs.Compute)
-	hubChange, _, err := d.reduce(ctx, &rs, clock)
+	hubChange, _, err := d.reduce(ctx, &rs, &clock)
 	if err != nil {
 		return fail(err)
 	}
