@@ -226,11 +226,7 @@ func hitsParts(ds []*rankPart, err error, salsa bool) ([]partition.HITSPart, err
 		n := d.pt.NumVertices
 		hs[i] = &hitsPart{rankPart: d, salsa: salsa, all: hs, lo: uint64(i) * n / np, hi: uint64(i+1) * n / np}
 	}
-	out := make([]partition.HITSPart, len(hs))
-	for i, h := range hs {
-		out[i] = h
-	}
-	return out, nil
+	return wrapParts(hs, nil, func(h *hitsPart) partition.HITSPart { return h })
 }
 
 // HITSParts implements partition.HITSExchanger: part i must be on rank
