@@ -2,16 +2,22 @@
 // the pull step of the min programs that read every arc (pull_all_kernel,
 // --mode pull). The pull (bottom-up) step of BFS on the GPU over the layout's
 // in-adjacency (mg_dlayout's in_offsets/in_src: the sparse part of an
-// undirected layout, the transpose of a directed one's): a group of
-// kPullGroup lanes per vertex (four vertices per warp: most rows of a skewed graph are short, and
-// a whole warp per vertex left most lanes idle); a vertex still unsettled
-// (BFS: its level is the identity) scans its in-row kPullGroup arcs at a time
-// and stops at the first neighbour whose active flag is set, whose
+// undirected layout, the transpose of a directed one's): a warp takes a run
+// of vertices, a lane each, which test whether they are still unsettled
+// (BFS: its level is the identity) with a non-empty row; the warp then
+// serves its searching vertices kPullGroup lanes each (four at a time: most
+// rows of a skewed graph are short, and a whole warp per vertex left most
+// lanes idle), each group scanning its vertex's in-row kPullGroup arcs at a
+// time up to the first neighbour whose active flag is set, whose
 // contribution it applies (engine.EarlyExit: every contribution of an
-// iteration is equal, so the first one found is final). The group writes
-// next[v] for its vertex (settled or not), so next needs no clearing, and
-// adds the activated vertices and their out-arcs to the counters (one atomic
-// per block).
+// iteration is equal, so the first one found is final). On a large graph a
+// warp takes 32 vertices: most vertices of a late step are settled or
+// isolated, and a lane each, not a group each, keeps the step from being
+// bound by the number of warps it launches. On a small one (fewer than
+// kPullWideWaves full GPUs of such warps) it takes four, one round, so that
+// enough warps share the long rows. Every vertex's lane writes next[v]
+// (settled or not), so next needs no clearing, and the activated vertices
+// and their out-arcs are added to the counters (one atomic per block).
 #include "minprog.cuh"
 
 namespace {
@@ -20,7 +26,12 @@ using mg::kMinIdentity;
 
 constexpr int kPullBlock = 256;
 constexpr int kPullGroup = 8;  // lanes per vertex; divides 32
-constexpr int kPullVertsPerBlock = kPullBlock / kPullGroup;
+constexpr int kPullGroupsPerWarp = 32 / kPullGroup;
+constexpr int kPullWarps = kPullBlock / 32;
+constexpr int kPullResidentBlocksPerSM = 2048 / kPullBlock;  // a full SM's blocks
+constexpr int kPullWideWaves = 4;  // a warp takes 32 vertices when that fills the GPU this many times
+constexpr int kPullVertsPerBlock = kPullBlock / kPullGroup;  // pull_all_kernel's
+constexpr unsigned kFullWarp = 0xffffffffu;
 constexpr int kParentsBlocksPerSM = 8;    // the parents kernel's grid-stride cap
 constexpr int kPullHeavyBlocksPerSM = 8;  // the heavy rows' grid-stride cap
 
@@ -55,45 +66,77 @@ __device__ __forceinline__ void flush(const BlockCounters &b, mg_step_counters *
     }
 }
 
+// first_lanes returns the lowest k set bits of mask (all of them when it has
+// fewer).
+__device__ __forceinline__ unsigned first_lanes(unsigned mask, int k) {
+    unsigned rest = mask;
+    for (int i = 0; i < k && rest != 0; i++) rest &= rest - 1;
+    return mask & ~rest;
+}
+
+// nth_lane returns the lane of mask's (k+1)-th set bit (k from 0), or -1.
+__device__ __forceinline__ int nth_lane(unsigned mask, int k) {
+    for (int i = 0; i < k && mask != 0; i++) mask &= mask - 1;
+    return mask != 0 ? __ffs(mask) - 1 : -1;
+}
+
 template <typename Op>
 __global__ void __launch_bounds__(kPullBlock)
     pull_kernel(mg_dlayout L, uint32_t *values, const uint8_t *__restrict__ active, uint8_t *__restrict__ next,
-                mg_step_counters *ctr) {
+                mg_step_counters *ctr, int warp_vertices) {
     __shared__ BlockCounters s_ctr;
     reset(s_ctr);
     __syncthreads();
-    const uint32_t lane = threadIdx.x & 31, sub = lane % kPullGroup, first_lane = lane - sub;
-    const uint32_t group_mask = ((1u << kPullGroup) - 1u) << first_lane;
-    const uint64_t v = ((uint64_t)blockIdx.x * kPullBlock + threadIdx.x) / kPullGroup;
-    bool search = v < L.n && values[v] == kMinIdentity;  // the same in every lane of the group
-    bool mine = v < L.n;                                  // not a heavy row (pull_heavy_kernel's)
+    const int lane = threadIdx.x & 31, group = lane / kPullGroup, sub = lane % kPullGroup;
+    const unsigned group_mask = ((1u << kPullGroup) - 1u) << (group * kPullGroup);
+    // The warp's vertices are v - lane + [0, warp_vertices).
+    const uint64_t v = ((uint64_t)blockIdx.x * kPullWarps + threadIdx.x / 32) * warp_vertices + lane;
+    const bool has = lane < warp_vertices && v < L.n;
+    bool search = has && values[v] == kMinIdentity;
+    bool mine = has;  // not a heavy row (pull_heavy_kernel's)
     uint64_t lo = 0, hi = 0;
-    if (v < L.n && (search || L.num_in_heavy > 0)) {
+    if (has && (search || L.num_in_heavy > 0)) {
         lo = L.in_offsets[v];
         hi = L.in_offsets[v + 1];
         mine = hi - lo < MG_PULL_HEAVY_DEGREE;
         search = search && mine && hi > lo;
     }
     uint8_t act = 0;
-    // The warp loops while any of its groups searches; every lane takes part
-    // in the ballot and the shuffle.
-    for (uint64_t b = lo; __any_sync(0xffffffffu, search); b += kPullGroup) {
-        const uint64_t e = b + sub;
-        uint32_t u = 0;
-        const bool hit = search && e < hi && active[u = L.in_src[e]] != 0;
-        const unsigned m = __ballot_sync(0xffffffffu, hit) & group_mask;
-        u = __shfl_sync(0xffffffffu, u, m != 0 ? __ffs(m) - 1 : lane);
-        if (search && m != 0) {
-            if (sub == 0) {
-                act = Op::apply((uint32_t)v, Op::edge(values[u], 0u), values) ? 1 : 0;
-                if (act) count_activated(L, v, &s_ctr.count, &s_ctr.edges);
+    // Each round, group g scans the row of the warp's g-th searching vertex
+    // (its owner lane); every lane takes part in the ballots and shuffles.
+    for (unsigned pending = __ballot_sync(kFullWarp, search); pending != 0;) {
+        const unsigned taken = first_lanes(pending, kPullGroupsPerWarp);
+        pending &= ~taken;
+        const int owner = nth_lane(taken, group);
+        const int src = owner < 0 ? lane : owner;
+        const uint64_t row_lo = __shfl_sync(kFullWarp, lo, src), row_hi = __shfl_sync(kFullWarp, hi, src);
+        bool scan = owner >= 0, found = false;
+        uint32_t parent = 0;
+        for (uint64_t b = row_lo; __any_sync(kFullWarp, scan); b += kPullGroup) {
+            const uint64_t e = b + sub;
+            uint32_t u = 0;
+            const bool hit = scan && e < row_hi && active[u = L.in_src[e]] != 0;
+            const unsigned m = __ballot_sync(kFullWarp, hit) & group_mask;
+            u = __shfl_sync(kFullWarp, u, m != 0 ? __ffs(m) - 1 : lane);
+            if (scan && m != 0) {
+                found = true;
+                parent = u;
+                scan = false;
+            } else if (b + kPullGroup >= row_hi) {
+                scan = false;  // the row is exhausted
             }
-            search = false;
-        } else if (b + kPullGroup >= hi) {
-            search = false;  // the row is exhausted
         }
+        bool applied = false;
+        if (found && sub == 0) {
+            const uint32_t w = (uint32_t)(v - lane + owner);  // the owner lane's vertex
+            applied = Op::apply(w, Op::edge(values[parent], 0u), values);
+            if (applied) count_activated(L, w, &s_ctr.count, &s_ctr.edges);
+        }
+        // An owner lane learns its vertex's outcome from its group's first lane.
+        const unsigned acts = __ballot_sync(kFullWarp, applied);
+        if ((taken >> lane) & 1u) act = (acts >> (__popc(taken & ((1u << lane) - 1u)) * kPullGroup)) & 1u;
     }
-    if (sub == 0 && mine) next[v] = act;
+    if (mine) next[v] = act;
     flush(s_ctr, ctr);
 }
 
@@ -227,10 +270,13 @@ int pull_step(int dev, const mg_dlayout *l, uint32_t *values, const uint8_t *act
     MG_CHECK(cudaMemsetAsync(ctr, 0, sizeof(mg_step_counters), st));
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[0], st));
     if (l->n > 0) {
-        const uint64_t grid = (l->n + kPullVertsPerBlock - 1) / kPullVertsPerBlock;
+        const uint64_t wide = (uint64_t)mg::multiprocessors(dev) * kPullResidentBlocksPerSM * kPullBlock * kPullWideWaves;
+        const int warp_vertices = l->n >= wide ? 32 : kPullGroupsPerWarp;
+        const uint64_t per_block = (uint64_t)kPullWarps * warp_vertices;
+        const uint64_t grid = (l->n + per_block - 1) / per_block;
         if (grid > 0x7fffffffu) return mg::invalid("mg_min_pull_step: too many vertices", err, errlen);
-        pull_kernel<Op><<<(unsigned)grid, kPullBlock, 0, st>>>(*l, values, active, next, ctr);
-        MG_CHECK_LAUNCH("pull_kernel<<<n/32, 256, 0, s>>>");
+        pull_kernel<Op><<<(unsigned)grid, kPullBlock, 0, st>>>(*l, values, active, next, ctr, warp_vertices);
+        MG_CHECK_LAUNCH("pull_kernel<<<n/(8*warp_vertices), 256, 0, s>>>");
         if (l->num_in_heavy > 0) {
             pull_heavy_kernel<Op><<<mg::grid_for(dev, l->num_in_heavy * kPullBlock, kPullBlock, kPullHeavyBlocksPerSM),
                                     kPullBlock, 0, st>>>(*l, values, active, next, ctr);
