@@ -353,9 +353,13 @@ func (p *PartRun) BroadcastFrontier(level uint32) error {
 // vertex flagged in the current frontier (owned, or a ghost flagged by
 // BroadcastFrontier) and stops at the first. The flags it makes become
 // the current ones; it returns the step's counters. The out-rows' long
-// rows are listed once, on the first call (a block scans each).
+// rows are listed once, on the first call (a block scans each). A part
+// without vertices has nothing to pull.
 func (p *PartRun) PullStep(prog int) (StepCounters, error) {
 	r := p.run
+	if r.n == 0 {
+		return StepCounters{}, nil
+	}
 	if !p.outHeavyDone {
 		if err := p.listOutHeavy(); err != nil {
 			return StepCounters{}, err
@@ -369,6 +373,22 @@ func (p *PartRun) PullStep(prog int) (StepCounters, error) {
 	}
 	c, _, err := r.finishStep(1, true, false)
 	return c, err
+}
+
+// SettlePull ends a superstep that pulled (PullStep, whose counters c
+// are) without packaging: the step lowered owned vertices only (a ghost
+// has no row in its holder's part), so nothing is sent, the values become
+// those after the exchange (prev), and the counters the all-reduce reads
+// are the step's (NextCount, NextEdges; the rest zero). The step's flags
+// stay the current frontier (no Advance). Waits.
+func (p *PartRun) SettlePull(c StepCounters) error {
+	if p.run.n == 0 {
+		return p.ctr.CopyFromHost([]PartCounters{{}})
+	}
+	if err := p.prev.CopyFrom(p.run.values); err != nil {
+		return err
+	}
+	return p.ctr.CopyFromHost([]PartCounters{{NextCount: uint64(c.NextCount), NextEdges: c.NextEdges}})
 }
 
 // outRows makes desc, a copy of the layout's descriptor, scan the

@@ -58,7 +58,6 @@ type Backend struct {
 	fixedSamples   map[int]int       // host sparse steps fixed is the shortest of
 	noLoop         bool              // WithoutDeviceLoop
 	partOverlap    bool              // WithPartOverlap
-	partPull       bool              // WithPartPull
 	loopBlocks     uint32            // WithLoopBlocksPerSM
 	asyncBlocks    uint32            // WithAsyncBlocksPerSM
 	blockMax       uint64            // the most vertices a one-block run takes (0: none, or WithoutBlockRuns)
@@ -101,7 +100,6 @@ type options struct {
 	split       cuda.WorkSplit
 	noLoop      bool
 	overlap     bool
-	partPull    bool
 	loopBlocks  uint32
 	asyncBlocks uint32
 	noBlock     bool
@@ -150,18 +148,6 @@ func WithoutDeviceLoop() Option {
 // on GPUs.
 func WithPartOverlap() Option {
 	return func(o *options) { o.overlap = true }
-}
-
-// WithPartPull lets a BFS over the device parts of an undirected graph
-// pull (Beamer's bottom-up step, over every part at once) in the
-// supersteps whose frontier outweighs the arcs not yet reached: before
-// such a superstep every part's boundary levels go to the parts that hold
-// them as ghosts, and each part's unreached vertices scan their out-rows
-// (which in such a part list all their neighbours) for one in the
-// frontier. Off by default until it has run on GPUs (the host path, CPU
-// parts, pulls by default).
-func WithPartPull() Option {
-	return func(o *options) { o.partPull = true }
 }
 
 // WithLoopBlocksPerSM fixes the thread blocks per SM of the device loops'
@@ -296,7 +282,7 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	b := &Backend{l: l, dl: dl, col: col, workers: workers, sms: max(props.Multiprocessors, 1), recovered: recovered,
 		edp: map[int]time.Duration{}, fixed: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
 		loopFixed: map[int]float64{}, pullSecs: map[int]float64{}, fixedSamples: map[int]int{},
-		noLoop: o.noLoop, partOverlap: o.overlap, partPull: o.partPull, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(l.WeightKind, weights, o.nearFar),
+		noLoop: o.noLoop, partOverlap: o.overlap, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(l.WeightKind, weights, o.nearFar),
 		asyncDelta: nearFarDeltaTimes(l.WeightKind, weights, o.nearFar, engine.AsyncNearFarWeights), prScheme: o.prScheme,
 		noBlockRows: o.noBlockRows}
 	if !o.noBlock {

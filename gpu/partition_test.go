@@ -301,7 +301,7 @@ func TestEnablePeerAccess(t *testing.T) {
 	t.Logf("%d GPUs: direct access between %d ordered pairs", devices, first)
 }
 
-// TestPartitionedBFSPulls: with gpu.WithPartPull the device parts of an
+// TestPartitionedBFSPulls: by default the device parts of an
 // undirected R-MAT graph pull in its large supersteps and give the
 // push-only levels, validated, and bfs-tree a valid tree: 2 and 3 parts on
 // one GPU (peer copies), and a part per GPU over NCCL when there are two
@@ -325,7 +325,7 @@ func TestPartitionedBFSPulls(t *testing.T) {
 	for _, c := range configs {
 		tag := fmt.Sprintf("%d parts on %d GPUs (nccl %v)", c.parts, c.gpus, c.nccl)
 		o := partition.Options{Method: partition.Random, Parts: c.parts, Seed: 3}
-		ps, bs := gpuParts(t, el, o, c.gpus, gpu.WithPartPull())
+		ps, bs := gpuParts(t, el, o, c.gpus)
 		var nccl *gpu.NCCLExchanger // one clique for the runs; peer exchangers are one per run
 		exchanger := func() partition.Exchanger {
 			if !c.nccl {

@@ -54,8 +54,8 @@ type devicePart struct {
 	link   partLink
 	edges  uint64 // out-arcs of the current frontier
 	isList bool   // the current frontier is the MinRun's list (else its flags)
-	// With pulls (gpu.WithPartPull, a BFS over the parts of an undirected
-	// graph in hybrid mode), pullNow says that this superstep pulls, step
+	// With pulls (a BFS over the parts of an undirected graph in hybrid
+	// mode, unless NoPull), pullNow says that this superstep pulls, step
 	// counts the supersteps (the next frontier's level is step+1),
 	// totalArcs is every part's arcs and reached those of the vertices
 	// reached so far, over all parts.
@@ -121,11 +121,7 @@ func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.De
 		ds.Compute = time.Since(start)
 	case d.hooks:
 	case d.pullNow:
-		start := time.Now()
-		if _, err := d.pr.PullStep(d.progID); err != nil {
-			return ds, fmt.Errorf("cuda backend: pull step: %w", err)
-		}
-		ds.Compute = time.Since(start)
+		return d.pullSuperstep(ctx, ds)
 	case active > 0:
 		start := time.Now()
 		if _, err := d.b.iterateMin(ctx, d.run, d.prog, d.progID, d.opts, active, d.edges, d.isList); err != nil {
@@ -165,6 +161,38 @@ func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.De
 	if err := d.pr.Advance(); err != nil {
 		return ds, fmt.Errorf("cuda backend: %w", err)
 	}
+	return d.endSuperstep(ctx, c, ds)
+}
+
+// pullSuperstep is a superstep that pulls. Its step lowers owned vertices
+// only (a ghost has no row in its holder's part), so there is nothing to
+// package or exchange: the part's values become those after the exchange
+// and the step's counters go to the all-reduce (cuda.PartRun.SettlePull,
+// timed as the packaging), and the step's flags are the next frontier.
+func (d *devicePart) pullSuperstep(ctx context.Context, ds partition.DeviceStep) (partition.DeviceStep, error) {
+	start := time.Now()
+	sc, err := d.pr.PullStep(d.progID)
+	if err != nil {
+		return ds, fmt.Errorf("cuda backend: pull step: %w", err)
+	}
+	ds.Compute = time.Since(start)
+	clock := partition.NewPhaseClock()
+	if err := d.pr.SettlePull(sc); err != nil {
+		return ds, fmt.Errorf("cuda backend: %w", err)
+	}
+	clock.Lap(&ds.Phases.Pack)
+	c, err := d.link.reduce(ctx, d)
+	if err != nil {
+		return ds, fmt.Errorf("all-reduce: %w", err)
+	}
+	clock.Lap(&ds.Phases.Reduce)
+	return d.endSuperstep(ctx, c, ds)
+}
+
+// endSuperstep ends a superstep from the reduced counters c: the next
+// frontier is the part's flags, and with pulls every part decides whether
+// the next superstep pulls.
+func (d *devicePart) endSuperstep(ctx context.Context, c cuda.PartCounters, ds partition.DeviceStep) (partition.DeviceStep, error) {
 	d.edges, d.isList = c.NextEdges, false
 	if d.pulls && c.Total > 0 {
 		if err := d.decidePull(ctx, c, &ds); err != nil {
@@ -335,12 +363,12 @@ func newDeviceParts(parts []*partition.Part, backends []engine.Backend, prog eng
 		return nil, err
 	}
 	var tables []cuda.PartTables // made when a backend holds no state for its part
-	// The parts pull only together: every backend must allow it.
+	// The parts of an undirected graph's BFS in hybrid mode pull together
+	// (Beamer's rule over all parts: decidePull), unless NoPull.
 	var totalArcs uint64
 	pulls := !parts[0].Directed && opts.Mode == engine.Hybrid && !opts.NoPull // and the program is BFS (below)
 	for _, b := range bs {
 		totalArcs += b.l.NumArcs
-		pulls = pulls && b.partPull
 	}
 	for i, b := range bs {
 		progID, err := b.minProgram(prog)

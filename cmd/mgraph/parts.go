@@ -355,9 +355,6 @@ func newPartitioned(ctx context.Context, e *env, f *runFlags, in *partInput, spe
 		if f.gpuOverlap {
 			gopts = append(gopts, gpu.WithPartOverlap())
 		}
-		if f.gpuPartPull {
-			gopts = append(gopts, gpu.WithPartPull())
-		}
 		b, err := gpu.New(pl, f.in.threads, gopts...)
 		if err != nil {
 			return fail(fmt.Errorf("part %d on GPU %d: %w", i, i%gpus, err))

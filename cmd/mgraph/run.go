@@ -53,7 +53,7 @@ type runFlags struct {
 	gpuSplit    string
 	gpuNoLoop   bool
 	gpuOverlap  bool
-	gpuPartPull bool
+	gpuPartPull bool // --gpu-part-pull, deprecated: no effect
 	gpuNoBlock  bool
 	gpuNoClust  bool
 	gpuClustBl  uint
@@ -178,7 +178,8 @@ Examples:
 			fs.BoolVar(&f.gpuNoClust, "gpu-no-cluster", false, "cuda: --mode auto never runs a Brandes source (bc) in one thread-block cluster; where one block does not take it on a narrow graph it goes to the grid-wide async engine (for comparing the two)")
 			fs.UintVar(&f.gpuClustBl, "gpu-cluster-blocks", 0, "cuda: blocks of the cluster runs' clusters (2, 4, 8 or 16; 0: the largest the device launches)")
 			fs.BoolVar(&f.gpuNoRows, "gpu-no-block-rows", false, fmt.Sprintf("cuda: one-block runs and async runs of bfs, sssp and cc read the CSR even where every vertex has at most %d out-arcs, instead of fixed-width rows (for comparing the two)", cuda.BlockRowWidth))
-			fs.BoolVar(&f.gpuPartPull, "gpu-part-pull", false, "cuda, bfs and bfs-tree of an undirected graph over --parts/--gpus: the device parts pull together (Beamer's rule over all parts) when the frontier outweighs the unreached arcs, after the owners send their boundary levels to the ghosts' holders (not yet run on GPUs; the host path pulls by default)")
+			fs.BoolVar(&f.gpuPartPull, "gpu-part-pull", false, "no effect: bfs and bfs-tree over device parts pull by default (--no-pull turns pulls off)")
+			_ = fs.MarkDeprecated("gpu-part-pull", "the device parts pull by default; --no-pull turns pulls off")
 			fs.BoolVar(&f.gpuOverlap, "gpu-overlap", false, "cuda, pr over --parts/--gpus: a part gathers its ghosts' row panels first and the rest while their sums travel, instead of all its rows before the exchange")
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
 			fs.StringVar(&f.gpus, "gpus", "", "bfs, bfs-tree, sssp, cc, cc-lp, pr, bc: run partitioned over N GPUs (or all), a part per GPU unless --parts, the updates exchanged by NCCL")
