@@ -224,64 +224,92 @@ func (tp *trianglePart) where(all []*trianglePart, v uint32) (*trianglePart, uin
 
 // orient keeps, of each owned vertex's neighbours, those above it in
 // (degree, original id) order, a ghost's degree read at its owner (after
-// every part's lists exist).
+// every part's lists exist). Each worker fills one list for its range of
+// vertices, then the ranges are copied into place: no list per vertex.
 func (tp *trianglePart) orient(all []*trianglePart) {
 	pt := tp.pt
-	lists := make([][]uint32, pt.NumLocal)
-	par.For(int(pt.NumLocal), tp.workers, 1<<10, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
+	nl := int(pt.NumLocal)
+	chunks := par.Split(nl, par.Workers(tp.workers))
+	kept := make([][]uint32, len(chunks))
+	tp.plusOff = make([]uint64, nl+1)
+	par.ForChunks(chunks, func(c par.Chunk) {
+		var list []uint32
+		for i := c.Lo; i < c.Hi; i++ {
 			u, lu := pt.Global[i], tp.list(uint32(i))
 			for _, v := range lu {
 				o, j := tp.where(all, v)
 				if lv := len(o.list(j)); len(lu) < lv || (len(lu) == lv && u < v) {
-					lists[i] = append(lists[i], v)
+					list = append(list, v)
 				}
 			}
+			tp.plusOff[i+1] = uint64(len(list)) // within the chunk, until the scan below
 		}
+		kept[c.Index] = list
 	})
-	tp.plusOff = make([]uint64, pt.NumLocal+1)
-	for i, list := range lists {
-		tp.plusOff[i+1] = tp.plusOff[i] + uint64(len(list))
+	var base uint64
+	for _, c := range chunks { // the chunks' offsets, made global
+		for i := c.Lo; i < c.Hi; i++ {
+			tp.plusOff[i+1] += base
+		}
+		base += uint64(len(kept[c.Index]))
 	}
-	tp.plus = make([]uint32, 0, tp.plusOff[pt.NumLocal])
-	for _, list := range lists {
-		tp.plus = append(tp.plus, list...)
-	}
+	tp.plus = make([]uint32, base)
+	par.ForChunks(chunks, func(c par.Chunk) {
+		copy(tp.plus[tp.plusOff[c.Lo]:], kept[c.Index])
+	})
 }
 
+// triangleBlock is the owned vertices a worker of count takes at a time
+// (dynamically: a hub's list costs far more than a leaf's).
+const triangleBlock = 256
+
 // count counts the triangles whose lowest vertex this part owns (adding
-// each to per's three vertices, when per is not nil), intersecting the
-// vertices' lists of higher neighbours, and the ghosts' lists it read.
+// each to per's three vertices, when per is not nil), and the ghosts'
+// lists it read. For each owned vertex u it marks u's higher neighbours in
+// the worker's bitset of all vertices, then tests every higher neighbour
+// of each of them against the marks: a vertex with a thousand higher
+// neighbours costs its neighbours' lists, not a thousand merges of its own
+// list with theirs.
 func (tp *trianglePart) count(all []*trianglePart, per []uint64) (uint64, uint64) {
 	pt := tp.pt
+	workers := par.Workers(tp.workers)
+	marks := make([][]uint64, workers) // a bitset of every vertex per worker, made on first use
+	words := (len(tp.loc.owner) + 63) / 64
+	blocks := (int(pt.NumLocal) + triangleBlock - 1) / triangleBlock
 	var total, reads atomic.Uint64
-	par.For(int(pt.NumLocal), tp.workers, 1<<10, func(lo, hi int) {
+	par.Each(blocks, workers, func(w, b int) {
+		if marks[w] == nil {
+			marks[w] = make([]uint64, words)
+		}
+		mark := marks[w]
 		var c, r uint64
-		for i := lo; i < hi; i++ {
+		for i := b * triangleBlock; i < min((b+1)*triangleBlock, int(pt.NumLocal)); i++ {
 			u, lu := pt.Global[i], tp.above(uint32(i))
+			if len(lu) < 2 { // a triangle needs two higher neighbours
+				continue
+			}
+			for _, x := range lu {
+				mark[x>>6] |= 1 << (x & 63)
+			}
 			for _, v := range lu {
 				o, j := tp.where(all, v)
 				if o != tp {
 					r++
 				}
-				lv := o.above(j)
-				for a, b := 0, 0; a < len(lu) && b < len(lv); { // both sorted by original id
-					switch {
-					case lu[a] < lv[b]:
-						a++
-					case lu[a] > lv[b]:
-						b++
-					default:
-						c++
-						if per != nil {
-							atomic.AddUint64(&per[u], 1)
-							atomic.AddUint64(&per[v], 1)
-							atomic.AddUint64(&per[lu[a]], 1)
-						}
-						a++
-						b++
+				for _, x := range o.above(j) {
+					if mark[x>>6]&(1<<(x&63)) == 0 {
+						continue
+					}
+					c++
+					if per != nil {
+						atomic.AddUint64(&per[u], 1)
+						atomic.AddUint64(&per[v], 1)
+						atomic.AddUint64(&per[x], 1)
 					}
 				}
+			}
+			for _, x := range lu {
+				mark[x>>6] = 0 // a word may hold several marks: clear it whole
 			}
 		}
 		total.Add(c)
