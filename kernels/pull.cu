@@ -26,10 +26,11 @@ using mg::kMinIdentity;
 
 constexpr int kPullBlock = 256;
 constexpr int kPullGroup = 8;  // lanes per vertex; divides 32
-constexpr int kPullGroupsPerWarp = 32 / kPullGroup;
-constexpr int kPullWarps = kPullBlock / 32;
+constexpr int kWarpLanes = 32;
+constexpr int kPullGroupsPerWarp = kWarpLanes / kPullGroup;
+constexpr int kPullWarps = kPullBlock / kWarpLanes;
 constexpr int kPullResidentBlocksPerSM = 2048 / kPullBlock;  // a full SM's blocks
-constexpr int kPullWideWaves = 4;  // a warp takes 32 vertices when that fills the GPU this many times
+constexpr int kPullWideWaves = 4;  // a warp takes kWarpLanes vertices when that fills the GPU this many times
 constexpr int kPullVertsPerBlock = kPullBlock / kPullGroup;  // pull_all_kernel's
 constexpr unsigned kFullWarp = 0xffffffffu;
 constexpr int kParentsBlocksPerSM = 8;    // the parents kernel's grid-stride cap
@@ -87,10 +88,10 @@ __global__ void __launch_bounds__(kPullBlock)
     __shared__ BlockCounters s_ctr;
     reset(s_ctr);
     __syncthreads();
-    const int lane = threadIdx.x & 31, group = lane / kPullGroup, sub = lane % kPullGroup;
+    const int lane = threadIdx.x % kWarpLanes, group = lane / kPullGroup, sub = lane % kPullGroup;
     const unsigned group_mask = ((1u << kPullGroup) - 1u) << (group * kPullGroup);
     // The warp's vertices are v - lane + [0, warp_vertices).
-    const uint64_t v = ((uint64_t)blockIdx.x * kPullWarps + threadIdx.x / 32) * warp_vertices + lane;
+    const uint64_t v = ((uint64_t)blockIdx.x * kPullWarps + threadIdx.x / kWarpLanes) * warp_vertices + lane;
     const bool has = lane < warp_vertices && v < L.n;
     bool search = has && values[v] == kMinIdentity;
     bool mine = has;  // not a heavy row (pull_heavy_kernel's)
@@ -271,12 +272,12 @@ int pull_step(int dev, const mg_dlayout *l, uint32_t *values, const uint8_t *act
     if (ev != NULL) MG_CHECK(cudaEventRecord((cudaEvent_t)ev[0], st));
     if (l->n > 0) {
         const uint64_t wide = (uint64_t)mg::multiprocessors(dev) * kPullResidentBlocksPerSM * kPullBlock * kPullWideWaves;
-        const int warp_vertices = l->n >= wide ? 32 : kPullGroupsPerWarp;
+        const int warp_vertices = l->n >= wide ? kWarpLanes : kPullGroupsPerWarp;
         const uint64_t per_block = (uint64_t)kPullWarps * warp_vertices;
         const uint64_t grid = (l->n + per_block - 1) / per_block;
         if (grid > 0x7fffffffu) return mg::invalid("mg_min_pull_step: too many vertices", err, errlen);
         pull_kernel<Op><<<(unsigned)grid, kPullBlock, 0, st>>>(*l, values, active, next, ctr, warp_vertices);
-        MG_CHECK_LAUNCH("pull_kernel<<<n/(8*warp_vertices), 256, 0, s>>>");
+        MG_CHECK_LAUNCH("pull_kernel<<<n/(warps*warp_vertices), 256, 0, s>>>");
         if (l->num_in_heavy > 0) {
             pull_heavy_kernel<Op><<<mg::grid_for(dev, l->num_in_heavy * kPullBlock, kPullBlock, kPullHeavyBlocksPerSM),
                                     kPullBlock, 0, st>>>(*l, values, active, next, ctr);
