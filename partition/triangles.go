@@ -233,7 +233,7 @@ func (tp *trianglePart) orient(all []*trianglePart) {
 	kept := make([][]uint32, len(chunks))
 	tp.plusOff = make([]uint64, nl+1)
 	par.ForChunks(chunks, func(c par.Chunk) {
-		var list []uint32
+		list := make([]uint32, 0, tp.off[c.Hi]-tp.off[c.Lo]) // at most every neighbour: no regrowth
 		for i := c.Lo; i < c.Hi; i++ {
 			u, lu := pt.Global[i], tp.list(uint32(i))
 			for _, v := range lu {

@@ -82,3 +82,30 @@ func TestRunTrianglesRows(t *testing.T) {
 		})
 	}
 }
+
+// setupOnly is a TriangleCounter that counts nothing: RunTriangles over it
+// times the host's share of a count on devices (the orientation and the
+// rows).
+type setupOnly struct {
+	engine.Backend
+}
+
+func (setupOnly) CountPartTriangles(*partition.TriangleRows, bool) (uint64, []uint64, error) {
+	return 0, nil, nil
+}
+
+// BenchmarkTriangleRowsSetup: the host's share of tc over two device
+// parts of an undirected R-MAT 16 graph (the lists kept between runs).
+func BenchmarkTriangleRowsSetup(b *testing.B) {
+	ctx := context.Background()
+	el := testgraphs.Generated(b, "rmat:16:16", 7)
+	el.Symmetrize(2)
+	el.Dedupe(2)
+	ps, bs := split(b, el, partition.Options{Method: partition.Random, Parts: 2, Seed: 1})
+	counters := []engine.Backend{setupOnly{bs[0]}, setupOnly{bs[1]}}
+	for b.Loop() {
+		if _, _, _, err := partition.RunTriangles(ctx, ps, counters, false, false, 2); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
