@@ -98,10 +98,7 @@ func (setupOnly) CountPartTriangles(*partition.TriangleRows, bool) (uint64, []ui
 // parts of an undirected R-MAT 16 graph (the lists kept between runs).
 func BenchmarkTriangleRowsSetup(b *testing.B) {
 	ctx := context.Background()
-	el := testgraphs.Generated(b, "rmat:16:16", 7)
-	el.Symmetrize(2)
-	el.Dedupe(2)
-	ps, bs := split(b, el, partition.Options{Method: partition.Random, Parts: 2, Seed: 1})
+	ps, bs := triangleBenchParts(b)
 	counters := []engine.Backend{setupOnly{bs[0]}, setupOnly{bs[1]}}
 	for b.Loop() {
 		if _, _, _, err := partition.RunTriangles(ctx, ps, counters, false, false, 2); err != nil {
