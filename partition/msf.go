@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mgraph-dev/mgraph/apps/ref"
@@ -243,21 +244,24 @@ func componentsByLid(orig, comp []uint32, workers int) []uint32 {
 
 // mergeChoices merges the lightest edges of owned vertices [0, num)
 // (choose(i): vertex i's edge, its component and the ghosts its row
-// reached) into best, by component: one map update per vertex, not per
-// arc, kept aside while consecutive vertices share a component (the giant
-// one of the later rounds). It returns the ghosts reached.
+// reached) into best, by component: one update of best per run of
+// consecutive vertices of a component (the giant one of the later rounds
+// is one long run), under one of msfLocks striped locks. It returns the
+// ghosts reached.
 func mergeChoices(num, workers int, best []msfChoice, choose func(i int) (msfChoice, uint32, uint64)) uint64 {
-	var mu sync.Mutex
-	var ghosts uint64
+	var locks [msfLocks]sync.Mutex
+	var ghosts atomic.Uint64
 	par.For(num, workers, 1<<12, func(lo, hi int) {
-		local := make(map[uint32]msfChoice)
 		var run msfChoice // the lightest edge out of component runC so far
 		runC := ^uint32(0)
 		flush := func() {
 			if run.ok {
-				if b, had := local[runC]; !had || run.less(b) {
-					local[runC] = run
+				m := &locks[runC%msfLocks]
+				m.Lock()
+				if b := best[runC]; !b.ok || run.less(b) {
+					best[runC] = run
 				}
+				m.Unlock()
 			}
 		}
 		var g uint64
@@ -276,17 +280,14 @@ func mergeChoices(num, workers int, best []msfChoice, choose func(i int) (msfCho
 			}
 		}
 		flush()
-		mu.Lock()
-		for c, x := range local {
-			if b := best[c]; !b.ok || x.less(b) {
-				best[c] = x
-			}
-		}
-		ghosts += g
-		mu.Unlock()
+		ghosts.Add(g)
 	})
-	return ghosts
+	return ghosts.Load()
 }
+
+// msfLocks is the number of locks mergeChoices stripes the components
+// over.
+const msfLocks = 1024
 
 // MSFDevice is a backend that scans a part's rows on its device for each
 // of RunMSF's rounds (RunMSF uses it when every part's backend is one and
