@@ -166,17 +166,48 @@ func (kc *kcorePart) peel(ctx context.Context, ex Exchanger) error {
 	}
 	decrements := make([]uint32, pt.NumGhosts) // a superstep's count for each ghost
 	var removed, touched []uint32
+	// The first superstep of each k tests every live owned vertex (and
+	// drops the peeled ones from live); a later one with the same k only
+	// those whose degree fell in the superstep before (lowered, each once:
+	// loweredIn holds the superstep + 1 that listed it), since the others
+	// kept a degree of k or more.
+	live := append([]uint32(nil), kc.owned...)
+	loweredIn := make([]uint32, l.NumVertices)
+	var lowered []uint32
+	lower := func(v uint32, by uint32, s int) {
+		kc.deg[v] -= by
+		if loweredIn[v] != uint32(s)+1 {
+			loweredIn[v] = uint32(s) + 1
+			lowered = append(lowered, v)
+		}
+	}
+	newK := true
 	for k, s := uint32(1), 0; ; s++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		start := time.Now()
 		removed = removed[:0]
-		for _, u := range kc.owned {
-			if kc.core[u] == apps.Unreached && kc.deg[u] < k {
-				removed = append(removed, u)
+		if newK {
+			kept := live[:0]
+			for _, u := range live {
+				if kc.core[u] != apps.Unreached {
+					continue
+				}
+				kept = append(kept, u)
+				if kc.deg[u] < k {
+					removed = append(removed, u)
+				}
+			}
+			live = kept
+		} else {
+			for _, u := range lowered {
+				if kc.core[u] == apps.Unreached && kc.deg[u] < k {
+					removed = append(removed, u)
+				}
 			}
 		}
+		lowered = lowered[:0]
 		for q := range w.send {
 			w.send[q] = w.send[q][:0]
 		}
@@ -193,7 +224,7 @@ func (kc *kcorePart) peel(ctx context.Context, ex Exchanger) error {
 					}
 					decrements[g]++
 				case kc.core[v] == apps.Unreached:
-					kc.deg[v]--
+					lower(v, 1, s)
 				}
 			})
 		}
@@ -219,7 +250,7 @@ func (kc *kcorePart) peel(ctx context.Context, ex Exchanger) error {
 				return fmt.Errorf("part %d: superstep %d: a decrement for vertex %d, which the part does not own", w.rank, s, m.Vertex)
 			}
 			if v := kc.owned[m.Vertex]; kc.core[v] == apps.Unreached {
-				kc.deg[v] -= min(m.Value, kc.deg[v])
+				lower(v, min(m.Value, kc.deg[v]), s)
 			}
 		}
 		clock.Lap(&ph.Unpack)
@@ -238,7 +269,8 @@ func (kc *kcorePart) peel(ctx context.Context, ex Exchanger) error {
 			w.done = true
 			return nil
 		}
-		if gone == 0 {
+		newK = gone == 0
+		if newK {
 			k++
 		}
 	}
