@@ -274,11 +274,12 @@ func (rp *roundsPart) mark(seed uint64) {
 				continue
 			}
 			won := true
-			rp.neighbours(v, func(u uint32) {
-				if won && rp.stateOf(u) == apps.Unreached && rp.beats(u, v, rp.degreeOf(u, deg), deg(v), seed) {
-					won = false
+			for _, u := range l.SparseDst[l.SparseOffsets[v]:l.SparseOffsets[v+1]] {
+				if u != v && rp.stateOf(u) == apps.Unreached && rp.beats(u, v, rp.degreeOf(u, deg), deg(v), seed) {
+					won = false // one undecided neighbour that beats v is enough
+					break
 				}
-			})
+			}
 			if won {
 				rp.win[v] = 1
 			}
