@@ -156,6 +156,9 @@ type roundsPart struct {
 	orig    []uint32 // every layout id's original id
 	state   []uint32 // by layout id; the ghosts' entries are unused
 	win     []uint8
+	// blocker[v] is the neighbour that beat owned vertex v when it last
+	// lost (noBlocker before): a later round tries it first.
+	blocker []uint32
 	// ghostState[lid] points at the state of the ghost at layout id lid in
 	// its owner's array (nil for owned vertices).
 	ghostState []*uint32
@@ -170,6 +173,10 @@ func (rp *roundsPart) init(all []*roundsPart, bar *Barrier, sums *hostSums) {
 	rp.owned = l.Perm[:pt.NumLocal]
 	rp.state = make([]uint32, l.NumVertices)
 	rp.win = make([]uint8, l.NumVertices)
+	rp.blocker = make([]uint32, l.NumVertices)
+	for i := range rp.blocker {
+		rp.blocker[i] = noBlocker
+	}
 	rp.ghostState = make([]*uint32, l.NumVertices)
 	rp.orig = pt.OriginalIDs(l.Perm)
 	for _, v := range rp.owned {
@@ -262,21 +269,35 @@ func (rp *roundsPart) run(ctx context.Context) error {
 	}
 }
 
+// noBlocker marks a vertex that has not lost a round yet (roundsPart's
+// blocker).
+const noBlocker = ^uint32(0)
+
 // mark sets win for the undecided owned vertices that beat every
-// undecided neighbour.
+// undecided neighbour. One undecided neighbour that beats a vertex is
+// enough for it to lose: the one that beat it last time is tried first
+// (while undecided, a neighbour of higher degree beats a vertex's
+// colouring every round), then the row up to the first.
 func (rp *roundsPart) mark(seed uint64) {
 	l := rp.w.l
 	deg := func(u uint32) uint64 { return l.SparseOffsets[u+1] - l.SparseOffsets[u] }
+	beaten := func(u, v uint32) bool {
+		return rp.stateOf(u) == apps.Unreached && rp.beats(u, v, rp.degreeOf(u, deg), deg(v), seed)
+	}
 	par.For(len(rp.owned), rp.workers, roundsGrain, func(lo, hi int) {
 		for _, v := range rp.owned[lo:hi] {
 			rp.win[v] = 0
 			if rp.state[v] != apps.Unreached {
 				continue
 			}
+			if b := rp.blocker[v]; b != noBlocker && beaten(b, v) {
+				continue
+			}
 			won := true
 			for _, u := range l.SparseDst[l.SparseOffsets[v]:l.SparseOffsets[v+1]] {
-				if u != v && rp.stateOf(u) == apps.Unreached && rp.beats(u, v, rp.degreeOf(u, deg), deg(v), seed) {
-					won = false // one undecided neighbour that beats v is enough
+				if u != v && beaten(u, v) {
+					won = false
+					rp.blocker[v] = u
 					break
 				}
 			}
