@@ -67,8 +67,8 @@ func RunPageRankDelta(ctx context.Context, parts []*Part, backends []engine.Back
 	if err := ctx.Err(); err != nil {
 		return fail(err)
 	}
-	if ex != nil && ex.Parts() != len(parts) {
-		return fail(fmt.Errorf("the exchanger has %d ranks for %d parts", ex.Parts(), len(parts)))
+	if err := checkExchanger(ex, len(parts)); err != nil {
+		return fail(err)
 	}
 	dps, taking, err := deviceDeltaParts(parts, backends, opts, ex, host)
 	if err != nil {

@@ -43,8 +43,8 @@ func RunKCore(ctx context.Context, parts []*Part, backends []engine.Backend, ex 
 	if ex == nil {
 		ex = NewMemExchanger(len(parts))
 	}
-	if ex.Parts() != len(parts) {
-		return fail(fmt.Errorf("the exchanger has %d ranks for %d parts", ex.Parts(), len(parts)))
+	if err := checkExchanger(ex, len(parts)); err != nil {
+		return fail(err)
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)

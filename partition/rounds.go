@@ -82,8 +82,8 @@ func runRounds(ctx context.Context, app string, parts []*Part, backends []engine
 	if err := ctx.Err(); err != nil {
 		return fail(err)
 	}
-	if ex != nil && ex.Parts() != len(parts) {
-		return fail(fmt.Errorf("the exchanger has %d ranks for %d parts", ex.Parts(), len(parts)))
+	if err := checkExchanger(ex, len(parts)); err != nil {
+		return fail(err)
 	}
 	sps, taking, err := deviceStateParts(app, parts, backends, ex, host)
 	if err != nil {

@@ -238,8 +238,8 @@ func Run(ctx context.Context, app string, parts []*Part, backends []engine.Backe
 	if ex == nil {
 		ex = NewMemExchanger(len(parts))
 	}
-	if ex.Parts() != len(parts) {
-		return fail(fmt.Errorf("the exchanger has %d ranks for %d parts", ex.Parts(), len(parts)))
+	if err := checkExchanger(ex, len(parts)); err != nil {
+		return fail(err)
 	}
 
 	// A BFS tree on the devices takes each vertex's parent from its
@@ -342,6 +342,15 @@ func runError(ctx, runCtx context.Context, workers []*worker) error {
 		if w.err != nil {
 			return w.err
 		}
+	}
+	return nil
+}
+
+// checkExchanger checks that ex, when there is one, has a rank for each
+// of parts parts.
+func checkExchanger(ex Exchanger, parts int) error {
+	if ex != nil && ex.Parts() != parts {
+		return fmt.Errorf("the exchanger has %d ranks for %d parts", ex.Parts(), parts)
 	}
 	return nil
 }
