@@ -382,10 +382,7 @@ func (p *PartRun) PullStep(prog int) (StepCounters, error) {
 // are the step's (NextCount, NextEdges; the rest zero). The step's flags
 // stay the current frontier (no Advance). Waits.
 func (p *PartRun) SettlePull(c StepCounters) error {
-	if p.run.n == 0 {
-		return p.ctr.CopyFromHost([]PartCounters{{}})
-	}
-	if err := p.prev.CopyFrom(p.run.values); err != nil {
+	if err := p.Start(); err != nil { // prev ← values, as at a run's start
 		return err
 	}
 	return p.ctr.CopyFromHost([]PartCounters{{NextCount: uint64(c.NextCount), NextEdges: c.NextEdges}})

@@ -135,6 +135,23 @@ func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.De
 		return ds, fmt.Errorf("cuda backend: %w", err)
 	}
 	clock.Lap(&ds.Phases.Pack)
+	if c, err = d.deliver(ctx, c, d.pr.Unpack, &ds); err != nil {
+		return ds, err
+	}
+	if err := d.pr.Advance(); err != nil {
+		return ds, fmt.Errorf("cuda backend: %w", err)
+	}
+	return d.endSuperstep(ctx, c, ds)
+}
+
+// deliver moves the messages the part packed (counters c) to their
+// owners, unpacks the ones it received with unpack, and all-reduces the
+// counters, which it checks and returns; it times the three phases into
+// ds and adds the messages sent to other parts to its Sent. The counters
+// come back once, with the all-reduce (every part makes it, even one
+// that received bad updates: none is left waiting).
+func (d *devicePart) deliver(ctx context.Context, c cuda.PartCounters, unpack func(received uint64) error, ds *partition.DeviceStep) (cuda.PartCounters, error) {
+	clock := partition.NewPhaseClock()
 	for q := range d.pt.NumParts {
 		if q != d.rank {
 			ds.Sent += c.Sent[q]
@@ -142,26 +159,21 @@ func (d *devicePart) Superstep(ctx context.Context, active uint64) (partition.De
 	}
 	received, err := d.link.exchange(ctx, d, c)
 	if err != nil {
-		return ds, fmt.Errorf("exchange: %w", err)
+		return c, fmt.Errorf("exchange: %w", err)
 	}
 	clock.Lap(&ds.Phases.Exchange)
-	if err := d.pr.Unpack(received); err != nil {
-		return ds, fmt.Errorf("cuda backend: %w", err)
+	if err := unpack(received); err != nil {
+		return c, fmt.Errorf("cuda backend: %w", err)
 	}
 	clock.Lap(&ds.Phases.Unpack)
-	// The counters come back once, with the all-reduce (every part makes
-	// it, even one that received bad updates: none is left waiting).
 	if c, err = d.link.reduce(ctx, d); err != nil {
-		return ds, fmt.Errorf("all-reduce: %w", err)
+		return c, fmt.Errorf("all-reduce: %w", err)
 	}
 	clock.Lap(&ds.Phases.Reduce)
 	if err := d.pr.CheckCounters(c); err != nil {
-		return ds, fmt.Errorf("cuda backend: %w", err)
+		return c, fmt.Errorf("cuda backend: %w", err)
 	}
-	if err := d.pr.Advance(); err != nil {
-		return ds, fmt.Errorf("cuda backend: %w", err)
-	}
-	return d.endSuperstep(ctx, c, ds)
+	return c, nil
 }
 
 // pullSuperstep is a superstep that pulls. Its step lowers owned vertices

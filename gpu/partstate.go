@@ -122,27 +122,8 @@ func (d *statePart) Peel(ctx context.Context, k uint32) (uint64, uint64, partiti
 		return fail(fmt.Errorf("cuda backend: %w", err))
 	}
 	ds.Compute = time.Since(start)
-	clock := partition.NewPhaseClock()
-	for q := range d.pt.NumParts {
-		if q != d.rank {
-			ds.Sent += c.Sent[q]
-		}
-	}
-	received, err := d.link.exchange(ctx, d.devicePart, c)
-	if err != nil {
-		return fail(fmt.Errorf("exchange: %w", err))
-	}
-	clock.Lap(&ds.Phases.Exchange)
-	if err := d.pr.StateUnpack(received); err != nil {
-		return fail(fmt.Errorf("cuda backend: %w", err))
-	}
-	clock.Lap(&ds.Phases.Unpack)
-	if c, err = d.link.reduce(ctx, d.devicePart); err != nil {
-		return fail(fmt.Errorf("all-reduce: %w", err))
-	}
-	clock.Lap(&ds.Phases.Reduce)
-	if err := d.pr.CheckCounters(c); err != nil {
-		return fail(fmt.Errorf("cuda backend: %w", err))
+	if c, err = d.deliver(ctx, c, d.pr.StateUnpack, &ds); err != nil {
+		return fail(err)
 	}
 	ds.Next, ds.Total = c.NextCount, c.Total
 	return c.TotalEdges, c.Total, ds, nil
