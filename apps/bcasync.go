@@ -267,13 +267,7 @@ func (r *bcAsyncRun) forward(w int, v uint32, q []uint32) []uint32 {
 func (r *bcAsyncRun) backward(_ int, v uint32, q []uint32) []uint32 {
 	level, coef := r.level, r.coef
 	d := level[v]
-	var acc float64
-	for _, u := range r.dst[r.off[v]:r.off[v+1]] {
-		if level[u] == d+1 {
-			acc += coef[u]
-		}
-	}
-	delta := r.sigma[v] * acc
+	delta := dependency(r.sigma[v], r.dst[r.off[v]:r.off[v+1]], level, d+1, coef)
 	coef[v] = (1 + delta) / r.sigma[v]
 	if v == r.s {
 		return q

@@ -276,13 +276,7 @@ func (r *bcLevelRun) settlePart(w int) {
 func (r *bcLevelRun) settleRange(lv []uint32, d int32) {
 	off, dst, depth, sigma, coef := r.off, r.dst, r.depth, r.sigma, r.delta
 	for _, v := range lv {
-		var acc float64
-		for _, w := range dst[off[v]:off[v+1]] {
-			if depth[w] == d+1 {
-				acc += coef[w]
-			}
-		}
-		dv := sigma[v] * acc
+		dv := dependency(sigma[v], dst[off[v]:off[v+1]], depth, d+1, coef)
 		coef[v] = (1 + dv) / sigma[v]
 		if v != r.s {
 			r.result[r.orig[v]] += dv
@@ -313,4 +307,24 @@ func (r *bcLevelRun) run(l *layout.Layout, sources []uint32, total *engine.Resul
 	}
 	total.Seconds += time.Since(start).Seconds()
 	return nil
+}
+
+// dependency returns δ(v) = σ(v) Σ (1+δ(w))/σ(w) over v's successors w,
+// the vertices of row at depth next, from coef(w) = (1+δ(w))/σ(w): the
+// backward pass's pull, by levels and async alike. A vertex without
+// successors depends on none: 0, even where σ(v) overflowed to +Inf
+// (the reference's and GAPBS's sums leave it 0; σ(v) · 0 would be NaN).
+func dependency[D int32 | uint32](sigma float64, row []uint32, depth []D, next D, coef []float64) float64 {
+	var acc float64
+	succ := false
+	for _, w := range row {
+		if depth[w] == next {
+			acc += coef[w]
+			succ = true
+		}
+	}
+	if !succ {
+		return 0
+	}
+	return sigma * acc
 }

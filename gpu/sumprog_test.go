@@ -3,6 +3,7 @@ package gpu_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/apps"
@@ -121,6 +122,49 @@ func TestBCAutoHandsOver(t *testing.T) {
 		} else {
 			require.Zero(t, modes["async"], "%s: %v", c.name, modes)
 		}
+		require.NoError(t, gb.Close())
+	}
+}
+
+// TestBCPathCountOverflow: where σ overflows float64 (a doubling ladder of
+// 1,100 rungs), every GPU Brandes path agrees with the reference: by
+// levels (hybrid), async, and in auto one block over fixed-width rows or
+// over the CSR, one cluster, or the async engine. The leaves of the BFS
+// DAG (the pendants) score 0 whatever their σ, not +Inf · 0.
+func TestBCPathCountOverflow(t *testing.T) {
+	needGPU(t)
+	const layers = 1100
+	el := testgraphs.DoublingLadder(layers)
+	l := build(t, el, testgraphs.SmallParams())
+	csr := graph.ToCSR(el, 4)
+	for _, c := range []struct {
+		name string
+		mode engine.Mode
+		opts []gpu.Option
+	}{
+		{"hybrid", engine.Hybrid, nil},
+		{"async", engine.Async, nil},
+		{"auto: block rows", engine.Auto, nil},
+		{"auto: block csr", engine.Auto, []gpu.Option{gpu.WithoutBlockRows()}},
+		{"auto: cluster", engine.Auto, []gpu.Option{gpu.WithoutBlockRuns()}},
+		{"auto: async", engine.Auto, []gpu.Option{gpu.WithoutBlockRuns(), gpu.WithoutClusterRuns()}},
+	} {
+		gb, err := gpu.New(l, 2, c.opts...)
+		require.NoError(t, err, c.name)
+		bc, res, err := apps.BC(context.Background(), gb, gb, []uint32{0}, engine.RunOptions{Mode: c.mode, Trace: true})
+		require.NoError(t, err, c.name)
+		require.NoError(t, apps.ValidateBC(csr, []uint32{0}, bc), "%s: %v", c.name, traceModes(res))
+		nan := 0
+		for _, x := range bc {
+			if math.IsNaN(x) {
+				nan++
+			}
+		}
+		require.Positive(t, nan, "%s: σ overflowed", c.name)
+		for j := uint32(0); j < 2*layers; j++ {
+			require.Zero(t, bc[1+2*layers+j], "%s: pendant %d is a leaf", c.name, j)
+		}
+		t.Logf("%s: %v", c.name, traceModes(res))
 		require.NoError(t, gb.Close())
 	}
 }

@@ -509,8 +509,9 @@ __device__ __forceinline__ double group_sum(double x) {
 // brandes_level is one level d of Brandes' passes, order[lo, hi), a group
 // of kBlockGroup lanes per vertex: forward, σ[v] is the sum of σ over its
 // arcs from level d − 1; backward, δ[v] is σ[v] times the sum of
-// (1 + δ[w]) / σ[w] over its arcs to level d + 1 (over the CSR; over the
-// rows σ is made by the BFS and δ by launch_back).
+// (1 + δ[w]) / σ[w] over its arcs to level d + 1, 0 without such arcs
+// even where σ[v] overflowed to +Inf (over the CSR; over the rows σ is
+// made by the BFS and δ by launch_back).
 template <bool kForward, typename R>
 __device__ __forceinline__ void brandes_level(const R &src, const Levels &q, uint32_t lo, uint32_t hi, uint32_t d,
                                               double *sigma, double *delta) {
@@ -520,17 +521,22 @@ __device__ __forceinline__ void brandes_level(const R &src, const Levels &q, uin
         if (base + (tid & ~31u) / kBlockGroup >= hi) break;  // the warp's vertices are past the level
         const uint32_t i = base + tid / kBlockGroup;
         double sum = 0;
+        bool succ = false;
         uint32_t v = kNone;
         if (i < hi) {
             v = q.order[i];
             src.for_arcs(q, i, v, lane, [&](uint32_t w) {
-                if (q.levels[w] == want) sum += kForward ? sigma[w] : (1.0 + delta[w]) / sigma[w];
+                if (q.levels[w] == want) {
+                    sum += kForward ? sigma[w] : (1.0 + delta[w]) / sigma[w];
+                    succ = true;
+                }
             });
         }
         sum = group_sum(sum);
+        const bool any = kForward || mg::group_any<kBlockGroup>(succ);
         if (i < hi && lane == 0) {
             if (kForward) sigma[v] = sum;
-            else delta[v] = sigma[v] * sum;
+            else if (any) delta[v] = sigma[v] * sum;  // none: δ stays 0 (σ[v] may be +Inf)
         }
     }
 }
@@ -631,13 +637,18 @@ __global__ void links_kernel(const uint32_t *rows, const uint32_t *order, const 
     }
 }
 
-__global__ void finish_kernel(const uint32_t *order, const double *sigma, const double *sums,
+// finish_kernel: δ = σ · S of each queued vertex, left 0 for one without
+// links (no arc to the level below: σ may have overflowed to +Inf, and
+// +Inf · 0 is NaN where the reference's per-arc sum leaves 0).
+__global__ void finish_kernel(const uint32_t *order, const uint32_t *links, const double *sigma, const double *sums,
                               const mg_block_stats *st, double *delta) {
     if (bailed(st)) return;
     const uint64_t qe = st->reached, step = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < qe; i += step) {
-        const uint32_t v = order[i];
-        delta[v] = sigma[v] * sums[i];
+        bool succ = false;
+#pragma unroll
+        for (uint32_t a = 0; a < kRowWidth; a++) succ |= links[i * kRowWidth + a] != kNone;
+        if (succ) delta[order[i]] = sigma[order[i]] * sums[i];
     }
 }
 
@@ -839,7 +850,7 @@ int launch_back(int dev, uint64_t n, const uint32_t *rows, const uint32_t *level
     MG_CHECK_LAUNCH("links_kernel<<<grid, 256, 0, s>>>");
     back_kernel<<<1, kBackThreads, 0, st>>>(level_end, links, stats, qvals, qvals + n);
     MG_CHECK_LAUNCH("back_kernel<<<1, MG_BLOCK_BACK_LEVEL, 0, s>>>");
-    finish_kernel<<<gv, kFillBlock, 0, st>>>(order, sigma, qvals + n, stats, delta);
+    finish_kernel<<<gv, kFillBlock, 0, st>>>(order, links, sigma, qvals + n, stats, delta);
     MG_CHECK_LAUNCH("finish_kernel<<<grid, 256, 0, s>>>");
     return MG_OK;
 }

@@ -384,7 +384,8 @@ __device__ __forceinline__ void stage_b(const Run &r, Ahead &x) {
 // back_level makes δ of level d, order[lo, hi): δ[v] = σ[v] · Σ (1 + δ[w])
 // / σ[w] over v's row slots w at level d + 1, a group of kWidth lanes per
 // vertex over the whole cluster; its first rounds from x (loaded ahead),
-// the others read here.
+// the others read here. A vertex without such w keeps δ 0, even where σ[v]
+// overflowed to +Inf (as the reference's per-arc sum: +Inf · 0 is NaN).
 __device__ __forceinline__ void back_level(const Run &r, const Back &b, uint32_t lo, uint32_t hi, uint32_t d,
                                            double *delta, const Ahead &x) {
     double dw[kAheadRounds];
@@ -393,8 +394,10 @@ __device__ __forceinline__ void back_level(const Run &r, const Back &b, uint32_t
 #pragma unroll
     for (int k = 0; k < kAheadRounds; k++) {
         if (lo + k * b.groups >= hi) break;  // the same in every thread
-        const double sum = mg::row_sum(x.lw[k] == d + 1 ? (1.0 + dw[k]) / x.sw[k] : 0.0);
-        if (b.a == 0 && x.v[k] != kNone) delta[x.v[k]] = x.sv[k] * sum;
+        const bool succ = x.lw[k] == d + 1;
+        const double sum = mg::row_sum(succ ? (1.0 + dw[k]) / x.sw[k] : 0.0);
+        const bool any = mg::group_any<kWidth>(succ);
+        if (b.a == 0 && x.v[k] != kNone && any) delta[x.v[k]] = x.sv[k] * sum;
     }
     for (uint32_t base = lo + kAheadRounds * b.groups; base < hi; base += b.groups) {  // the same in every thread
         const uint32_t i = base + b.g;
@@ -404,13 +407,16 @@ __device__ __forceinline__ void back_level(const Run &r, const Back &b, uint32_t
             v = r.order[i];
         }
         double y = 0.0;
+        bool succ = false;
         if (w != kNone) {
             const uint32_t lw = r.levels[w];
             const double sw = r.sigma[w], dv = delta[w];
-            if (lw == d + 1) y = (1.0 + dv) / sw;
+            succ = lw == d + 1;
+            if (succ) y = (1.0 + dv) / sw;
         }
         const double sum = mg::row_sum(y);
-        if (b.a == 0 && v != kNone) delta[v] = r.sigma[v] * sum;
+        const bool any = mg::group_any<kWidth>(succ);
+        if (b.a == 0 && v != kNone && any) delta[v] = r.sigma[v] * sum;
     }
 }
 

@@ -60,6 +60,17 @@ __device__ __forceinline__ double row_sum(double x) {
     return x;
 }
 
+// group_any reports whether p holds on any of the W lanes of this lane's
+// group (groups of W lanes aligned in one warp: a fixed-width row's, a
+// vertex's; every lane of the warp calls it).
+template <uint32_t W>
+__device__ __forceinline__ bool group_any(bool p) {
+    static_assert(W < 32 && 32 % W == 0, "a group is part of one warp");
+    const uint32_t votes = __ballot_sync(0xffffffffu, p);
+    const uint32_t first = (threadIdx.x % 32) & ~(W - 1u);  // the group's first lane
+    return (votes >> first) & ((1u << W) - 1u);
+}
+
 // bc_block_reset launches the reset of a one-block or cluster Brandes
 // source (block.cu) on stream st: levels unreached (0xffffffff) but the
 // source's (0), σ 0 but the source's (1), δ 0, over n vertices.

@@ -585,6 +585,11 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 			return err
 		}
 	}
+	if scores, ok := last.([]float64); ok && app == "bc" {
+		if k := countNaN(scores); k > 0 {
+			fmt.Fprintf(e.stderr, "warning: bc: %d of %d scores are NaN: from some source more than about 1e308 shortest paths reach them, past float64 path counts (as in GAPBS and the reference; a large grid from its middle)\n", k, len(scores))
+		}
+	}
 	if f.validate {
 		start := time.Now()
 		validate := validateResult
@@ -608,6 +613,17 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		fmt.Fprintf(e.stdout, "validation: ok (against the reference; the validation took %s)\n", fmtSeconds(time.Since(start).Seconds()))
 	}
 	return printSummary()
+}
+
+// countNaN returns how many of xs are NaN.
+func countNaN(xs []float64) int {
+	k := 0
+	for _, x := range xs {
+		if math.IsNaN(x) {
+			k++
+		}
+	}
+	return k
 }
 
 // gpuApps are the apps with a GPU implementation: all of them (the min

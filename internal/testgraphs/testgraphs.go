@@ -78,6 +78,26 @@ func Path(n uint32) *graph.EdgeList {
 	return Undirected(uint64(n), pairs...)
 }
 
+// DoublingLadder builds an undirected graph whose shortest-path counts
+// from vertex 0 double every level: 0 joined to both vertices of rung 0,
+// each vertex of rung k to both of rung k+1 (layers rungs), and a pendant
+// leaf on every rung vertex. From 0, rung k has 2^k shortest paths, past
+// float64's range (+Inf) from rung 1024, and every pendant is a leaf of
+// the BFS DAG: vertex 1 + 2·layers + j hangs off rung vertex 1 + j.
+func DoublingLadder(layers uint32) *graph.EdgeList {
+	rung := func(k, i uint32) uint32 { return 1 + 2*k + i }
+	pairs := [][2]uint32{{0, rung(0, 0)}, {0, rung(0, 1)}}
+	for k := uint32(0); k < layers; k++ {
+		for i := uint32(0); i < 2; i++ {
+			pairs = append(pairs, [2]uint32{rung(k, i), 1 + 2*layers + 2*k + i})
+			if k+1 < layers {
+				pairs = append(pairs, [2]uint32{rung(k, i), rung(k+1, 0)}, [2]uint32{rung(k, i), rung(k+1, 1)})
+			}
+		}
+	}
+	return Undirected(uint64(1+4*layers), pairs...)
+}
+
 // Shapes returns the test graphs of the given size.
 func Shapes(t testing.TB, size Size) []Shape {
 	sz := sizes[size]
