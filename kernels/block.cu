@@ -608,6 +608,7 @@ __global__ void __launch_bounds__(kBlock)
 //                 parents read it, so a level waits for no global access:
 //                 its links and 1/σ were loaded kBackAhead levels before;
 //   finish_kernel δ[order[i]] = σ · S_i.
+constexpr double kNaN = __builtin_nan("");  // a dependency lost to σ's overflow
 constexpr int kBackThreads = MG_BLOCK_BACK_LEVEL;  // back_kernel's block: a thread a vertex of a level
 constexpr int kBackAhead = 4;       // levels whose links and 1/σ are in flight
 constexpr int kEndChunk = 2048;     // level ends staged in shared memory at a time
@@ -663,7 +664,8 @@ struct BackStage {
 
 // back_kernel (one block of kBackThreads): x and S of every queued vertex,
 // level by level up from the deepest (depth − 1, whose S is 0), every
-// level at most kBackThreads wide. inv_sigma holds 1/σ by place
+// level at most kBackThreads wide; both NaN for a vertex with successors
+// whose σ overflowed (as the reference's per-arc terms). inv_sigma holds 1/σ by place
 // (links_kernel's); sums gets S by place.
 __global__ void __launch_bounds__(kBackThreads)
     back_kernel(const uint32_t *level_end, const uint32_t *links, const mg_block_stats *st, const double *inv_sigma,
@@ -721,12 +723,18 @@ __global__ void __launch_bounds__(kBackThreads)
             for (uint32_t a = 0; a < kRowWidth; a++) y[a] = tid < width && c[a] != kNone ? cx[c[a] - clo] : 0.0;
             load(b, next);  // its loads issue while this level waits for its sums
             if (tid < width) {  // a fixed tree over the row's slots: 3 dependent adds, not 8
+                bool succ = false;
+#pragma unroll
+                for (uint32_t a = 0; a < kRowWidth; a++) succ |= c[a] != kNone;
 #pragma unroll
                 for (uint32_t h = 1; h < kRowWidth; h *= 2)
 #pragma unroll
                     for (uint32_t a = 0; a < kRowWidth; a += 2 * h) y[a] += y[a + h];
-                s_x[d & 1][tid] = inv + y[0];
-                sums[lo + tid] = y[0];
+                // σ overflowed to +Inf (1/σ is 0) under a vertex with successors: the
+                // reference's σ[v]/σ[w] terms are +Inf/+Inf, NaN, and so are x and S here.
+                const bool lost = succ && inv == 0.0;
+                s_x[d & 1][tid] = lost ? kNaN : inv + y[0];
+                sums[lo + tid] = lost ? kNaN : y[0];
             }
             clo = lo;
             if (d == 0) return;
