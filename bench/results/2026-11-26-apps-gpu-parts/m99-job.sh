@@ -21,5 +21,5 @@ r() { local tag=$1; shift; timeout 200 "$@" > $L/$tag.txt 2>&1; echo "$tag ($(t)
 $B/mgraph gen rmat:23:16 --symmetrize --dedupe --drop-self-loops --weights 5 -o /tmp/r23w.mgb > $L/gen23.txt 2>&1; echo "gen ($(t))"
 for app in tc msf; do r $app-1 $B/mgraph run $app /tmp/r23w.mgb --backend cuda --trials 3 --cache-dir /tmp/c
  for g in 2 $G; do r $app-$g $B/mgraph run $app /tmp/r23w.mgb --gpus $g --partition random --trials 3 --cache-dir /tmp/c; done; done
-(cd /tmp && timeout 400 $B/gpu.test -test.v -test.run 'TestPartitioned' > $L/gpu-tests.txt 2>&1); echo "gpu tests ($(t)): $(grep -E '^(--- |ok|FAIL|PASS)|Error:|Messages' $L/gpu-tests.txt | head -20 | cut -c1-200 | tr '\n' '|')"
+(cd /tmp && timeout 300 $B/gpu.test -test.v -test.run 'TestPartitionedRuns|TestPartitionedBFSPulls|TestPartitionedStates' > $L/gpu-tests.txt 2>&1); echo "gpu tests ($(t)): $(grep -E '^(--- |ok|FAIL|PASS)|Error:|Messages' $L/gpu-tests.txt | head -20 | cut -c1-200 | tr '\n' '|')"
 echo "done $(t)"
