@@ -119,7 +119,7 @@ func ExampleGraph_BetweennessCentrality() {
 func ExampleLoad() {
 	ctx := context.Background()
 	// Mode hybrid: one synchronous iteration per BFS level (the default,
-	// auto, hands a long run like this one over to async after 16).
+	// auto, hands a long run like this one over to async).
 	g, err := mgraph.Load(ctx, "grid:16", mgraph.Options{Backend: mgraph.CPU, Undirected: true, Mode: "hybrid"})
 	if err != nil {
 		log.Fatal(err)

@@ -53,3 +53,42 @@ func TestAsyncCancel(t *testing.T) {
 	_, _, err = apps.BFS(ctx, b, 0, engine.RunOptions{Mode: engine.Async})
 	require.ErrorIs(t, err, context.Canceled)
 }
+
+// TestAutoWeighsAsync: auto's cost model hands a grid's BFS from a corner
+// (a wavefront growing by one vertex a level) over to async at the first
+// iteration it weighs, recording its estimates on the async run's record,
+// and keeps an R-MAT's SSSP (geometric growth, then a fast-shrinking tail
+// of near-far bands) synchronous.
+func TestAutoWeighsAsync(t *testing.T) {
+	ctx := context.Background()
+	ro := engine.RunOptions{Mode: engine.Auto, Trace: true}
+	grid := testgraphs.Generated(t, "grid:64", 1)
+	grid.Symmetrize(2)
+	l, err := preprocess.Build(ctx, grid, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
+	require.NoError(t, err)
+	b, err := cpu.New(l, 2)
+	require.NoError(t, err)
+	_, res, err := apps.BFS(ctx, b, 0, ro)
+	require.NoError(t, err)
+	last := res.Trace[len(res.Trace)-1]
+	require.Equal(t, "async", last.Mode)
+	require.Equal(t, engine.AutoAsyncIterations, last.Iteration)
+	require.Less(t, last.AsyncRestSeconds, last.SyncRestSeconds)
+	require.Greater(t, last.RestIterations, 100.0)
+	require.Greater(t, last.RestVertices, float64(l.NumVertices/2))
+
+	rmat := testgraphs.Generated(t, "rmat:16:16", 1)
+	rmat.Symmetrize(2)
+	rmat.SetRandomWeights(5, 1, 64, 2)
+	l, err = preprocess.Build(ctx, rmat, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
+	require.NoError(t, err)
+	b, err = cpu.New(l, 2)
+	require.NoError(t, err)
+	for _, src := range []uint32{0, 1, 2, 3} {
+		_, res, err = apps.Run(ctx, "sssp", b, b, []uint32{src}, apps.PageRankOptions{}, ro)
+		require.NoError(t, err)
+		for _, tr := range res.Trace {
+			require.NotEqual(t, "async", tr.Mode, "source %d: %+v", src, res.Trace)
+		}
+	}
+}

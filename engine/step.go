@@ -25,12 +25,15 @@ const (
 	// the GPU, undirected graphs) Brandes' BC; others refuse it
 	// (ErrNotMonotone).
 	Async
-	// Auto is Hybrid that, for a Monotone program, hands a long run over
-	// to Async: once a run has taken AutoAsyncIterations iterations and
-	// the hybrid would go on with a small sparse frontier (a graph of high
-	// diameter: every further iteration would pay a barrier for little
-	// work), the rest runs asynchronously from that frontier. Other
-	// programs run as in Hybrid.
+	// Auto is Hybrid that, for a Monotone program, may hand a long run
+	// over to Async: from AutoAsyncIterations on, at each iteration the
+	// hybrid would run as a sparse step, a cost model (package sampler's
+	// AsyncCosts, SEP-Graph's Algorithm 1 with the backend's measured
+	// costs) estimates the rest of the run synchronously and
+	// asynchronously from the frontier's growth, and the rest runs
+	// asynchronously from that frontier when that is cheaper (a graph of
+	// high diameter: every further iteration would pay a barrier for
+	// little work). Other programs run as in Hybrid.
 	Auto
 	// Pull forces a pull step for every iteration (SEP-Graph's Sync + Pull):
 	// every vertex gathers the contributions of its active in-neighbours —
@@ -44,11 +47,14 @@ const (
 // ErrPullMode is returned (wrapped) for a run mode Pull cannot make.
 var ErrPullMode = errors.New("mode pull runs the min programs (bfs, bfs-tree, sssp, cc-lp), not the sum programs (pr, pr-delta, bc)")
 
-// AutoAsyncIterations is how many iterations Auto runs synchronously
-// before it may hand the run over to Async. Low-diameter graphs (R-MAT,
-// Kronecker: a BFS takes 5 to 10 iterations) never reach it, so there Auto
-// is Hybrid; on a grid or road network (thousands of iterations) it costs
-// a few dozen microseconds before the hand-over.
+// AutoAsyncIterations is the first iteration at which Auto weighs going
+// on asynchronously. Low-diameter graphs (R-MAT, Kronecker: a BFS takes 5
+// to 10 iterations) rarely get there. On the GPU, a device loop returns
+// to the host for the choice at this iteration and at each double of it;
+// an earlier return (8 was tried) cost more than it saved: the host's
+// step at the return chose dense steps for coAuthorsDBLP's SSSP that the
+// loop's own rule had not (1.2 → 1.6 ms on an H200), while the 2048 grid
+// handed over 8 iterations earlier gained nothing measurable.
 const AutoAsyncIterations = 16
 
 // Sync returns the mode the synchronous engines run for m: Hybrid for
@@ -233,11 +239,25 @@ type IterationTrace struct {
 	// UnsettledEdges is the hybrid's estimate of the arcs of the vertices
 	// not yet settled, for EarlyExit programs: it switches to pull when
 	// FrontierEdges exceeds UnsettledEdges / alpha.
-	UnsettledEdges uint64  `json:"unsettled_edges,omitempty"`
-	SampleSeconds  float64 `json:"sample_seconds,omitempty"`
-	Switched       bool    `json:"switched,omitempty"`
-	Phases         []Phase `json:"phases"`
-	Seconds        float64 `json:"seconds"`
+	UnsettledEdges uint64 `json:"unsettled_edges,omitempty"`
+	// PullEdges is the hybrid's estimate of a pull step's work from this
+	// frontier, in pushed arcs' worth (sampler.PullScan): with Beamer's
+	// rule, a pull step is taken when it is below FrontierEdges. EarlyExit
+	// programs only.
+	PullEdges float64 `json:"pull_edges,omitempty"`
+	// RestIterations, RestVertices, SyncRestSeconds and AsyncRestSeconds
+	// are mode Auto's estimates of the rest of the run where it weighed
+	// going on asynchronously (sampler.AsyncCosts): the synchronous
+	// iterations and the vertices to process left, and the seconds
+	// synchronously and asynchronously.
+	RestIterations   float64 `json:"rest_iterations,omitempty"`
+	RestVertices     float64 `json:"rest_vertices,omitempty"`
+	SyncRestSeconds  float64 `json:"sync_rest_seconds,omitempty"`
+	AsyncRestSeconds float64 `json:"async_rest_seconds,omitempty"`
+	SampleSeconds    float64 `json:"sample_seconds,omitempty"`
+	Switched         bool    `json:"switched,omitempty"`
+	Phases           []Phase `json:"phases"`
+	Seconds          float64 `json:"seconds"`
 	// Async describes a whole Async run (its only record).
 	Async *AsyncTrace `json:"async,omitempty"`
 }

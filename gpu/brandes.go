@@ -31,9 +31,9 @@ var _ engine.BrandesBackend = (*Backend)(nil)
 // trace entry of mode "backward". In engine.Async mode (undirected graphs
 // only) each source runs without levels instead: see brandesAsync. In
 // engine.Auto mode on an undirected layout a source starts level by level
-// and, when its forward pass hands over as a min program's run would (after
-// engine.AutoAsyncIterations levels, with a small frontier: a graph of high
-// diameter), drops the levels it has and runs again in one thread block
+// and, when its forward pass hands over as a min program's run would (auto's
+// cost model, from engine.AutoAsyncIterations levels on, estimates the rest
+// cheaper asynchronously: a graph of high diameter), drops the levels it has and runs again in one thread block
 // (blockSource) when the layout fits one, else without levels
 // (asyncSource). On a narrow layout (fixed-width rows) every source runs
 // in one block or one cluster from the start (narrowStart).
@@ -51,9 +51,8 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 	if len(sources) == 0 {
 		return make([]float64, n), total, nil
 	}
-	// Auto on an undirected layout: a source whose forward pass is still
-	// going after engine.AutoAsyncIterations levels with a small frontier
-	// (a graph of high diameter) drops it and runs again, in one thread
+	// Auto on an undirected layout: a source whose forward pass auto's
+	// cost model would hand over (a graph of high diameter) drops it and runs again, in one thread
 	// block or without levels.
 	handOver := opts.Mode == engine.Auto && !b.l.Directed
 	opts = withSampleRate(opts)

@@ -39,9 +39,9 @@ func (b *Backend) clusterFits(count uint64) bool {
 // count vertices, only on a layout whose rows are narrow enough for the
 // fixed-width rows (every vertex at most cuda.BlockRowWidth out-arcs: road
 // networks and meshes, whose thousands of levels are what these runs are
-// for; on luxembourg_osm the first 16 synchronous iterations cost 8 µs
-// each in the device loop); otherwise by levels. It starts in one thread
-// block when the block takes the layout and the frontier. Once a block
+// for; on luxembourg_osm the synchronous iterations before auto hands over
+// cost 8 µs each in the device loop); otherwise by levels. It starts in
+// one thread block when the block takes the layout and the frontier. Once a block
 // run over the layout has given a level back (outgrown), later
 // traversals start where the block's levels would have gone, without
 // running the block's first levels again: a Brandes source (levels, for

@@ -53,16 +53,17 @@ type Backend struct {
 	// beyond loopFixed for a device-loop iteration.
 	fixed, arcCost map[int]float64
 	arcRef         map[int]uint64
-	loopFixed      map[int]float64   // the shortest device-loop iteration per program id (seconds)
-	pullSecs       map[int]float64   // the shortest pull iteration per program id (seconds; pullMinArcs)
-	fixedSamples   map[int]int       // host sparse steps fixed is the shortest of
-	noLoop         bool              // WithoutDeviceLoop
-	partOverlap    bool              // WithPartOverlap
-	loopBlocks     uint32            // WithLoopBlocksPerSM
-	asyncBlocks    uint32            // WithAsyncBlocksPerSM
-	blockMax       uint64            // the most vertices a one-block run takes (0: none, or WithoutBlockRuns)
-	noBlockRows    bool              // WithoutBlockRows
-	cluster        cuda.ClusterShape // what the cluster runs take (zero: none, or WithoutClusterRuns)
+	loopFixed      map[int]float64            // the shortest device-loop iteration per program id (seconds)
+	pullSecs       map[int]float64            // the shortest pull iteration per program id (seconds; pullMinArcs)
+	asyncRuns      map[int]sampler.AsyncCosts // the async part of auto's model per program id (asyncCosts)
+	fixedSamples   map[int]int                // host sparse steps fixed is the shortest of
+	noLoop         bool                       // WithoutDeviceLoop
+	partOverlap    bool                       // WithPartOverlap
+	loopBlocks     uint32                     // WithLoopBlocksPerSM
+	asyncBlocks    uint32                     // WithAsyncBlocksPerSM
+	blockMax       uint64                     // the most vertices a one-block run takes (0: none, or WithoutBlockRuns)
+	noBlockRows    bool                       // WithoutBlockRows
+	cluster        cuda.ClusterShape          // what the cluster runs take (zero: none, or WithoutClusterRuns)
 	// outgrown is set once a one-block run over this layout's rows gave a
 	// level back: later traversals start past the block (narrowStart).
 	outgrown   atomic.Bool
@@ -281,7 +282,7 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	}
 	b := &Backend{l: l, dl: dl, col: col, workers: workers, sms: max(props.Multiprocessors, 1), recovered: recovered,
 		edp: map[int]time.Duration{}, fixed: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
-		loopFixed: map[int]float64{}, pullSecs: map[int]float64{}, fixedSamples: map[int]int{},
+		loopFixed: map[int]float64{}, pullSecs: map[int]float64{}, fixedSamples: map[int]int{}, asyncRuns: map[int]sampler.AsyncCosts{},
 		noLoop: o.noLoop, partOverlap: o.overlap, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(l.WeightKind, weights, o.nearFar),
 		asyncDelta: nearFarDeltaTimes(l.WeightKind, weights, o.nearFar, engine.AsyncNearFarWeights), prScheme: o.prScheme,
 		noBlockRows: o.noBlockRows}
@@ -793,16 +794,19 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 	if canPull {
 		unsettled, unsetVtx = l.NumArcs, n
 	}
+	var hist sampler.FrontierHistory // auto's record of the frontiers
 	// open starts iteration i's trace and bookkeeping; finish ends it with
 	// its next frontier.
 	open := func(i int) engine.IterationTrace {
 		st.begin(i)
 		tr := engine.IterationTrace{Iteration: i, FrontierVertices: count, FrontierEdges: edges}
 		res.Edges += edges
+		hist.Push(count)
 		if canPull {
 			unsettled -= min(unsettled, edges)
 			unsetVtx -= min(unsetVtx, count)
 			tr.UnsettledEdges = unsettled
+			tr.PullEdges = sampler.PullScan(l.NumArcs, edges, unsettled, unsetVtx)
 		}
 		return tr
 	}
@@ -851,25 +855,41 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 		prev = mode
 		tr.Mode = modeName(mode)
 		if ls, ok := b.loopable(st, key, opts, mode, edges); ok {
-			if handoff != nil && i >= engine.AutoAsyncIterations && opts.MaxIterations == 0 {
-				// Auto: a long run with a small frontier goes on asynchronously.
-				if err := toList(st, &hasList, &hasFlags, &tr); err != nil {
-					return res, fmt.Errorf("cuda backend: %w", err)
+			autoAsync := handoff != nil && opts.MaxIterations == 0
+			if autoAsync && i >= engine.AutoAsyncIterations {
+				// Auto: a long run whose rest is estimated cheaper
+				// asynchronously goes on so.
+				costs := b.asyncCosts(key, count, edges)
+				est, ok := costs.Estimate(&hist, n)
+				tr.RestIterations, tr.RestVertices, tr.SyncRestSeconds, tr.AsyncRestSeconds = est.Iterations, est.Vertices, est.Sync, est.Async
+				if ok && est.Pays() {
+					if err := toList(st, &hasList, &hasFlags, &tr); err != nil {
+						return res, fmt.Errorf("cuda backend: %w", err)
+					}
+					left := hist.Left(n)
+					asyncStart := time.Now()
+					ar, err := handoff(count)
+					if err != nil {
+						return res, err
+					}
+					if ar.Iterations > 0 { // a run (BC's hand-over runs later, elsewhere)
+						b.asyncRuns[key] = costs.ObserveAsync(time.Since(asyncStart).Seconds(), est, left)
+					}
+					if len(ar.Trace) > 0 { // the async run's record carries the choice
+						rec := &ar.Trace[0]
+						rec.Iteration, rec.RestIterations, rec.RestVertices, rec.SyncRestSeconds, rec.AsyncRestSeconds = i, est.Iterations, est.Vertices, est.Sync, est.Async
+					}
+					res.Add(ar) // its time is counted by the caller's clock
+					res.Switches++
+					break
 				}
-				ar, err := handoff(count)
-				if err != nil {
-					return res, err
-				}
-				res.Add(ar) // its time is counted by the caller's clock
-				res.Switches++
-				break
 			}
 			maxIters := cuda.LoopRecords
 			if opts.MaxIterations > 0 {
 				maxIters = min(maxIters, opts.MaxIterations-i)
 			}
-			if handoff != nil && i < engine.AutoAsyncIterations {
-				maxIters = min(maxIters, engine.AutoAsyncIterations-i) // then hand over
+			if autoAsync {
+				maxIters = min(maxIters, nextAsyncCheck(i)-i) // back to the host to weigh async
 			}
 			rule := b.loopRule(key, opts, canPull, unsettled, unsetVtx)
 			lp, err := b.loop(ls, st, count, maxIters, rule, &hasList, &hasFlags, &tr)
@@ -905,6 +925,37 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 		finish(tr, c)
 	}
 	return res, nil
+}
+
+// nextAsyncCheck returns the next iteration after i at which auto weighs
+// going on asynchronously: engine.AutoAsyncIterations, then each double
+// of it (a device loop returns to the host there; a run whose frontier
+// settles into a wavefront late is still weighed, with few returns).
+func nextAsyncCheck(i int) int {
+	c := engine.AutoAsyncIterations
+	for c <= i {
+		c *= 2
+	}
+	return c
+}
+
+// asyncCosts returns auto's costs of program key as this backend has
+// measured them (sampler.AsyncCosts): a synchronous iteration's fixed
+// cost is the shortest device-loop iteration's (a host step's before any
+// loop ran), its cost per frontier vertex the ESP model's cost per arc
+// times the current frontier's arcs per vertex, and an async run's cost
+// per vertex left the last measured run's (sampler.AsyncColdRuns).
+func (b *Backend) asyncCosts(key int, count, edges uint64) sampler.AsyncCosts {
+	fixed, ok := b.loopFixed[key]
+	if !ok {
+		fixed = b.fixed[key]
+	}
+	a := b.asyncRuns[key]
+	c := sampler.AsyncCosts{IterFixed: fixed, AsyncVertex: a.AsyncVertex, AsyncRuns: a.AsyncRuns}
+	if count > 0 {
+		c.VertexCost = b.arcCost[key] * float64(edges) / float64(count)
+	}
+	return c
 }
 
 // LoopPhase names the phase of an iteration that ran in a device loop: its

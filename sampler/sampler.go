@@ -101,8 +101,18 @@ func PullPays(n, m, arcs, unsettledArcs, unsettledVertices uint64) bool {
 	if arcs*Alpha <= unsettledArcs || arcs*Beta <= n {
 		return false
 	}
-	scan := min(float64(unsettledArcs), float64(unsettledVertices)*float64(m)/float64(arcs))
-	return scan*PullArcRatio < float64(arcs)
+	return PullScan(m, arcs, unsettledArcs, unsettledVertices) < float64(arcs)
+}
+
+// PullScan is PullPays' estimate of a pull step's work from a frontier of
+// arcs out-arcs, in pushed arcs' worth: the in-arcs it is expected to scan
+// (see PullPays) weighed by PullArcRatio.
+func PullScan(m, arcs, unsettledArcs, unsettledVertices uint64) float64 {
+	scan := float64(unsettledArcs)
+	if arcs > 0 {
+		scan = min(scan, float64(unsettledVertices)*float64(m)/float64(arcs))
+	}
+	return scan * PullArcRatio
 }
 
 // modePull is the runner's own mode for pull steps: engine.Mode has no pull
@@ -141,6 +151,10 @@ type Runner[V engine.Value] struct {
 	nf        *nearFar
 	sampleMem []uint32 // the ESP sample's buffer, reused
 	maxDeg    uint64   // the layout's largest out-degree; 0: not yet known
+	// costs are auto's measured costs per kind of program (AsyncCosts),
+	// costRef the frontier size of the sparse step VertexCost is from.
+	costs   map[programKind]AsyncCosts
+	costRef map[programKind]uint64
 }
 
 // programKind is what EDP depends on: the edge and combine operations.
@@ -157,7 +171,7 @@ func New[V engine.Value](l *layout.Layout, d engine.DenseStepper[V], s engine.Sp
 	return &Runner[V]{
 		l: l, dense: d, sparse: s, workers: workers, opts: opts,
 		rng: rand.New(rand.NewPCG(opts.Seed, 0x73616d706c65)), // stream: "sample"
-		edp: map[programKind]time.Duration{},
+		edp: map[programKind]time.Duration{}, costs: map[programKind]AsyncCosts{}, costRef: map[programKind]uint64{},
 	}
 }
 
@@ -184,8 +198,9 @@ func (r *Runner[V]) WithPull(pull engine.PullStepper[V]) *Runner[V] {
 }
 
 // WithAsync gives the runner an async runner to hand a long run of an
-// engine.Monotone program over to (engine.Auto: see
-// engine.AutoAsyncIterations); the runner itself runs the hybrid. It
+// engine.Monotone program over to (engine.Auto: when AsyncCosts estimates
+// the rest of the run cheaper asynchronously, from
+// engine.AutoAsyncIterations on); the runner itself runs the hybrid. It
 // returns r.
 func (r *Runner[V]) WithAsync(async engine.Runner[V]) *Runner[V] {
 	r.async = async
@@ -253,7 +268,11 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 		arcs      uint64 // the frontier's out-arcs
 		arcsKnown bool   // arcs was counted by the step that made the frontier
 		prevCount uint64 // the previous frontier's size
+		hist      FrontierHistory
 	)
+	kind := programKind{p.Edge(), p.Combine()}
+	_, monotone := p.(engine.Monotone)
+	canAsync := monotone && r.async != nil && r.opts.MaxIterations == 0
 	for i := 0; ; i++ {
 		if err := ctx.Err(); err != nil {
 			return res, err
@@ -267,6 +286,7 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 		if count == 0 && !p.ApplyAll() {
 			break
 		}
+		hist.Push(count)
 		tr := engine.IterationTrace{Iteration: i, FrontierVertices: count}
 		if r.opts.Trace && !canPull { // counted outside the iteration's time
 			_, tr.FrontierEdges = f.Size(r.l.SparseOffsets, r.workers)
@@ -295,6 +315,7 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 			} else {
 				usePull = PullPays(r.l.NumVertices, r.l.NumArcs, arcs, unsettled, unsetVtx)
 			}
+			tr.PullEdges = PullScan(r.l.NumArcs, arcs, unsettled, unsetVtx)
 		}
 		arcsKnown = false
 		prevCount = count
@@ -306,21 +327,34 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 				return res, err
 			}
 		}
-		if _, ok := p.(engine.Monotone); ok && r.async != nil && mode == engine.Sparse &&
-			i >= engine.AutoAsyncIterations && r.opts.MaxIterations == 0 {
-			// Auto: a long run with a small frontier goes on asynchronously
-			// (from the frontier and near-far's pile).
-			if nf != nil {
-				f = engine.NewFrontierList(r.l.NumVertices, nf.drain(f.List(r.workers)))
+		if canAsync && mode == engine.Sparse && i >= engine.AutoAsyncIterations {
+			// Auto: a long run whose rest is estimated cheaper
+			// asynchronously goes on so (from the frontier and near-far's
+			// pile).
+			costs := r.costs[kind]
+			est, ok := costs.Estimate(&hist, r.l.NumVertices)
+			tr.RestIterations, tr.RestVertices, tr.SyncRestSeconds, tr.AsyncRestSeconds = est.Iterations, est.Vertices, est.Sync, est.Async
+			if ok && est.Pays() {
+				if nf != nil {
+					f = engine.NewFrontierList(r.l.NumVertices, nf.drain(f.List(r.workers)))
+				}
+				left := hist.Left(r.l.NumVertices)
+				asyncStart := time.Now()
+				ar, err := r.async.Run(ctx, p, values, f)
+				if err != nil {
+					return res, err
+				}
+				r.costs[kind] = costs.ObserveAsync(time.Since(asyncStart).Seconds(), est, left)
+				if len(ar.Trace) > 0 { // the async run's record carries the choice
+					rec := &ar.Trace[0]
+					rec.Iteration, rec.RestIterations, rec.RestVertices, rec.SyncRestSeconds, rec.AsyncRestSeconds = i, est.Iterations, est.Vertices, est.Sync, est.Async
+				}
+				res.Add(ar) // Seconds is set from the run's clock below
+				res.Switches++
+				break
 			}
-			ar, err := r.async.Run(ctx, p, values, f)
-			if err != nil {
-				return res, err
-			}
-			res.Add(ar) // Seconds is set from the run's clock below
-			res.Switches++
-			break
 		}
+		stepCount := count
 		if i > 0 && mode != prev {
 			res.Switches++
 			tr.Switched = true
@@ -400,6 +434,9 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 		}
 		tr.Mode = modeName(mode)
 		tr.Seconds = time.Since(iterStart).Seconds()
+		if canAsync && mode == engine.Sparse {
+			r.costs[kind], r.costRef[kind] = r.costs[kind].ObserveSync(tr.Seconds, stepCount, r.costRef[kind])
+		}
 		res.Iterations++
 		if r.opts.Trace {
 			res.Trace = append(res.Trace, tr)
