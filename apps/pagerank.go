@@ -108,7 +108,7 @@ func (o PageRankOptions) params() engine.PageRankParams {
 // the result (which may then be a buffer it reuses); on others the
 // program below runs through the engines.
 func PageRank(ctx context.Context, b engine.Backend, pr PageRankOptions, opts engine.RunOptions) ([]float64, engine.Result, error) {
-	if err := errors.Join(refuseAsync("pr", opts), refusePull("pr", opts)); err != nil {
+	if err := refuseAsync("pr", opts); err != nil {
 		return nil, engine.Result{}, err
 	}
 	if err := pr.validate(); err != nil {
@@ -127,6 +127,9 @@ func PageRank(ctx context.Context, b engine.Backend, pr PageRankOptions, opts en
 		if pulled || err != nil {
 			return ranks, res, err
 		}
+	}
+	if err := refusePull("pr", opts); err != nil { // no pull PageRank on this backend
+		return nil, engine.Result{}, err
 	}
 	run, err := engine.NewRunner[float64](b, opts)
 	if err != nil {

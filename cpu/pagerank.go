@@ -33,8 +33,9 @@ type prPullScratch struct {
 	rank, share, next, out []float64
 }
 
-// PullPageRank implements engine.PageRankPuller: on a layout of fewer than
-// PullPageRankDegree arcs per vertex, in modes hybrid and auto, each
+// PullPageRank implements engine.PageRankPuller: in mode pull, and on a
+// layout of fewer than PullPageRankDegree arcs per vertex in modes hybrid
+// and auto, each
 // iteration is one parallel pass over the vertices that sums each one's
 // in-neighbours' shares (from the last iteration), makes its new rank and
 // share and adds |Δr| and the dangling rank per chunk — no atomics, the
@@ -44,7 +45,8 @@ func (b *Backend) PullPageRank(ctx context.Context, p engine.PageRankParams, opt
 	var res engine.Result
 	l := b.l
 	n := int(l.NumVertices)
-	if n == 0 || l.NumArcs >= PullPageRankDegree*l.NumVertices || (opts.Mode != engine.Hybrid && opts.Mode != engine.Auto) {
+	lowDegree := l.NumArcs < PullPageRankDegree*l.NumVertices && (opts.Mode == engine.Hybrid || opts.Mode == engine.Auto)
+	if n == 0 || !(lowDegree || opts.Mode == engine.Pull) {
 		return nil, res, false, nil
 	}
 	start := time.Now()

@@ -40,12 +40,15 @@ const (
 	// an EarlyExit program (BFS) stops a row at the first, the other min
 	// programs (SSSP, CC by label propagation) read the whole row. For the
 	// min programs on both backends (on the GPU a weighted pull needs an
-	// undirected layout); the sum programs refuse it (ErrPullMode).
+	// undirected layout), and for topology-driven PageRank (each vertex
+	// sums its in-neighbours' shares, no atomics: on the CPU GAPBS's pull
+	// on any graph, on the GPU its pull scheme); pr-delta and BC refuse it
+	// (ErrPullMode).
 	Pull
 )
 
 // ErrPullMode is returned (wrapped) for a run mode Pull cannot make.
-var ErrPullMode = errors.New("mode pull runs the min programs (bfs, bfs-tree, sssp, cc-lp), not the sum programs (pr, pr-delta, bc)")
+var ErrPullMode = errors.New("mode pull runs the min programs (bfs, bfs-tree, sssp, cc-lp) and pr, not pr-delta or bc")
 
 // AutoAsyncIterations is the first iteration at which Auto weighs going
 // on asynchronously. Low-diameter graphs (R-MAT, Kronecker: a BFS takes 5

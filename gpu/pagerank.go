@@ -47,11 +47,16 @@ func (b *Backend) prRun() (*cuda.PRRun, error) {
 // Σ|Δr| < tolerance; the pull scheme applies it on the device, so the host
 // waits once per cuda.PRBatch iterations, the stream scheme after each. A
 // trace entry's Seconds is the sum of its kernel times. The mode option is
-// ignored: every iteration is dense. opts.MaxIterations, when set, caps
+// ignored (every iteration is dense, over every vertex) but for async,
+// refused, and pull, which runs the pull scheme (refused with the stream
+// scheme). opts.MaxIterations, when set, caps
 // the iterations below p.MaxIterations.
 func (b *Backend) PageRank(ctx context.Context, p engine.PageRankParams, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	if opts.Mode == engine.Async {
 		return nil, engine.Result{}, fmt.Errorf("cuda backend: pagerank: %w", engine.ErrNotMonotone)
+	}
+	if opts.Mode == engine.Pull && b.prScheme != cuda.PRPull {
+		return nil, engine.Result{}, fmt.Errorf("cuda backend: pagerank: the backend runs the %s scheme (--gpu-pr-stream), mode pull its pull scheme: %w", b.prScheme, engine.ErrPullMode)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -59,12 +59,15 @@ func TestModePull(t *testing.T) {
 						require.Equal(t, "pull", tr.Mode, tag)
 					}
 				}
-				for _, app := range []string{"pr", "bc"} {
+				for _, app := range []string{"pr-delta", "bc"} {
 					_, _, err := apps.Run(ctx, app, gb, gb, []uint32{0}, apps.DefaultPageRankOptions(), pull)
 					if l.NumVertices > 0 {
 						require.True(t, errors.Is(err, engine.ErrPullMode), "%s: %v", app, err)
 					}
 				}
+				ranks, _, err := apps.PageRank(ctx, gb, apps.DefaultPageRankOptions(), pull) // the pull scheme
+				require.NoError(t, err)
+				require.NoError(t, apps.ValidatePageRank(g, apps.DefaultPageRankOptions(), ranks))
 				require.NoError(t, gb.Close())
 			}
 		}

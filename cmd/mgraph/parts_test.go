@@ -211,21 +211,21 @@ func TestRunPartitionedCached(t *testing.T) {
 }
 
 // TestRunModePull: --mode pull runs the min programs with a pull step
-// every iteration (validated) and the sum programs refuse it, naming the
-// app once.
+// every iteration and PageRank by pulls (validated); pr-delta refuses it,
+// naming the app once.
 func TestRunModePull(t *testing.T) {
 	dir := t.TempDir()
-	for _, app := range []string{"bfs", "bfs-tree", "sssp", "cc-lp"} {
+	for _, app := range []string{"bfs", "bfs-tree", "sssp", "cc-lp", "pr"} {
 		code, out, errOut := mgraph(t, "run", app, "rmat:10:8", "--undirected", "--weights", "3", "--mode", "pull",
 			"--backend", "cpu", "--validate", "--cache-dir", dir, "--trials", "2")
 		require.Equal(t, 0, code, "%s: %s", app, errOut)
 		assert.Contains(t, out, "validation: ok", app)
 		assert.Contains(t, out, ", pull:", app)
 	}
-	code, _, errOut := mgraph(t, "run", "pr", "rmat:10:8", "--undirected", "--mode", "pull", "--backend", "cpu", "--cache-dir", dir)
+	code, _, errOut := mgraph(t, "run", "pr-delta", "rmat:10:8", "--undirected", "--mode", "pull", "--backend", "cpu", "--cache-dir", dir)
 	require.Equal(t, 1, code)
-	assert.Contains(t, errOut, "pr: mode pull runs the min programs")
-	assert.NotContains(t, errOut, "pr: pr:")
+	assert.Contains(t, errOut, "pr-delta: mode pull runs the min programs")
+	assert.NotContains(t, errOut, "pr-delta: pr-delta:")
 }
 
 // TestRunPartitionedNoWholeLayout: a partitioned run builds its parts from

@@ -155,7 +155,7 @@ Examples:
   mgraph run hits web.mtx.zst --tolerance 1e-8 --max-iterations 100 --out hits.csv`,
 		flags: func(fs *pflag.FlagSet) func(context.Context, *env, []string) error {
 			f := &runFlags{}
-			fs.StringVar(&f.mode, "mode", "auto", "auto (the hybrid, handing a long run with a small frontier over to async: the fast choice on every graph), hybrid (MultiGraph's: sampling picks dense or sparse per iteration, for the paper's study), dense, sparse, async (bfs, sssp, cc-lp, pr-delta and bc: no iterations, a shared worklist) or pull (every iteration a pull step: bfs, bfs-tree, sssp, cc-lp)")
+			fs.StringVar(&f.mode, "mode", "auto", "auto (the hybrid, handing a long run over to async where its cost model estimates the rest cheaper so: the fast choice on every graph), hybrid (MultiGraph's: sampling picks dense or sparse per iteration, for the paper's study), dense, sparse, async (bfs, sssp, cc-lp, pr-delta and bc: no iterations, a shared worklist) or pull (every iteration a pull step: bfs, bfs-tree, sssp, cc-lp, pr)")
 			fs.StringVar(&f.backend, "backend", "auto", "cpu, cuda, or auto (cuda when a GPU engine is available)")
 			fs.Int64Var(&f.source, "source", -1, "source vertex, original id (-1: random, seeded, with out-degree > 0)")
 			fs.IntVar(&f.sources, "sources", 0, "number of random sources: bfs, sssp and wtf use one per trial (default: trials), bc and ppr use all (default 1)")
