@@ -7,6 +7,7 @@ import (
 	"github.com/mgraph-dev/mgraph/apps"
 	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/engine"
+	"github.com/mgraph-dev/mgraph/graph"
 	"github.com/mgraph-dev/mgraph/internal/testgraphs"
 	"github.com/mgraph-dev/mgraph/preprocess"
 	"github.com/stretchr/testify/require"
@@ -42,15 +43,10 @@ func TestAsyncMatchesHybrid(t *testing.T) {
 
 // TestAsyncCancel: a cancelled context ends an async run with its error.
 func TestAsyncCancel(t *testing.T) {
-	el := testgraphs.Generated(t, "grid:200", 1)
-	el.Symmetrize(2)
-	l, err := preprocess.Build(context.Background(), el, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
-	require.NoError(t, err)
-	b, err := cpu.New(l, 2)
-	require.NoError(t, err)
+	_, b := backendOf(t, symmetric(t, "grid:200", 1, nil), 2)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, _, err = apps.BFS(ctx, b, 0, engine.RunOptions{Mode: engine.Async})
+	_, _, err := apps.BFS(ctx, b, 0, engine.RunOptions{Mode: engine.Async})
 	require.ErrorIs(t, err, context.Canceled)
 }
 
@@ -62,12 +58,7 @@ func TestAsyncCancel(t *testing.T) {
 func TestAutoWeighsAsync(t *testing.T) {
 	ctx := context.Background()
 	ro := engine.RunOptions{Mode: engine.Auto, Trace: true}
-	grid := testgraphs.Generated(t, "grid:64", 1)
-	grid.Symmetrize(2)
-	l, err := preprocess.Build(ctx, grid, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
-	require.NoError(t, err)
-	b, err := cpu.New(l, 2)
-	require.NoError(t, err)
+	l, b := backendOf(t, symmetric(t, "grid:64", 1, nil), 2)
 	_, res, err := apps.BFS(ctx, b, 0, ro)
 	require.NoError(t, err)
 	last := res.Trace[len(res.Trace)-1]
@@ -77,13 +68,7 @@ func TestAutoWeighsAsync(t *testing.T) {
 	require.Greater(t, last.RestIterations, 100.0)
 	require.Greater(t, last.RestVertices, float64(l.NumVertices/2))
 
-	rmat := testgraphs.Generated(t, "rmat:16:16", 1)
-	rmat.Symmetrize(2)
-	rmat.SetRandomWeights(5, 1, 64, 2)
-	l, err = preprocess.Build(ctx, rmat, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
-	require.NoError(t, err)
-	b, err = cpu.New(l, 2)
-	require.NoError(t, err)
+	_, b = backendOf(t, symmetric(t, "rmat:16:16", 1, func(el *graph.EdgeList) { el.SetRandomWeights(5, 1, 64, 2) }), 2)
 	for _, src := range []uint32{0, 1, 2, 3} {
 		_, res, err = apps.Run(ctx, "sssp", b, b, []uint32{src}, apps.PageRankOptions{}, ro)
 		require.NoError(t, err)

@@ -6,10 +6,7 @@ import (
 	"testing"
 
 	"github.com/mgraph-dev/mgraph/apps"
-	"github.com/mgraph-dev/mgraph/cpu"
 	"github.com/mgraph-dev/mgraph/engine"
-	"github.com/mgraph-dev/mgraph/internal/testgraphs"
-	"github.com/mgraph-dev/mgraph/preprocess"
 	"github.com/stretchr/testify/require"
 )
 
@@ -19,12 +16,7 @@ import (
 // an async run's result is a new slice.
 func TestRunMinReusesResult(t *testing.T) {
 	ctx := context.Background()
-	el := testgraphs.Generated(t, "grid:30", 1)
-	el.Symmetrize(2)
-	l, err := preprocess.Build(ctx, el, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
-	require.NoError(t, err)
-	b, err := cpu.New(l, 2)
-	require.NoError(t, err)
+	l, b := backendOf(t, symmetric(t, "grid:30", 1, nil), 2)
 	g := apps.OriginalCSR(l, 2)
 	first, _, err := apps.BFS(ctx, b, 0, engine.RunOptions{})
 	require.NoError(t, err)
@@ -45,12 +37,7 @@ func TestRunMinReusesResult(t *testing.T) {
 // the first one's slice, and every result is right when made.
 func TestComponentsReusesResult(t *testing.T) {
 	ctx := context.Background()
-	el := testgraphs.Generated(t, "rmat:12:4", 3)
-	el.Symmetrize(2)
-	l, err := preprocess.Build(ctx, el, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
-	require.NoError(t, err)
-	b, err := cpu.New(l, 3)
-	require.NoError(t, err)
+	l, b := backendOf(t, symmetric(t, "rmat:12:4", 3, nil), 3)
 	g := apps.OriginalCSR(l, 2)
 	first, _, err := apps.CC(ctx, b, engine.RunOptions{})
 	require.NoError(t, err)
@@ -74,12 +61,7 @@ func TestComponentsReusesResult(t *testing.T) {
 // each result matches the serial reference, one source or several.
 func TestBCReusesBuffers(t *testing.T) {
 	ctx := context.Background()
-	el := testgraphs.Generated(t, "rmat:11:6", 5)
-	el.Symmetrize(2)
-	l, err := preprocess.Build(ctx, el, testgraphs.SmallParams(), preprocess.Options{Workers: 2})
-	require.NoError(t, err)
-	b, err := cpu.New(l, 3)
-	require.NoError(t, err)
+	l, b := backendOf(t, symmetric(t, "rmat:11:6", 5, nil), 3)
 	g := apps.OriginalCSR(l, 2)
 	var prev []float64
 	for _, sources := range [][]uint32{{0}, {5, 9, 5}, {17}} {
