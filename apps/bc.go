@@ -3,6 +3,8 @@ package apps
 import (
 	"context"
 	"fmt"
+	"math"
+	"sync/atomic"
 
 	"github.com/mgraph-dev/mgraph/engine"
 	"github.com/mgraph-dev/mgraph/internal/par"
@@ -57,6 +59,37 @@ type bcBackward struct {
 	result []float64
 	orig   []uint32 // the backward numbering's InvPerm
 	d      int32
+	// The forward layout's numbering (Perm), rows and depths, for the rare
+	// vertex whose σ overflowed to +Inf (settleLost).
+	fwdPerm  []uint32
+	fwdOff   []uint64
+	fwdDst   []uint32
+	fwdDepth []int32
+}
+
+// settleLost makes the dependency of every vertex of level (depth p.d, bwd
+// numbering) whose σ overflowed to +Inf and that has a successor NaN, as
+// the reference's σ(v)/σ(w) = +Inf/+Inf terms are: the offers it got from
+// its successors, (1+δ)/+Inf, summed to 0 (or NaN, which Apply already
+// spread), and σ(v)·0 is not what the reference computes. Its offer to the
+// level above becomes NaN too. Run after the level's backward step, only
+// when the forward pass overflowed.
+func (p *bcBackward) settleLost(level []uint32, offer []float64) {
+	for _, v := range level {
+		if !math.IsInf(p.sigma[v], 1) || math.IsNaN(offer[v]) {
+			continue
+		}
+		u := p.fwdPerm[p.orig[v]]
+		for _, w := range p.fwdDst[p.fwdOff[u]:p.fwdOff[u+1]] {
+			if p.fwdDepth[w] == p.d+1 {
+				offer[v] = math.NaN()
+				if p.d > 0 {
+					p.result[p.orig[v]] += math.NaN()
+				}
+				break
+			}
+		}
+	}
 }
 
 func (*bcBackward) Edge() engine.EdgeOp       { return engine.EdgeSource }
@@ -186,7 +219,8 @@ func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts eng
 		return result, total, nil
 	}
 	fp := &bcForward{depth: depth, offer: fwdOffer}
-	bp := &bcBackward{depth: depthB, sigma: sigmaB, result: result, orig: lb.InvPerm}
+	bp := &bcBackward{depth: depthB, sigma: sigmaB, result: result, orig: lb.InvPerm,
+		fwdPerm: lf.Perm, fwdOff: lf.SparseOffsets, fwdDst: lf.SparseDst, fwdDepth: depth}
 	for i, source := range sources {
 		s, err := checkSource(lf, source)
 		if err != nil {
@@ -204,6 +238,7 @@ func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts eng
 		}
 		var start []int
 		start, bufs.counts = sortByDepth(depthB, res.Iterations+1, bufs.order, bufs.counts, workers)
+		overflowed := anyInf(sigmaB, workers)
 		for d := len(start) - 3; d >= 0; d-- {
 			front := bufs.order[start[d+1]:start[d+2]:start[d+2]]
 			bp.d = int32(d)
@@ -212,12 +247,30 @@ func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts eng
 				return nil, total, err
 			}
 			total.Add(res)
+			if overflowed {
+				bp.settleLost(bufs.order[start[d]:start[d+1]], offer)
+			}
 		}
 	}
 	if len(sources) == 0 {
 		fill(result, 0, workers)
 	}
 	return result, total, nil
+}
+
+// anyInf reports whether any of xs is +Inf (a path count that overflowed),
+// in parallel.
+func anyInf(xs []float64, workers int) bool {
+	var found atomic.Bool
+	par.For(len(xs), workers, 1<<15, func(lo, hi int) {
+		for _, x := range xs[lo:hi] {
+			if math.IsInf(x, 1) {
+				found.Store(true)
+				return
+			}
+		}
+	})
+	return found.Load()
 }
 
 // resetBC readies the forward pass's state for a source, in one parallel

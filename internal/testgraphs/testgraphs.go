@@ -85,17 +85,32 @@ func Path(n uint32) *graph.EdgeList {
 // float64's range (+Inf) from rung 1024, and every pendant is a leaf of
 // the BFS DAG: vertex 1 + 2·layers + j hangs off rung vertex 1 + j.
 func DoublingLadder(layers uint32) *graph.EdgeList {
+	el := DoublingLadderDirected(layers)
+	el.Symmetrize(1)
+	return el
+}
+
+// DoublingLadderDirected is DoublingLadder with every edge directed away
+// from vertex 0 (rung k to rung k+1, rung vertex to its pendant).
+func DoublingLadderDirected(layers uint32) *graph.EdgeList {
 	rung := func(k, i uint32) uint32 { return 1 + 2*k + i }
-	pairs := [][2]uint32{{0, rung(0, 0)}, {0, rung(0, 1)}}
+	el := &graph.EdgeList{NumVertices: uint64(1 + 4*layers), Directed: true}
+	arc := func(u, v uint32) {
+		el.Src = append(el.Src, u)
+		el.Dst = append(el.Dst, v)
+	}
+	arc(0, rung(0, 0))
+	arc(0, rung(0, 1))
 	for k := uint32(0); k < layers; k++ {
 		for i := uint32(0); i < 2; i++ {
-			pairs = append(pairs, [2]uint32{rung(k, i), 1 + 2*layers + 2*k + i})
+			arc(rung(k, i), 1+2*layers+2*k+i)
 			if k+1 < layers {
-				pairs = append(pairs, [2]uint32{rung(k, i), rung(k+1, 0)}, [2]uint32{rung(k, i), rung(k+1, 1)})
+				arc(rung(k, i), rung(k+1, 0))
+				arc(rung(k, i), rung(k+1, 1))
 			}
 		}
 	}
-	return Undirected(uint64(1+4*layers), pairs...)
+	return el
 }
 
 // Shapes returns the test graphs of the given size.
