@@ -24,6 +24,9 @@ type bcForward struct {
 	depth []int32
 	offer []float64
 	d     int32
+	// overflowed is set when a path count overflows float64 to +Inf (the
+	// backward pass then settles its lost vertices: bcBackward.settleLost).
+	overflowed atomic.Bool
 }
 
 func (*bcForward) Edge() engine.EdgeOp       { return engine.EdgeSource }
@@ -39,6 +42,9 @@ func (p *bcForward) Apply(v uint32, acc float64, sigma []float64) bool {
 	}
 	p.depth[v] = p.d + 1
 	sigma[v] = acc
+	if math.IsInf(acc, 1) {
+		p.overflowed.Store(true)
+	}
 	if p.offer != nil {
 		p.offer[v] = 1 / acc
 	}
@@ -228,6 +234,7 @@ func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts eng
 		}
 		resetBC(depth, sigma, result, i == 0, workers)
 		depth[s], sigma[s] = 0, 1
+		fp.overflowed.Store(false)
 		res, err := forward.Run(ctx, fp, sigma, engine.NewFrontierList(n, []uint32{s}))
 		if err != nil {
 			return nil, total, err
@@ -238,7 +245,6 @@ func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts eng
 		}
 		var start []int
 		start, bufs.counts = sortByDepth(depthB, res.Iterations+1, bufs.order, bufs.counts, workers)
-		overflowed := anyInf(sigmaB, workers)
 		for d := len(start) - 3; d >= 0; d-- {
 			front := bufs.order[start[d+1]:start[d+2]:start[d+2]]
 			bp.d = int32(d)
@@ -247,7 +253,7 @@ func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts eng
 				return nil, total, err
 			}
 			total.Add(res)
-			if overflowed {
+			if fp.overflowed.Load() {
 				bp.settleLost(bufs.order[start[d]:start[d+1]], offer)
 			}
 		}
@@ -256,21 +262,6 @@ func BC(ctx context.Context, fwd, bwd engine.Backend, sources []uint32, opts eng
 		fill(result, 0, workers)
 	}
 	return result, total, nil
-}
-
-// anyInf reports whether any of xs is +Inf (a path count that overflowed),
-// in parallel.
-func anyInf(xs []float64, workers int) bool {
-	var found atomic.Bool
-	par.For(len(xs), workers, 1<<15, func(lo, hi int) {
-		for _, x := range xs[lo:hi] {
-			if math.IsInf(x, 1) {
-				found.Store(true)
-				return
-			}
-		}
-	})
-	return found.Load()
 }
 
 // resetBC readies the forward pass's state for a source, in one parallel
