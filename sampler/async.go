@@ -91,7 +91,7 @@ func (h *FrontierHistory) Growth() (float64, bool) {
 	if h.iters <= GrowthWindow {
 		return 0, false
 	}
-	last := h.sizes[(h.iters-1)%len(h.sizes)]
+	last := h.last()
 	first := h.sizes[h.iters%len(h.sizes)] // the oldest in the ring
 	if first == 0 {
 		return 0, false
@@ -140,7 +140,7 @@ func (c AsyncCosts) Estimate(h *FrontierHistory, n uint64) (AsyncEstimate, bool)
 	if !ok || g >= SteadyGrowth {
 		return AsyncEstimate{}, false
 	}
-	count := float64(max(h.sizes[(h.iters-1)%len(h.sizes)], 1))
+	count := float64(max(h.last(), 1))
 	var e AsyncEstimate
 	if g < 1 && 2*h.seen >= n { // a geometric tail, once frontiers have held half the graph
 		e.Iterations = math.Log(count)/math.Log(1/g) + 1
@@ -180,8 +180,11 @@ func (h *FrontierHistory) Left(n uint64) float64 {
 	if h.iters == 0 {
 		return float64(n)
 	}
-	return float64(h.sizes[(h.iters-1)%len(h.sizes)]) + float64(n-min(h.seen, n))
+	return float64(h.last()) + float64(n-min(h.seen, n))
 }
+
+// last returns the size of the frontier pushed last (with one pushed).
+func (h *FrontierHistory) last() uint64 { return h.sizes[(h.iters-1)%len(h.sizes)] }
 
 // ObserveSync returns c with a sparse iteration's time over count frontier
 // vertices taken in: IterFixed the shortest, VertexCost from the largest
