@@ -58,16 +58,17 @@ constexpr size_t kStaticSmemRoom = 4096;  // room left for the kernels' static s
 // A level's cache: MG_BLOCK_CACHE arc ranges (a uint64 start and a uint32
 // count each), or as many rows as fit in the same bytes.
 constexpr size_t kCacheBytes = (size_t)MG_BLOCK_CACHE * (sizeof(uint64_t) + sizeof(uint32_t));
-constexpr uint32_t kRowWidth = MG_BLOCK_ROW_WIDTH;  // a row's slots: lanes per vertex in a level of rows
+constexpr uint32_t kRowWidth = MG_BLOCK_ROW_WIDTH;  // a row's slots
 constexpr uint32_t kRowVecs = kRowWidth * sizeof(uint32_t) / sizeof(uint4);
 constexpr uint32_t kRowCache = (uint32_t)(kCacheBytes / (kRowWidth * sizeof(uint32_t)));  // 384 rows a level
-constexpr uint32_t kRowGroups = kBlock / kRowWidth;
-constexpr int kRowPasses = 4;  // a round's vertices per group of rows: 512, gpu.BlockMaxLevel, at once
-constexpr uint32_t kRowRound = kRowGroups * kRowPasses;
+constexpr uint32_t kVecSlots = sizeof(uint4) / sizeof(uint32_t);  // a row's slots a lane reads (one vector)
+constexpr uint32_t kRowGroups = kBlock / kRowVecs;  // a level's vertices a round: 512, gpu.BlockMaxLevel
 
 static_assert(32 % kBlockGroup == 0, "a vertex's lanes are in one warp");
 static_assert(32 % kRowWidth == 0 && kRowWidth % kBlockGroup == 0, "a row's lanes are in one warp");
 static_assert(kRowWidth * sizeof(uint32_t) % sizeof(uint4) == 0, "a row is whole 16-byte vectors");
+static_assert(kVecSlots == 4, "a vector's slots are read as x, y, z, w");
+static_assert(32 % kRowVecs == 0, "a row's vectors are in one warp");
 static_assert(kCacheBytes % sizeof(uint4) == 0, "the second level's cache and the bitmap stay 16-byte aligned");
 
 // Shared is the block's dynamic shared memory: the caches of the current
@@ -299,21 +300,26 @@ struct EllRows {
     }
     static __device__ __forceinline__ void record(const Levels &, uint32_t, const Entry &) {}
 
-    // slot returns slot a of the row of the level's vertex at i: from the
-    // cache for its first kRowCache vertices, else from global memory.
-    __device__ __forceinline__ uint32_t slot(const Shared &s, const Levels &q, const Level &lv, uint32_t i,
-                                             uint32_t a) const {
+    // vec returns 16-byte vector c (kVecSlots slots) of the row of the
+    // level's vertex at i: from the cache for its first kRowCache
+    // vertices, else from global memory.
+    __device__ __forceinline__ uint4 vec(const Shared &s, const Levels &q, const Level &lv, uint32_t i,
+                                         uint32_t c) const {
         const uint32_t k = i - lv.qb;
-        if (k < kCache) return reinterpret_cast<const uint32_t *>(s.cache(lv.d & 1))[k * kRowWidth + a];
-        return __ldg(&rows[(size_t)q.order[i] * kRowWidth + a]);
+        if (k < kCache) return reinterpret_cast<const uint4 *>(s.cache(lv.d & 1))[k * kRowVecs + c];
+        return __ldg(reinterpret_cast<const uint4 *>(rows) + (size_t)q.order[i] * kRowVecs + c);
     }
 
-    // level expands the level lv: a group of kRowWidth lanes per vertex,
-    // kRowPasses vertices per group at a time, each lane one slot of each
-    // row: the slots are read from shared memory and claimed, the claimed
-    // vertices' rows loaded together (one dependent global access per
-    // round, one round per level up to kRowRound vertices), and each warp
-    // takes its claimed vertices' slots with one shared atomic.
+    // level expands the level lv: kRowVecs lanes per vertex, each lane one
+    // 16-byte vector of its row (kVecSlots slots), kRowGroups vertices a
+    // round (one round for a level up to gpu.BlockMaxLevel): the vectors
+    // are read from shared memory and their slots claimed (the bitmap's
+    // words loaded together, an atomic only for a slot not yet visited),
+    // the claimed vertices' rows loaded together (one dependent global
+    // access per round), and each warp takes its claimed vertices' queue
+    // slots with one shared atomic. A road network's rows hold about two
+    // arcs of their eight slots, so few lanes per row keep the level's
+    // warps, and the instructions the block issues a level, few.
     __device__ __forceinline__ void level(const Shared &s, const Levels &q, const Level &lv, uint32_t *,
                                           uint32_t *) const {
         level_sigma<false>(s, q, lv, nullptr);
@@ -327,43 +333,71 @@ struct EllRows {
     template <bool kSigma>
     __device__ __forceinline__ void level_sigma(const Shared &s, const Levels &q, const Level &lv,
                                                 double *sigma) const {
-        const uint32_t tid = threadIdx.x, a = tid % kRowWidth;
+        const uint32_t tid = threadIdx.x, c = tid % kRowVecs, lane = tid & 31;
         const bool pull = kSigma && lv.d > 0;  // the same in every thread
-        for (uint32_t base = lv.qb; base < lv.qe; base += kRowRound) {
-            // As in CsrRows::level: a warp past the level leaves, the passes
-            // are the same in every thread.
-            if (base + (tid & ~31u) / kRowWidth >= lv.qe) break;
-            const uint32_t passes = min((uint32_t)kRowPasses, (lv.qe - base + kRowGroups - 1) / kRowGroups);
-            uint32_t u[kRowPasses];
-#pragma unroll
-            for (int p = 0; p < kRowPasses; p++) {
-                const uint32_t i = base + p * kRowGroups + tid / kRowWidth;
-                u[p] = p < passes && i < lv.qe ? slot(s, q, lv, i, a) : kNone;
+        for (uint32_t base = lv.qb; base < lv.qe; base += kRowGroups) {
+            // A warp past the level leaves (every later round is past it too).
+            if (base + (tid & ~31u) / kRowVecs >= lv.qe) break;
+            const uint32_t i = base + tid / kRowVecs;
+            uint32_t u[kVecSlots];
+            {
+                const uint4 x = i < lv.qe ? vec(s, q, lv, i, c) : make_uint4(kNone, kNone, kNone, kNone);
+                u[0] = x.x;
+                u[1] = x.y;
+                u[2] = x.z;
+                u[3] = x.w;
             }
             if constexpr (kSigma) {
-                if (pull) {  // a pass at a time (a level of a road network is one pass)
+                if (pull) {
+                    uint32_t lw[kVecSlots];
+                    double sw[kVecSlots];
 #pragma unroll
-                    for (int p = 0; p < kRowPasses; p++) {
-                        if (p >= passes) break;  // the same in every thread
-                        const uint32_t i = base + p * kRowGroups + tid / kRowWidth;
-                        const uint32_t lw = u[p] != kNone ? q.levels[u[p]] : kNone;
-                        const double sw = u[p] != kNone ? sigma[u[p]] : 0.0;
-                        const uint32_t v = a == 0 && i < lv.qe ? q.order[i] : kNone;
-                        const double x = mg::row_sum(lw == lv.d - 1 ? sw : 0.0);
-                        if (v != kNone) sigma[v] = x;
+                    for (uint32_t k = 0; k < kVecSlots; k++) {
+                        lw[k] = u[k] != kNone ? q.levels[u[k]] : kNone;
+                        sw[k] = u[k] != kNone ? sigma[u[k]] : 0.0;
                     }
+                    const uint32_t v = c == 0 && i < lv.qe ? q.order[i] : kNone;
+                    double x = 0;
+#pragma unroll
+                    for (uint32_t k = 0; k < kVecSlots; k++) x += lw[k] == lv.d - 1 ? sw[k] : 0.0;
+#pragma unroll
+                    for (uint32_t o = kRowVecs / 2; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+                    if (v != kNone) sigma[v] = x;
                 }
             }
-            bool won[kRowPasses];
+            // Claims: the bitmap's words first, all of them together; an
+            // atomic only where the bit is clear.
+            uint32_t word[kVecSlots];
 #pragma unroll
-            for (int p = 0; p < kRowPasses; p++) won[p] = u[p] != kNone && claim(s, u[p]);
-            Entry e[kRowPasses];
+            for (uint32_t k = 0; k < kVecSlots; k++) word[k] = u[k] != kNone ? s.visited[u[k] >> 5] : ~0u;
+            bool won[kVecSlots];
 #pragma unroll
-            for (int p = 0; p < kRowPasses; p++)
-                if (won[p]) e[p] = fetch(u[p]);
+            for (uint32_t k = 0; k < kVecSlots; k++) {
+                const uint32_t bit = 1u << (u[k] & 31);
+                won[k] = !(word[k] & bit) && (atomicOr(&s.visited[u[k] >> 5], bit) & bit) == 0;
+            }
+            Entry e[kVecSlots];
 #pragma unroll
-            for (int p = 0; p < kRowPasses; p++)
-                if (p < passes) append_warp<EllRows>(s, q, lv, won[p], u[p], e[p]);
+            for (uint32_t k = 0; k < kVecSlots; k++)
+                if (won[k]) e[k] = fetch(u[k]);
+            // The warp's queue slots: one shared atomic for all its claims.
+            unsigned m[kVecSlots];
+            uint32_t total = 0;
+#pragma unroll
+            for (uint32_t k = 0; k < kVecSlots; k++) {
+                m[k] = __ballot_sync(0xffffffffu, won[k]);
+                total += __popc(m[k]);
+            }
+            if (total == 0) continue;
+            uint32_t first = 0;
+            if (lane == 0) first = atomicAdd(lv.count, total);
+            first = __shfl_sync(0xffffffffu, first, 0);
+            const unsigned below = (1u << lane) - 1u;
+#pragma unroll
+            for (uint32_t k = 0; k < kVecSlots; k++) {
+                if (won[k]) place<EllRows>(s, q, lv, u[k], e[k], first + __popc(m[k] & below));
+                first += __popc(m[k]);
+            }
         }
     }
 };
