@@ -105,10 +105,12 @@ struct Levels {
 };
 
 // Level is where the level of depth d is: order[qb, qe), its entries in
-// the cache of parity d & 1, its discoveries counted in *count.
+// the cache of parity d & 1, its discoveries counted in *count; pad is 32
+// shared words a lane's padding slots claim in (ORing nothing).
 struct Level {
     uint32_t qb, qe, d;
     uint32_t *count;
+    uint32_t *pad;
 };
 
 // claim marks u visited and says whether this thread was the first.
@@ -313,8 +315,8 @@ struct EllRows {
     // level expands the level lv: kRowVecs lanes per vertex, each lane one
     // 16-byte vector of its row (kVecSlots slots), kRowGroups vertices a
     // round (one round for a level up to gpu.BlockMaxLevel): the vectors
-    // are read from shared memory and their slots claimed (the bitmap's
-    // words loaded together, an atomic only for a slot not yet visited),
+    // are read from shared memory and their slots claimed (their atomics
+    // issued together),
     // the claimed vertices' rows loaded together (one dependent global
     // access per round), and each warp takes its claimed vertices' queue
     // slots with one shared atomic. A road network's rows hold about two
@@ -365,17 +367,20 @@ struct EllRows {
                     if (v != kNone) sigma[v] = x;
                 }
             }
-            // Claims: the bitmap's words first, all of them together; an
-            // atomic only where the bit is clear.
-            uint32_t word[kVecSlots];
-#pragma unroll
-            for (uint32_t k = 0; k < kVecSlots; k++) word[k] = u[k] != kNone ? s.visited[u[k] >> 5] : ~0u;
-            bool won[kVecSlots];
+            // Claims: an atomic per slot, the four issued before any result
+            // is read (no branch per slot and no load of the word first). On
+            // a road network a lane's slots are mostly padding, which ORs
+            // nothing into the lane's own word of lv.pad, so no two lanes
+            // of a warp meet on one address for nothing.
+            uint32_t old[kVecSlots];
 #pragma unroll
             for (uint32_t k = 0; k < kVecSlots; k++) {
-                const uint32_t bit = 1u << (u[k] & 31);
-                won[k] = !(word[k] & bit) && (atomicOr(&s.visited[u[k] >> 5], bit) & bit) == 0;
+                const bool real = u[k] != kNone;
+                old[k] = atomicOr(real ? &s.visited[u[k] >> 5] : &lv.pad[lane], real ? 1u << (u[k] & 31) : 0u);
             }
+            bool won[kVecSlots];
+#pragma unroll
+            for (uint32_t k = 0; k < kVecSlots; k++) won[k] = u[k] != kNone && !(old[k] & (1u << (u[k] & 31)));
             Entry e[kVecSlots];
 #pragma unroll
             for (uint32_t k = 0; k < kVecSlots; k++)
@@ -425,6 +430,7 @@ __device__ void bfs(const R &src, const Shared &s, const Levels &q, uint32_t qb,
                     uint32_t bailout, uint32_t *out_qb, uint32_t *out_qe, uint32_t *out_depth) {
     __shared__ uint32_t s_count[3], s_nheavy[3];  // by level mod 3: reset two levels ahead
     __shared__ uint32_t s_heavy[R::kHeavy ? kBlockHeavyList : 1];
+    __shared__ uint32_t s_pad[32];  // the padding slots' claims (Level::pad)
     const uint32_t tid = threadIdx.x;
     if (tid < 3) {
         s_count[tid] = 0;
@@ -437,7 +443,7 @@ __device__ void bfs(const R &src, const Shared &s, const Levels &q, uint32_t qb,
             s_count[(d + 1) % 3] = 0;
             s_nheavy[(d + 1) % 3] = 0;
         }
-        const Level lv{qb, qe, d, &s_count[c]};
+        const Level lv{qb, qe, d, &s_count[c], s_pad};
         src.level(s, q, lv, s_heavy, &s_nheavy[c]);
         __syncthreads();
         if constexpr (R::kHeavy) {
