@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# one GPU. block BC: σ's terms summed after the claims and the row fetch (b78) vs b77.
+L=/tmp/m117logs; mkdir -p $L; B=/tmp/mgbin; T0=$(date +%s); t() { echo "$(( $(date +%s)-T0 ))s"; }
+for b in 77; do mkdir -p /tmp/mg$b; xz -dc .device-carry/b$b/mgraph.xz > /tmp/mg$b/mgraph; chmod +x /tmp/mg$b/mgraph; done
+r() { local tag=$1; shift; timeout 150 "$@" > $L/$tag.txt 2>&1; echo "$tag ($(t)): $(grep -oE 'trial best [0-9.]+ [mµ]?s, median [0-9.]+ [mµ]?s' $L/$tag.txt) $(grep -E 'rror|validation: F|panic' $L/$tag.txt | cut -c1-130 | tr '\n' '|')"; }
+D=/tmp/datasets/luxembourg_osm.mtx.zst
+for s in 0 50000 99; do r val-lux-bc-$s $B/mgraph run bc $D --backend cuda --mode auto --source $s --trials 2 --validate --cache-dir /tmp/c; grep -h "validation" $L/val-lux-bc-$s.txt | head -1; done
+r val-lux-bc-8 $B/mgraph run bc $D --backend cuda --mode auto --sources 8 --trials 1 --validate --cache-dir /tmp/c; grep -h "validation" $L/val-lux-bc-8.txt | head -1
+(cd /tmp && timeout 200 $B/gpu.test -test.v -test.run 'BCAuto|BCPathCountOverflow|BlockRuns|Block' > $L/gpu-tests.txt 2>&1); rc=$?; echo "gpu tests ($(t)): rc $rc $(grep -E '^(--- FAIL|FAIL)|Error:' $L/gpu-tests.txt | head -5 | cut -c1-200 | tr '\n' '|') passed: $(grep -c -- '--- PASS' $L/gpu-tests.txt)"
+for i in 1 2 3; do for b in 77 78; do M=/tmp/mgbin/mgraph; [ $b != 78 ] && M=/tmp/mg$b/mgraph
+  r lux-bc-b$b-$i $M run bc $D --backend cuda --mode auto --source 0 --trials 20 --cache-dir /tmp/c
+done; done
+echo "done $(t)"
