@@ -39,6 +39,12 @@ type LoopRule struct {
 	// PullMinArcs: the fewest frontier out-arcs for which the loop stops
 	// for a pull step (0: any the pull rule takes).
 	PullMinArcs uint64
+	// PullInLoop (BFS over a layout with its in-adjacency on the device):
+	// where the pull rule holds, the loop runs the pull (bottom-up) step
+	// itself instead of stopping, and pulls again while the frontiers do
+	// not shrink or hold more than N / Beta vertices (the host's rule);
+	// PullFirst makes the loop's first iteration a pull step.
+	PullInLoop, PullFirst bool
 }
 
 // loopRule mirrors mg_loop_rule (the cuda build checks its size).
@@ -46,10 +52,11 @@ type loopRule struct {
 	n, m, unsettled, alpha, beta, maxCount uint64
 	fixed, arcCost, edp                    float64
 	fastRatio, hybrid, canPull, calibrated uint32
-	delta, reserved                        uint32
+	delta, pullInLoop                      uint32
 	unsettledVertices                      uint64
 	pullArcRatio                           float64
 	pullMinArcs                            uint64
+	pullFirst, reserved                    uint32
 }
 
 func (r LoopRule) c() loopRule {
@@ -62,7 +69,7 @@ func (r LoopRule) c() loopRule {
 	return loopRule{n: r.N, m: r.M, unsettled: r.Unsettled, alpha: r.Alpha, beta: r.Beta, maxCount: r.MaxCount, fixed: r.Fixed,
 		arcCost: r.ArcCost, edp: r.EDP, fastRatio: r.FastRatio, hybrid: b(r.Hybrid), canPull: b(r.CanPull),
 		calibrated: b(r.Calibrated), delta: r.Delta, unsettledVertices: r.UnsettledVertices, pullArcRatio: r.PullArcRatio,
-		pullMinArcs: r.PullMinArcs}
+		pullMinArcs: r.PullMinArcs, pullInLoop: b(r.PullInLoop), pullFirst: b(r.PullFirst)}
 }
 
 // ESP returns the rule's ESP model for a frontier of edges out-arcs, in
@@ -70,11 +77,17 @@ func (r LoopRule) c() loopRule {
 func (r LoopRule) ESP(edges uint64) float64 { return r.Fixed + r.ArcCost*float64(edges) }
 
 // LoopRecord mirrors mg_loop_record: one device-loop iteration's counters
-// (its next frontier) and the device's global timer when it ended, in ns.
+// (its next frontier), the device's global timer when it ended, in ns, and
+// whether it was a pull step (LoopRule.PullInLoop).
 type LoopRecord struct {
 	Counters StepCounters
 	EndNs    uint64
+	pull     uint32
+	_        uint32
 }
+
+// Pulled reports whether the iteration was a pull (bottom-up) step.
+func (r LoopRecord) Pulled() bool { return r.pull != 0 }
 
 // loopState mirrors mg_loop_state.
 type loopState struct {

@@ -55,9 +55,11 @@ type Backend struct {
 	arcRef         map[int]uint64
 	loopFixed      map[int]float64            // the shortest device-loop iteration per program id (seconds)
 	pullSecs       map[int]float64            // the shortest pull iteration per program id (seconds; pullMinArcs)
+	loopPullSecs   map[int]float64            // the shortest pull step in a device loop per program id (seconds; pullMinArcs)
 	asyncRuns      map[int]sampler.AsyncCosts // the async part of auto's model per program id (asyncCosts)
 	fixedSamples   map[int]int                // host sparse steps fixed is the shortest of
 	noLoop         bool                       // WithoutDeviceLoop
+	loopPull       bool                       // WithLoopPulls
 	partOverlap    bool                       // WithPartOverlap
 	loopBlocks     uint32                     // WithLoopBlocksPerSM
 	asyncBlocks    uint32                     // WithAsyncBlocksPerSM
@@ -105,6 +107,7 @@ type options struct {
 	asyncBlocks uint32
 	noBlock     bool
 	noBlockRows bool
+	loopPull    bool
 	noCluster   bool
 	clusterSize uint32
 	nearFar     int64
@@ -195,6 +198,17 @@ func WithoutBlockRows() Option {
 	return func(o *options) { o.noBlockRows = true }
 }
 
+// WithLoopPulls makes BFS's device loops run the pull steps themselves
+// where the pull rule holds (cuda.LoopRule.PullInLoop) instead of
+// stopping for the host's pull steps; the results are the same. Not the
+// default: faster on R-MAT (H200, 8 sources, R-MAT 21 directed 0.77-0.82
+// → 0.65-0.67 ms), even on Kronecker 22, slower where many unsettled
+// vertices scan whole in-rows (uk-2007-05_100000 from vertex 12302: 0.56
+// → 0.92 ms), on the loop's smaller grid; docs/gpu-engines.md.
+func WithLoopPulls() Option {
+	return func(o *options) { o.loopPull = true }
+}
+
 // WithNearFarDelta sets the bucket width of SSSP's near-far iterations in
 // device loops (cuda.MinRun.SparseLoop) and async runs: a width in
 // distance units (for float32 weights the float of that integer), 0 for
@@ -282,10 +296,10 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 	}
 	b := &Backend{l: l, dl: dl, col: col, workers: workers, sms: max(props.Multiprocessors, 1), recovered: recovered,
 		edp: map[int]time.Duration{}, fixed: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
-		loopFixed: map[int]float64{}, pullSecs: map[int]float64{}, fixedSamples: map[int]int{}, asyncRuns: map[int]sampler.AsyncCosts{},
+		loopFixed: map[int]float64{}, pullSecs: map[int]float64{}, loopPullSecs: map[int]float64{}, fixedSamples: map[int]int{}, asyncRuns: map[int]sampler.AsyncCosts{},
 		noLoop: o.noLoop, partOverlap: o.overlap, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(l.WeightKind, weights, o.nearFar),
 		asyncDelta: nearFarDeltaTimes(l.WeightKind, weights, o.nearFar, engine.AsyncNearFarWeights), prScheme: o.prScheme,
-		noBlockRows: o.noBlockRows}
+		noBlockRows: o.noBlockRows, loopPull: o.loopPull}
 	if !o.noBlock {
 		if b.blockMax, err = cuda.BlockMaxVertices(dl.Device()); err != nil {
 			b.Close()
@@ -833,7 +847,7 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 		tr := open(i)
 		iterStart := time.Now()
 		usePull := forcePull
-		if canPull && !forcePull && edges >= b.pullMinArcs(key) {
+		if canPull && !forcePull && edges >= b.pullMinArcs(key, b.loopPulls(key, canPull)) {
 			if prev == modePull {
 				usePull = count >= prevCount || count*sampler.Beta > n
 			} else {
@@ -854,7 +868,12 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 		}
 		prev = mode
 		tr.Mode = modeName(mode)
-		if ls, ok := b.loopable(st, key, opts, mode, edges); ok {
+		// A pull step may start a device loop that pulls itself.
+		loopMode, pullFirst := mode, false
+		if mode == modePull && !forcePull && b.loopPulls(key, canPull) {
+			loopMode, pullFirst = engine.Sparse, true
+		}
+		if ls, ok := b.loopable(st, key, opts, loopMode, edges); ok {
 			autoAsync := handoff != nil && opts.MaxIterations == 0
 			if autoAsync && i >= engine.AutoAsyncIterations {
 				// Auto: a long run whose rest is estimated cheaper
@@ -892,22 +911,36 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 				maxIters = min(maxIters, nextAsyncCheck(i)-i) // back to the host to weigh async
 			}
 			rule := b.loopRule(key, opts, canPull, unsettled, unsetVtx)
+			rule.PullFirst = pullFirst
 			lp, err := b.loop(ls, st, count, maxIters, rule, &hasList, &hasFlags, &tr)
 			if err != nil {
 				return res, fmt.Errorf("cuda backend: %w", err)
 			}
 			for j, rec := range lp.Records {
+				recMode := engine.Sparse
+				if rec.Pulled() {
+					recMode = modePull
+				}
 				if j > 0 {
 					i++
 					tr = open(i)
 					prevCount = count
-					tr.Mode = modeName(engine.Sparse)
-					if rule.Hybrid && rule.Calibrated && edges*SparseFastRatio >= l.NumArcs {
+					tr.Mode = modeName(recMode)
+					if recMode != prev {
+						res.Switches++
+						tr.Switched = true
+					}
+					if !rec.Pulled() && rule.Hybrid && rule.Calibrated && edges*SparseFastRatio >= l.NumArcs {
 						tr.EDPSeconds, tr.ESPSeconds = rule.EDP, rule.ESP(edges) // the device's reason
 					}
 				}
+				prev = recMode
 				secs := lp.IterationSeconds(j)
-				b.calibrateLoop(key, edges, secs)
+				if rec.Pulled() {
+					lowerTo(b.loopPullSecs, key, secs)
+				} else {
+					b.calibrateLoop(key, edges, secs)
+				}
 				tr.Phases = append(tr.Phases, engine.Phase{Name: LoopPhase, Seconds: secs})
 				tr.Seconds = secs
 				finish(tr, rec.Counters)
@@ -1047,7 +1080,8 @@ func (b *Backend) loopGrid(count uint64) (uint32, uint64) {
 func (b *Backend) loopRule(key int, opts engine.RunOptions, canPull bool, unsettled, unsettledVertices uint64) cuda.LoopRule {
 	r := cuda.LoopRule{N: b.l.NumVertices, M: b.l.NumArcs, Unsettled: unsettled, UnsettledVertices: unsettledVertices,
 		Alpha: sampler.Alpha, Beta: sampler.Beta, PullArcRatio: sampler.PullArcRatio, FastRatio: SparseFastRatio,
-		Hybrid: opts.Mode == engine.Hybrid, CanPull: canPull, PullMinArcs: b.pullMinArcs(key)}
+		Hybrid: opts.Mode == engine.Hybrid, CanPull: canPull, PullInLoop: b.loopPulls(key, canPull)}
+	r.PullMinArcs = b.pullMinArcs(key, r.PullInLoop)
 	edp, okEDP := b.edp[key]
 	cost, okCost := b.arcCost[key]
 	if okEDP && okCost && b.arcRef[key] != 0 {
@@ -1059,17 +1093,32 @@ func (b *Backend) loopRule(key int, opts engine.RunOptions, canPull bool, unsett
 	return r
 }
 
+// loopPulls reports whether program key's device loops run its pull
+// steps themselves (cuda.LoopRule.PullInLoop): BFS where pull steps may
+// run (canPull: the hybrid, the in-adjacency on the device), with
+// WithLoopPulls. A pull step in the loop scans the unsettled vertices'
+// in-rows for a neighbour at the frontier's level: no conversion of the
+// frontier to flags and back, no launches, no return to the host.
+func (b *Backend) loopPulls(key int, canPull bool) bool {
+	return canPull && key == cuda.ProgBFS && b.loopPull
+}
+
 // pullMinArcs returns the fewest frontier out-arcs for which a pull step
 // of program key may pay on this backend (0: no bound yet): the shortest
 // pull iteration measured so far (its conversions, launches and return to
-// the host included), beyond a device-loop iteration's fixed cost, over
-// the calibrated cost of a pushed arc. The pull rule (sampler.PullPays)
-// counts arcs only; on a small graph a device-loop push of a whole
-// frontier costs less than any pull step (uk-2007-05_100000, H100: 38 µs
-// for 1.58M arcs against 65–119 µs a pull iteration), so once a run has
-// measured one, pull steps are kept to frontiers whose push costs more.
-func (b *Backend) pullMinArcs(key int) uint64 {
-	secs, ok := b.pullSecs[key]
+// the host included; with inLoop, the shortest pull step inside a device
+// loop), beyond a device-loop iteration's fixed cost, over the calibrated
+// cost of a pushed arc. The pull rule (sampler.PullPays) counts arcs only;
+// on a small graph a device-loop push of a whole frontier costs less than
+// any host pull step (uk-2007-05_100000, H100: 38 µs for 1.58M arcs
+// against 65–119 µs a pull iteration), so once a run has measured one,
+// pull steps are kept to frontiers whose push costs more.
+func (b *Backend) pullMinArcs(key int, inLoop bool) uint64 {
+	pulls := b.pullSecs
+	if inLoop {
+		pulls = b.loopPullSecs
+	}
+	secs, ok := pulls[key]
 	cost := b.arcCost[key]
 	if !ok || b.arcRef[key] == 0 || cost <= 0 {
 		return 0

@@ -297,37 +297,59 @@ func TestMinProgramsHubSplit(t *testing.T) {
 // TestBFSPullSteps: on an undirected and on a directed R-MAT graph the
 // hybrid BFS takes pull steps (Beamer's rule; the directed one over its
 // in-adjacency, uploaded by the first run) and still matches the CPU; with
-// NoPull it takes none.
+// NoPull it takes none. With WithLoopPulls its device loops run pull
+// steps themselves (the trace's pull iterations with a device-loop
+// phase); by default every pull step runs on the host's side.
 func TestBFSPullSteps(t *testing.T) {
 	needGPU(t)
 	ctx := context.Background()
 	directed := testgraphs.Generated(t, "rmat:14:16", 5)
 	directed.DropSelfLoops()
-	for _, el := range []*graph.EdgeList{testgraphs.Shapes(t, testgraphs.Large)[0].EL, directed} {
+	// In-rows of MG_PULL_HEAVY_DEGREE arcs and more, which a loop's pull
+	// step cuts into chunks over the grid.
+	hubs := testgraphs.Generated(t, "rmat:16:16", 7)
+	hubs.DropSelfLoops()
+	for _, el := range []*graph.EdgeList{testgraphs.Shapes(t, testgraphs.Large)[0].EL, directed, hubs} {
 		l := build(t, el, layout.DefaultParams())
 		cb, err := cpu.New(l, 4)
 		require.NoError(t, err)
-		gb, err := gpu.New(l, 4)
-		require.NoError(t, err)
-		pulls := 0
-		for _, s := range append(sourcesOf(l.NumVertices), l.InvPerm[0]) { // the last: the top hub
-			want, _, err := apps.Run(ctx, "bfs", cb, cb, []uint32{s}, apps.PageRankOptions{}, engine.RunOptions{})
+		for _, loopPulls := range []bool{true, false} {
+			var gopts []gpu.Option
+			if loopPulls {
+				gopts = append(gopts, gpu.WithLoopPulls())
+			}
+			gb, err := gpu.New(l, 4, gopts...)
 			require.NoError(t, err)
-			for _, noPull := range []bool{false, true} {
-				opts := engine.RunOptions{Mode: engine.Hybrid, Trace: true, NoPull: noPull}
-				got, res, err := apps.Run(ctx, "bfs", gb, gb, []uint32{s}, apps.PageRankOptions{}, opts)
+			pulls, inLoop := 0, 0
+			for _, s := range append(sourcesOf(l.NumVertices), l.InvPerm[0]) { // the last: the top hub
+				want, _, err := apps.Run(ctx, "bfs", cb, cb, []uint32{s}, apps.PageRankOptions{}, engine.RunOptions{})
 				require.NoError(t, err)
-				require.Equal(t, want, got, "directed %v, source %d", l.Directed, s)
-				for _, tr := range res.Trace {
-					if tr.Mode == "pull" {
-						require.False(t, noPull)
-						pulls++
+				for _, noPull := range []bool{false, true} {
+					opts := engine.RunOptions{Mode: engine.Hybrid, Trace: true, NoPull: noPull}
+					got, res, err := apps.Run(ctx, "bfs", gb, gb, []uint32{s}, apps.PageRankOptions{}, opts)
+					require.NoError(t, err)
+					require.Equal(t, want, got, "directed %v, loop pulls %v, source %d", l.Directed, loopPulls, s)
+					for _, tr := range res.Trace {
+						if tr.Mode == "pull" {
+							require.False(t, noPull)
+							pulls++
+							for _, ph := range tr.Phases {
+								if ph.Name == gpu.LoopPhase {
+									inLoop++
+								}
+							}
+						}
 					}
 				}
 			}
+			require.NoError(t, gb.Close())
+			require.Greater(t, pulls, 0, "directed %v, loop pulls %v", l.Directed, loopPulls)
+			if loopPulls {
+				require.Greater(t, inLoop, 0, "directed %v: no pull step ran in a device loop", l.Directed)
+			} else {
+				require.Zero(t, inLoop, "directed %v", l.Directed)
+			}
 		}
-		require.NoError(t, gb.Close())
-		require.Greater(t, pulls, 0, "directed %v", l.Directed)
 	}
 }
 

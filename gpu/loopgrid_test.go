@@ -100,20 +100,35 @@ func TestWithSampleRate(t *testing.T) {
 // TestPullMinArcs: no bound until a pull iteration has been measured and
 // the push model calibrated; then the pull iteration's time beyond a loop
 // iteration's fixed cost over the cost of a pushed arc, which the loop
-// rule carries; a pull no slower than the fixed cost sets none.
+// rule carries; a pull no slower than the fixed cost sets none. A BFS
+// whose loops pull themselves (WithLoopPulls) is bounded by the loops'
+// pull steps instead.
 func TestPullMinArcs(t *testing.T) {
 	const key = cuda.ProgBFS
 	b := &Backend{l: &layout.Layout{NumVertices: 100, NumArcs: 1000}, pullSecs: map[int]float64{},
-		arcCost: map[int]float64{}, arcRef: map[int]uint64{}, loopFixed: map[int]float64{},
-		edp: map[int]time.Duration{}, fixed: map[int]float64{}}
-	require.Zero(t, b.pullMinArcs(key))
+		loopPullSecs: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
+		loopFixed: map[int]float64{}, edp: map[int]time.Duration{}, fixed: map[int]float64{}}
+	require.Zero(t, b.pullMinArcs(key, false))
 	b.pullSecs[key] = 65e-6
-	require.Zero(t, b.pullMinArcs(key), "push model not calibrated")
+	require.Zero(t, b.pullMinArcs(key, false), "push model not calibrated")
 	b.arcRef[key], b.arcCost[key], b.loopFixed[key] = 1_000_000, 20e-12, 9e-6
-	require.InDelta(t, 2_800_000, float64(b.pullMinArcs(key)), 1)
-	require.Equal(t, b.pullMinArcs(key), b.loopRule(key, engine.RunOptions{Mode: engine.Hybrid}, true, 0, 0).PullMinArcs)
+	require.InDelta(t, 2_800_000, float64(b.pullMinArcs(key, false)), 1)
+	hybrid := engine.RunOptions{Mode: engine.Hybrid}
+	r := b.loopRule(key, hybrid, true, 0, 0)
+	require.False(t, r.PullInLoop)
+	require.Equal(t, b.pullMinArcs(key, false), r.PullMinArcs)
+
+	b.loopPull = true
+	r = b.loopRule(key, hybrid, true, 0, 0)
+	require.True(t, r.PullInLoop)
+	require.Zero(t, r.PullMinArcs, "no pull step measured in a loop yet")
+	b.loopPullSecs[key] = 19e-6
+	require.InDelta(t, 500_000, float64(b.loopRule(key, hybrid, true, 0, 0).PullMinArcs), 1)
+	require.False(t, b.loopRule(key, hybrid, false, 0, 0).PullInLoop, "no pull steps at all")
+	require.False(t, b.loopRule(cuda.ProgSSSP, hybrid, true, 0, 0).PullInLoop, "BFS only")
+
 	b.pullSecs[key] = 8e-6
-	require.Zero(t, b.pullMinArcs(key))
+	require.Zero(t, b.pullMinArcs(key, false))
 }
 
 // TestDecideExplores: with the ESP model calibrated, the hybrid follows

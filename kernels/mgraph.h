@@ -356,7 +356,10 @@ int mg_min_sparse_sample(int dev, int prog, const mg_dlayout *l, const uint32_t 
  * pull rule holds (sampler.PullPays: unsettled and unsettled_vertices,
  * decreased by each next frontier's out-arcs and vertices first; alpha,
  * beta and pull_arc_ratio as in sampler.Alpha, Beta, PullArcRatio; and
- * only for a frontier of at least pull_min_arcs out-arcs), and when every vertex
+ * only for a frontier of at least pull_min_arcs out-arcs; with pull_in_loop,
+ * BFS only, it runs that pull step itself instead, over the layout's
+ * in-adjacency, and the next ones while the frontiers do not shrink or hold
+ * more than n / beta vertices), and when every vertex
  * is in the frontier while the ESP model is not calibrated; it goes on when
  * the frontier's out-arcs·fast_ratio are below m, or when calibrated and
  * the ESP model, fixed_s + arc_cost_s·out-arcs, is below edp_s (a frozen
@@ -374,16 +377,21 @@ typedef struct {
     uint32_t can_pull;       /* the host may switch to pull steps */
     uint32_t calibrated;     /* the ESP model (fixed_s, arc_cost_s) and edp_s hold */
     uint32_t delta;          /* near-far bucket width (min programs' values), 0: off */
-    uint32_t reserved;
+    uint32_t pull_in_loop;   /* BFS: where the pull rule holds, pull in the loop instead of stopping */
     uint64_t unsettled_vertices; /* vertices not yet in a frontier, after the first iteration's */
     double pull_arc_ratio;   /* a scanned pull arc's cost over a pushed arc's */
     uint64_t pull_min_arcs;  /* the fewest frontier out-arcs a pull step may pay for (0: any) */
+    uint32_t pull_first;     /* with pull_in_loop: the loop's first iteration is a pull step */
+    uint32_t reserved;
 } mg_loop_rule;
-/* One device-loop iteration: its step counters (the next frontier) and the
- * device's global timer when it ended (ns). */
+/* One device-loop iteration: its step counters (the next frontier), the
+ * device's global timer when it ended (ns), and whether it was a pull
+ * (bottom-up) step (pulled 1: mg_loop_rule.pull_in_loop). */
 typedef struct {
     mg_step_counters c;
     uint64_t end_ns;
+    uint32_t pulled;
+    uint32_t reserved;
 } mg_loop_record;
 /* A device loop's state: the iterations done (records written) and the
  * global timer at its start (ns). */

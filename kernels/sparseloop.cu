@@ -37,22 +37,141 @@ __device__ __forceinline__ bool pull_pays(const mg_loop_rule &r, uint64_t edges,
     return scan * r.pull_arc_ratio < (double)edges;
 }
 
-// loop_goes_on: whether the iteration of the next frontier (count vertices,
-// edges out-arcs) runs on the device too (see mg_loop_rule). unsettled and
-// unsettled_v are the calling thread's running copies: every thread
-// decides, the same way.
-__device__ __forceinline__ bool loop_goes_on(const mg_loop_rule &r, uint32_t count, uint64_t edges,
-                                             uint64_t &unsettled, uint64_t &unsettled_v) {
+// LoopNext is what the iteration after a device-loop iteration is.
+enum LoopNext { kLoopStop, kLoopPush, kLoopPull };
+
+// loop_push_goes_on: whether a pushed (sparse) iteration of the next
+// frontier (count vertices, edges out-arcs) runs on the device, by the
+// rules other than the pull rule (see mg_loop_rule).
+__device__ __forceinline__ bool loop_push_goes_on(const mg_loop_rule &r, uint32_t count, uint64_t edges) {
     if (count == 0 || (r.max_count > 0 && count > r.max_count)) return false;
     if (!r.hybrid) return true;
-    if (r.can_pull) {
-        unsettled -= min(unsettled, edges);
-        unsettled_v -= min(unsettled_v, (uint64_t)count);
-        if (edges >= r.pull_min_arcs && pull_pays(r, edges, unsettled, unsettled_v)) return false;
-    }
     if (count == r.n && !r.calibrated) return false;
     if (edges * r.fast_ratio < r.m) return true;
     return r.calibrated && r.fixed_s + r.arc_cost_s * (double)edges < r.edp_s;
+}
+
+// loop_next: what the iteration of the next frontier (count vertices,
+// edges out-arcs) after a pushed one is (see mg_loop_rule; a pull step
+// may follow whatever frontier the grid is for). unsettled
+// and unsettled_v are the calling thread's running copies: every thread
+// decides, the same way. Where the pull rule holds the loop stops for
+// the host's pull step, or with pull_in_loop (BFS) pulls itself.
+__device__ __forceinline__ LoopNext loop_next(const mg_loop_rule &r, uint32_t count, uint64_t edges,
+                                             uint64_t &unsettled, uint64_t &unsettled_v) {
+    if (count == 0) return kLoopStop;
+    if (!r.hybrid) return r.max_count > 0 && count > r.max_count ? kLoopStop : kLoopPush;
+    if (r.can_pull) {
+        unsettled -= min(unsettled, edges);
+        unsettled_v -= min(unsettled_v, (uint64_t)count);
+        if (edges >= r.pull_min_arcs && pull_pays(r, edges, unsettled, unsettled_v))
+            return r.pull_in_loop ? kLoopPull : kLoopStop;
+    }
+    return loop_push_goes_on(r, count, edges) ? kLoopPush : kLoopStop;
+}
+
+// loop_after_pull: what the iteration after a pull step is, whose next
+// frontier has count vertices and edges out-arcs, the frontier it pulled
+// from prev: another pull step while the frontiers do not shrink or the
+// next holds more than n / beta vertices (the host's rule, GAPBS's),
+// else a pushed one by loop_push_goes_on (the pull rule is not weighed
+// right after a pull, as on the host).
+__device__ __forceinline__ LoopNext loop_after_pull(const mg_loop_rule &r, uint32_t count, uint64_t edges,
+                                                   uint32_t prev, uint64_t &unsettled, uint64_t &unsettled_v) {
+    unsettled -= min(unsettled, edges);
+    unsettled_v -= min(unsettled_v, (uint64_t)count);
+    if (count == 0) return kLoopStop;
+    if (count >= prev || (uint64_t)count * r.beta > r.n) return kLoopPull;  // a pull scans every vertex: any grid
+    return loop_push_goes_on(r, count, edges) ? kLoopPush : kLoopStop;
+}
+
+// An in-loop pull step's shapes: a lane scans an in-row of at most
+// kLoopShortRow arcs itself; the warp scans its lanes' longer rows
+// together, 32 arcs a round, one after another; rows of
+// MG_PULL_HEAVY_DEGREE arcs or more (L.in_heavy) a block each,
+// kLoopHeavyRound arcs a round.
+constexpr uint64_t kLoopShortRow = 32;
+constexpr uint32_t kLoopHeavyRound = 4 * kSparseBlock;
+
+// pull_walk is BFS's bottom-up step inside the loop (rule.pull_in_loop),
+// over the vertices whose in-rows are not heavy: every unsettled vertex
+// (values: the identity) with an in-neighbour at level, the frontier's,
+// takes level + 1 and joins next_list through the block's queue q, its
+// out-arcs summed into ctr->next_edges (one atomic per block). A lane
+// takes a vertex and scans an in-row of at most kLoopShortRow arcs
+// itself, up to the first in-neighbour at level; the warp scans its
+// lanes' longer rows together. No frontier conversion: a vertex is in the
+// frontier when its level is level.
+__device__ __forceinline__ void pull_walk(const mg_dlayout &L, uint32_t *values, uint32_t level, uint32_t *next_list,
+                                          mg_step_counters *ctr, const BlockQueue &q) {
+    if ((uint64_t)blockIdx.x * kSparseBlock >= L.n) return;  // uniform across the block
+    if (threadIdx.x == 0) *q.count = 0;
+    __syncthreads();
+    const uint64_t step = (uint64_t)gridDim.x * kSparseBlock;
+    const uint32_t lane = threadIdx.x & 31;
+    unsigned long long edges = 0;
+    for (uint64_t base = (uint64_t)blockIdx.x * kSparseBlock; base < L.n; base += step) {  // uniform
+        const uint64_t v = base + threadIdx.x;
+        uint64_t b = 0, e = 0;
+        if (v < L.n && values[v] == mg::kMinIdentity) {
+            b = L.in_offsets[v];
+            e = L.in_offsets[v + 1];
+            if (e - b >= MG_PULL_HEAVY_DEGREE) e = b;  // pull_heavy_walk's
+        }
+        bool found = false;
+        if (e - b <= kLoopShortRow)
+            for (uint64_t a = b; a < e; a++)
+                if (values[L.in_src[a]] == level) {
+                    found = true;
+                    break;
+                }
+        for (unsigned longs = __ballot_sync(0xffffffffu, e - b > kLoopShortRow); longs != 0; longs &= longs - 1) {
+            const int k = __ffs(longs) - 1;
+            const uint64_t kb = __shfl_sync(0xffffffffu, b, k), ke = __shfl_sync(0xffffffffu, e, k);
+            bool hit = false;
+            for (uint64_t a = kb; a < ke && !hit; a += 32)  // uniform
+                hit = __any_sync(0xffffffffu, a + lane < ke && values[L.in_src[a + lane]] == level);
+            if ((int)lane == k) found = hit;
+        }
+        if (found) {
+            values[v] = level + 1;
+            edges += L.sparse_offsets[v + 1] - L.sparse_offsets[v];
+        }
+        queue_append(found, (uint32_t)v, q, &ctr->next_count, next_list);
+    }
+    queue_flush(q, &ctr->next_count, next_list);
+    edges = mg::block_reduce<mg::SumOp<unsigned long long, unsigned long long>, kSparseBlock>(edges);
+    if (threadIdx.x == 0 && edges > 0) atomicAdd((unsigned long long *)&ctr->next_edges, edges);
+}
+
+// pull_heavy_walk is pull_walk for the vertices with heavy in-rows
+// (L.in_heavy, MG_PULL_HEAVY_DEGREE arcs or more): a block per vertex,
+// grid-stride over the list, kLoopHeavyRound arcs a round (each thread's
+// loads issued together) until a round finds an in-neighbour at level.
+// The block appends the vertex to next_list itself (one atomic).
+__device__ __forceinline__ void pull_heavy_walk(const mg_dlayout &L, uint32_t *values, uint32_t level,
+                                                uint32_t *next_list, mg_step_counters *ctr) {
+    for (uint64_t i = blockIdx.x; i < L.num_in_heavy; i += gridDim.x) {  // uniform in the block
+        const uint32_t v = L.in_heavy[i];
+        if (values[v] != mg::kMinIdentity) continue;  // uniform: only this block writes values[v] here
+        const uint64_t lo = L.in_offsets[v], hi = L.in_offsets[v + 1];
+        bool found = false;
+        for (uint64_t b = lo; b < hi && !found; b += kLoopHeavyRound) {  // uniform
+            bool hit = false;
+#pragma unroll
+            for (uint32_t k = 0; k < kLoopHeavyRound / kSparseBlock; k++) {
+                const uint64_t a = b + k * kSparseBlock + threadIdx.x;
+                hit |= a < hi && values[L.in_src[a]] == level;
+            }
+            found = __syncthreads_or(hit) != 0;
+        }
+        if (found && threadIdx.x == 0) {
+            values[v] = level + 1;
+            next_list[atomicAdd(&ctr->next_count, 1u)] = v;
+            atomicAdd((unsigned long long *)&ctr->next_edges,
+                      (unsigned long long)(L.sparse_offsets[v + 1] - L.sparse_offsets[v]));
+        }
+    }
 }
 
 // sparse_loop_kernel: the iterations. Iteration it uses the counters and hub
@@ -82,35 +201,54 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
     uint32_t split = 0, cur = 0;  // near-far: every vertex the first iteration activates goes far
     auto pile = [&](uint32_t k) { return k ? far1 : far0; };  // a select: an array indexed at run time would live in local memory
     if (leader) state->start_ns = global_ns();
+    // The leader zeroes the counters of iteration it + 1 once every thread
+    // is past iteration it − 1's decision (after iteration it's first
+    // barrier).
+    auto reset_next = [&](uint32_t it) {
+        if (!leader) return;
+        volatile mg_step_counters *o = &ctr[(it + 1) & 1];
+        o->next_count = 0;
+        o->touched = 0;
+        o->next_edges = 0;
+        *(volatile uint32_t *)&g_hub_count[(it + 1) & 1] = 0;
+        if (rule.delta > 0) {
+            *(volatile uint32_t *)&far_state[1 - cur] = 0;
+            *(volatile uint32_t *)&far_state[2] = 0xffffffffu;
+        }
+    };
+    constexpr bool kCanLoopPull = std::is_same<Op, mg::BFSOp>::value;  // pull_walk's levels
+    bool pulling = kCanLoopPull && rule.pull_first;  // this iteration is a pull step (rule.pull_in_loop)
     for (uint32_t it = 0; it < max_iters && count > 0; it++) {
         const uint32_t *frontier = (it & 1) ? list1 : list0;
         uint32_t *next = (it & 1) ? list0 : list1;
         mg_step_counters *c = &ctr[it & 1];
         uint32_t *hubs = &g_hub_count[it & 1];
-        Op o = op;  // the functor of this iteration
-        o.at_loop_iteration(it);
-        const uint32_t groups = (count + kVertsPerBlock - 1) / kVertsPerBlock;
-        for (uint32_t g = blockIdx.x; g < groups; g += gridDim.x)
-            advance_group<Op, false>(o, L, values, frontier, count, 1, g, acc, touched, c, hubs, q);
-        grid.sync();
-        if (leader) {
-            volatile mg_step_counters *o = &ctr[(it + 1) & 1];
-            o->next_count = 0;
-            o->touched = 0;
-            o->next_edges = 0;
-            *(volatile uint32_t *)&g_hub_count[(it + 1) & 1] = 0;
-            if (rule.delta > 0) {
-                *(volatile uint32_t *)&far_state[1 - cur] = 0;
-                *(volatile uint32_t *)&far_state[2] = 0xffffffffu;
+        const bool pulled = kCanLoopPull && pulling;
+        if (pulled) {
+            if constexpr (kCanLoopPull) {
+                const uint32_t level = values[frontier[0]];  // every frontier vertex's
+                grid.sync();
+                reset_next(it);
+                pull_walk(L, values, level, next, c, q);
+                pull_heavy_walk(L, values, level, next, c);
+                grid.sync();
             }
-        }
-        if (*(volatile uint32_t *)hubs > 0) {  // the same for every thread
-            hub_walk<Op, false>(o, L, values, acc, touched, c, hubs, q);
+        } else {
+            Op o = op;  // the functor of this iteration
+            o.at_loop_iteration(it);
+            const uint32_t groups = (count + kVertsPerBlock - 1) / kVertsPerBlock;
+            for (uint32_t g = blockIdx.x; g < groups; g += gridDim.x)
+                advance_group<Op, false>(o, L, values, frontier, count, 1, g, acc, touched, c, hubs, q);
+            grid.sync();
+            reset_next(it);
+            if (*(volatile uint32_t *)hubs > 0) {  // the same for every thread
+                hub_walk<Op, false>(o, L, values, acc, touched, c, hubs, q);
+                grid.sync();
+            }
+            const NearFar nf{rule.delta, split, in_far, pile(cur), &far_state[cur]};
+            apply_walk<Op>(o, L, values, acc, touched, next, c, q, nf);
             grid.sync();
         }
-        const NearFar nf{rule.delta, split, in_far, pile(cur), &far_state[cur]};
-        apply_walk<Op>(o, L, values, acc, touched, next, c, q, nf);
-        grid.sync();
         volatile mg_step_counters *vc = c;
         uint32_t next_count = vc->next_count;
         uint64_t next_edges = vc->next_edges;
@@ -132,7 +270,10 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
                 next_edges = vc->next_edges;
             }
         }
-        bool go = loop_goes_on(rule, next_count, next_edges, unsettled, unsettled_v);
+        const LoopNext nx = pulled ? loop_after_pull(rule, next_count, next_edges, count, unsettled, unsettled_v)
+                                   : loop_next(rule, next_count, next_edges, unsettled, unsettled_v);
+        bool go = nx != kLoopStop;
+        pulling = nx == kLoopPull;
         if constexpr (std::is_same<typename Op::T, uint32_t>::value) {
             const uint32_t piled = rule.delta > 0 ? *(volatile uint32_t *)&far_state[cur] : 0;
             if (!(go && it + 1 < max_iters) && piled > 0) {  // stopping: the pile joins the next frontier
@@ -149,6 +290,8 @@ __global__ void __launch_bounds__(kSparseBlock, kLoopMinBlocksPerSM)
             rec.c.touched = vc->touched;
             rec.c.next_edges = next_edges;
             rec.end_ns = global_ns();
+            rec.pulled = pulled ? 1 : 0;
+            rec.reserved = 0;
             records[it] = rec;
             state->done = it + 1;
         }
