@@ -59,13 +59,17 @@ type Backend struct {
 	asyncRuns      map[int]sampler.AsyncCosts // the async part of auto's model per program id (asyncCosts)
 	fixedSamples   map[int]int                // host sparse steps fixed is the shortest of
 	noLoop         bool                       // WithoutDeviceLoop
-	loopPull       bool                       // WithLoopPulls
-	partOverlap    bool                       // WithPartOverlap
-	loopBlocks     uint32                     // WithLoopBlocksPerSM
-	asyncBlocks    uint32                     // WithAsyncBlocksPerSM
-	blockMax       uint64                     // the most vertices a one-block run takes (0: none, or WithoutBlockRuns)
-	noBlockRows    bool                       // WithoutBlockRows
-	cluster        cuda.ClusterShape          // what the cluster runs take (zero: none, or WithoutClusterRuns)
+	noLoopPull     bool                       // WithoutLoopPulls
+	// loopPullLost marks the programs whose device loops stopped pulling
+	// themselves: a pull step there cost more than the push model's
+	// estimate of the push it replaced (loopPulls).
+	loopPullLost map[int]bool
+	partOverlap  bool              // WithPartOverlap
+	loopBlocks   uint32            // WithLoopBlocksPerSM
+	asyncBlocks  uint32            // WithAsyncBlocksPerSM
+	blockMax     uint64            // the most vertices a one-block run takes (0: none, or WithoutBlockRuns)
+	noBlockRows  bool              // WithoutBlockRows
+	cluster      cuda.ClusterShape // what the cluster runs take (zero: none, or WithoutClusterRuns)
 	// outgrown is set once a one-block run over this layout's rows gave a
 	// level back: later traversals start past the block (narrowStart).
 	outgrown   atomic.Bool
@@ -107,7 +111,7 @@ type options struct {
 	asyncBlocks uint32
 	noBlock     bool
 	noBlockRows bool
-	loopPull    bool
+	noLoopPull  bool
 	noCluster   bool
 	clusterSize uint32
 	nearFar     int64
@@ -198,15 +202,12 @@ func WithoutBlockRows() Option {
 	return func(o *options) { o.noBlockRows = true }
 }
 
-// WithLoopPulls makes BFS's device loops run the pull steps themselves
-// where the pull rule holds (cuda.LoopRule.PullInLoop) instead of
-// stopping for the host's pull steps; the results are the same. Not the
-// default: faster on R-MAT (H200, 8 sources, R-MAT 21 directed 0.77-0.82
-// → 0.65-0.67 ms), even on Kronecker 22, slower where many unsettled
-// vertices scan whole in-rows (uk-2007-05_100000 from vertex 12302: 0.56
-// → 0.92 ms), on the loop's smaller grid; docs/gpu-engines.md.
-func WithLoopPulls() Option {
-	return func(o *options) { o.loopPull = true }
+// WithoutLoopPulls makes BFS's device loops stop for the host's pull
+// steps where the pull rule holds, instead of running them inside the
+// loop (cuda.LoopRule.PullInLoop), for comparing the two; the results are
+// the same. docs/gpu-engines.md.
+func WithoutLoopPulls() Option {
+	return func(o *options) { o.noLoopPull = true }
 }
 
 // WithNearFarDelta sets the bucket width of SSSP's near-far iterations in
@@ -299,7 +300,7 @@ func New(l *layout.Layout, workers int, opts ...Option) (*Backend, error) {
 		loopFixed: map[int]float64{}, pullSecs: map[int]float64{}, loopPullSecs: map[int]float64{}, fixedSamples: map[int]int{}, asyncRuns: map[int]sampler.AsyncCosts{},
 		noLoop: o.noLoop, partOverlap: o.overlap, loopBlocks: o.loopBlocks, asyncBlocks: o.asyncBlocks, delta: nearFarDelta(l.WeightKind, weights, o.nearFar),
 		asyncDelta: nearFarDeltaTimes(l.WeightKind, weights, o.nearFar, engine.AsyncNearFarWeights), prScheme: o.prScheme,
-		noBlockRows: o.noBlockRows, loopPull: o.loopPull}
+		noBlockRows: o.noBlockRows, noLoopPull: o.noLoopPull, loopPullLost: map[int]bool{}}
 	if !o.noBlock {
 		if b.blockMax, err = cuda.BlockMaxVertices(dl.Device()); err != nil {
 			b.Close()
@@ -938,6 +939,7 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 				secs := lp.IterationSeconds(j)
 				if rec.Pulled() {
 					lowerTo(b.loopPullSecs, key, secs)
+					b.weighLoopPull(key, edges, secs)
 				} else {
 					b.calibrateLoop(key, edges, secs)
 				}
@@ -1095,12 +1097,32 @@ func (b *Backend) loopRule(key int, opts engine.RunOptions, canPull bool, unsett
 
 // loopPulls reports whether program key's device loops run its pull
 // steps themselves (cuda.LoopRule.PullInLoop): BFS where pull steps may
-// run (canPull: the hybrid, the in-adjacency on the device), with
-// WithLoopPulls. A pull step in the loop scans the unsettled vertices'
+// run (canPull: the hybrid, the in-adjacency on the device), unless
+// WithoutLoopPulls or one of them lost to the push it replaced
+// (weighLoopPull). A pull step in the loop scans the unsettled vertices'
 // in-rows for a neighbour at the frontier's level: no conversion of the
 // frontier to flags and back, no launches, no return to the host.
 func (b *Backend) loopPulls(key int, canPull bool) bool {
-	return canPull && key == cuda.ProgBFS && b.loopPull
+	return canPull && key == cuda.ProgBFS && !b.noLoopPull && !b.loopPullLost[key]
+}
+
+// weighLoopPull weighs a pull step that took secs inside a device loop
+// against the push model's estimate for its frontier of edges out-arcs
+// (a loop iteration's fixed cost plus the calibrated cost per arc): one
+// that cost more ends program key's in-loop pulls on this backend, and
+// its pull steps return to the host's (bounded by pullMinArcs). On a web
+// crawl whose unsettled vertices mostly scan whole in-rows
+// (uk-2007-05_100000: 128–220 µs a pull step against 40–60 µs a push)
+// the first trial pays for it; on R-MAT the in-loop pulls stay (H200,
+// R-MAT 21 BFS 0.77–0.82 → 0.65–0.67 ms).
+func (b *Backend) weighLoopPull(key int, edges uint64, secs float64) {
+	cost, ok := b.arcCost[key]
+	if !ok || b.arcRef[key] == 0 || cost <= 0 {
+		return // no push model yet
+	}
+	if secs > b.loopFixed[key]+cost*float64(edges) {
+		b.loopPullLost[key] = true
+	}
 }
 
 // pullMinArcs returns the fewest frontier out-arcs for which a pull step

@@ -297,9 +297,9 @@ func TestMinProgramsHubSplit(t *testing.T) {
 // TestBFSPullSteps: on an undirected and on a directed R-MAT graph the
 // hybrid BFS takes pull steps (Beamer's rule; the directed one over its
 // in-adjacency, uploaded by the first run) and still matches the CPU; with
-// NoPull it takes none. With WithLoopPulls its device loops run pull
-// steps themselves (the trace's pull iterations with a device-loop
-// phase); by default every pull step runs on the host's side.
+// NoPull it takes none. Its device loops run pull steps themselves (the
+// trace's pull iterations with a device-loop phase), unless
+// WithoutLoopPulls, whose pull steps all run on the host's side.
 func TestBFSPullSteps(t *testing.T) {
 	needGPU(t)
 	ctx := context.Background()
@@ -315,8 +315,8 @@ func TestBFSPullSteps(t *testing.T) {
 		require.NoError(t, err)
 		for _, loopPulls := range []bool{true, false} {
 			var gopts []gpu.Option
-			if loopPulls {
-				gopts = append(gopts, gpu.WithLoopPulls())
+			if !loopPulls {
+				gopts = append(gopts, gpu.WithoutLoopPulls())
 			}
 			gb, err := gpu.New(l, 4, gopts...)
 			require.NoError(t, err)

@@ -101,13 +101,15 @@ func TestWithSampleRate(t *testing.T) {
 // the push model calibrated; then the pull iteration's time beyond a loop
 // iteration's fixed cost over the cost of a pushed arc, which the loop
 // rule carries; a pull no slower than the fixed cost sets none. A BFS
-// whose loops pull themselves (WithLoopPulls) is bounded by the loops'
-// pull steps instead.
+// whose loops pull themselves is bounded by the loops' pull steps
+// instead, and stops pulling in its loops once one of those cost more
+// than the push model's estimate of the push it replaced.
 func TestPullMinArcs(t *testing.T) {
 	const key = cuda.ProgBFS
 	b := &Backend{l: &layout.Layout{NumVertices: 100, NumArcs: 1000}, pullSecs: map[int]float64{},
 		loopPullSecs: map[int]float64{}, arcCost: map[int]float64{}, arcRef: map[int]uint64{},
-		loopFixed: map[int]float64{}, edp: map[int]time.Duration{}, fixed: map[int]float64{}}
+		loopFixed: map[int]float64{}, edp: map[int]time.Duration{}, fixed: map[int]float64{}, noLoopPull: true,
+		loopPullLost: map[int]bool{}}
 	require.Zero(t, b.pullMinArcs(key, false))
 	b.pullSecs[key] = 65e-6
 	require.Zero(t, b.pullMinArcs(key, false), "push model not calibrated")
@@ -118,7 +120,7 @@ func TestPullMinArcs(t *testing.T) {
 	require.False(t, r.PullInLoop)
 	require.Equal(t, b.pullMinArcs(key, false), r.PullMinArcs)
 
-	b.loopPull = true
+	b.noLoopPull = false
 	r = b.loopRule(key, hybrid, true, 0, 0)
 	require.True(t, r.PullInLoop)
 	require.Zero(t, r.PullMinArcs, "no pull step measured in a loop yet")
@@ -126,6 +128,12 @@ func TestPullMinArcs(t *testing.T) {
 	require.InDelta(t, 500_000, float64(b.loopRule(key, hybrid, true, 0, 0).PullMinArcs), 1)
 	require.False(t, b.loopRule(key, hybrid, false, 0, 0).PullInLoop, "no pull steps at all")
 	require.False(t, b.loopRule(cuda.ProgSSSP, hybrid, true, 0, 0).PullInLoop, "BFS only")
+	// push estimate for 1M arcs: 9 µs + 20 µs
+	b.weighLoopPull(key, 1_000_000, 25e-6)
+	require.True(t, b.loopRule(key, hybrid, true, 0, 0).PullInLoop, "a pull cheaper than the push")
+	b.weighLoopPull(key, 1_000_000, 35e-6)
+	require.False(t, b.loopRule(key, hybrid, true, 0, 0).PullInLoop, "a pull dearer than the push")
+	require.Equal(t, b.pullMinArcs(key, false), b.loopRule(key, hybrid, true, 0, 0).PullMinArcs)
 
 	b.pullSecs[key] = 8e-6
 	require.Zero(t, b.pullMinArcs(key, false))

@@ -58,7 +58,7 @@ type runFlags struct {
 	gpuNoClust  bool
 	gpuClustBl  uint
 	gpuNoRows   bool
-	gpuLPull    bool
+	gpuNoLPull  bool
 	gpuAsyncBl  uint32
 	gpuStream   bool
 	gpuMemMax   string
@@ -182,7 +182,7 @@ Examples:
 			fs.BoolVar(&f.gpuPartPull, "gpu-part-pull", false, "no effect: bfs and bfs-tree over device parts pull by default (--no-pull turns pulls off)")
 			_ = fs.MarkDeprecated("gpu-part-pull", "the device parts pull by default; --no-pull turns pulls off")
 			fs.BoolVar(&f.gpuOverlap, "gpu-overlap", false, "cuda, pr over --parts/--gpus: a part gathers its ghosts' row panels first and the rest while their sums travel, instead of all its rows before the exchange")
-			fs.BoolVar(&f.gpuLPull, "gpu-loop-pull", false, "cuda: bfs's device loops run the pull (bottom-up) steps themselves instead of stopping for the host's (faster on R-MAT, slower on uk-2007-05_100000; for study)")
+			fs.BoolVar(&f.gpuNoLPull, "gpu-no-loop-pull", false, "cuda: bfs's device loops stop for the host's pull (bottom-up) steps instead of running them inside the loop (for comparing the two)")
 			fs.BoolVar(&f.gpuNoLoop, "gpu-no-loop", false, "cuda: return to the host after every iteration instead of keeping runs of small sparse iterations on the device (for comparing the two)")
 			fs.StringVar(&f.gpus, "gpus", "", "every app: run partitioned over N GPUs (or all), a part per GPU unless --parts, the updates exchanged by NCCL")
 			fs.IntVar(&f.parts, "parts", 0, "every app: run partitioned into N parts (on the CPU, on one GPU with --backend cuda, or over --gpus), each with its own engines, exchanging updates every iteration")
@@ -365,8 +365,8 @@ func (f *runFlags) runJSON(ctx context.Context, e *env, js io.Writer, args []str
 		if f.gpuNoRows {
 			gopts = append(gopts, gpu.WithoutBlockRows())
 		}
-		if f.gpuLPull {
-			gopts = append(gopts, gpu.WithLoopPulls())
+		if f.gpuNoLPull {
+			gopts = append(gopts, gpu.WithoutLoopPulls())
 		}
 		if f.gpuNoClust {
 			gopts = append(gopts, gpu.WithoutClusterRuns())
@@ -712,7 +712,7 @@ func (f *runFlags) gpuMemoryLimit() (uint64, error) {
 
 // engineOnlyFlags tune the MultiGraph engines only; the operators refuse
 // them rather than ignore them.
-var engineOnlyFlags = []string{"gpu-split", "gpu-async-blocks", "gpu-no-loop", "gpu-loop-pull", "gpu-no-block", "gpu-no-block-rows", "gpu-no-cluster", "gpu-cluster-blocks", "gpu-loop-blocks", "gpu-near-far", "gpu-pr-stream"}
+var engineOnlyFlags = []string{"gpu-split", "gpu-async-blocks", "gpu-no-loop", "gpu-no-loop-pull", "gpu-no-block", "gpu-no-block-rows", "gpu-no-cluster", "gpu-cluster-blocks", "gpu-loop-blocks", "gpu-near-far", "gpu-pr-stream"}
 
 // checkFrom parses --from (comma-separated original ids; nil when not
 // given) and refuses what does not go with it: an app other than bfs and
