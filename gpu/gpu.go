@@ -1095,15 +1095,26 @@ func (b *Backend) loopRule(key int, opts engine.RunOptions, canPull bool, unsett
 	return r
 }
 
+// LoopPullVerticesPerSM bounds the layouts whose BFS pulls inside device
+// loops: at most this many vertices per SM (32 per thread of the loop's
+// largest grid, 4 blocks of 256 per SM). A loop's pull step scans every
+// vertex on that grid, where the host's pull kernels fill the GPU:
+// Kronecker 24 (16.8M vertices, 128 per thread on an H200) took 3.9 ms
+// a BFS with in-loop pulls against 3.3 with the host's, R-MAT 21 (2.1M)
+// 0.63–0.67 against 0.76–0.80 (bench/results/2026-11-27-loop-pull.md).
+const LoopPullVerticesPerSM = 4 * 256 * 32
+
 // loopPulls reports whether program key's device loops run its pull
 // steps themselves (cuda.LoopRule.PullInLoop): BFS where pull steps may
-// run (canPull: the hybrid, the in-adjacency on the device), unless
+// run (canPull: the hybrid, the in-adjacency on the device) on a layout
+// of at most LoopPullVerticesPerSM vertices per SM, unless
 // WithoutLoopPulls or one of them lost to the push it replaced
 // (weighLoopPull). A pull step in the loop scans the unsettled vertices'
 // in-rows for a neighbour at the frontier's level: no conversion of the
 // frontier to flags and back, no launches, no return to the host.
 func (b *Backend) loopPulls(key int, canPull bool) bool {
-	return canPull && key == cuda.ProgBFS && !b.noLoopPull && !b.loopPullLost[key]
+	return canPull && key == cuda.ProgBFS && !b.noLoopPull && !b.loopPullLost[key] &&
+		b.l.NumVertices <= uint64(b.sms)*LoopPullVerticesPerSM
 }
 
 // weighLoopPull weighs a pull step that took secs inside a device loop

@@ -121,6 +121,8 @@ func TestPullMinArcs(t *testing.T) {
 	require.Equal(t, b.pullMinArcs(key, false), r.PullMinArcs)
 
 	b.noLoopPull = false
+	require.False(t, b.loopRule(key, hybrid, true, 0, 0).PullInLoop, "no SMs: every layout too large")
+	b.sms = 1
 	r = b.loopRule(key, hybrid, true, 0, 0)
 	require.True(t, r.PullInLoop)
 	require.Zero(t, r.PullMinArcs, "no pull step measured in a loop yet")
