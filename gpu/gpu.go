@@ -1127,13 +1127,21 @@ func (b *Backend) loopPulls(key int, canPull bool) bool {
 // the first trial pays for it; on R-MAT the in-loop pulls stay (H200,
 // R-MAT 21 BFS 0.77–0.82 → 0.65–0.67 ms).
 func (b *Backend) weighLoopPull(key int, edges uint64, secs float64) {
-	cost, ok := b.arcCost[key]
-	if !ok || b.arcRef[key] == 0 || cost <= 0 {
-		return // no push model yet
-	}
-	if secs > b.loopFixed[key]+cost*float64(edges) {
+	fixed, cost, ok := b.loopPushModel(key)
+	if ok && secs > fixed+cost*float64(edges) {
 		b.loopPullLost[key] = true
 	}
+}
+
+// loopPushModel returns program key's push model inside a device loop: a
+// loop iteration's fixed cost and the calibrated cost per frontier arc
+// (seconds), or false before the per-arc cost is calibrated.
+func (b *Backend) loopPushModel(key int) (fixed, perArc float64, ok bool) {
+	perArc = b.arcCost[key]
+	if b.arcRef[key] == 0 || perArc <= 0 {
+		return 0, 0, false
+	}
+	return b.loopFixed[key], perArc, true
 }
 
 // pullMinArcs returns the fewest frontier out-arcs for which a pull step
@@ -1152,12 +1160,8 @@ func (b *Backend) pullMinArcs(key int, inLoop bool) uint64 {
 		pulls = b.loopPullSecs
 	}
 	secs, ok := pulls[key]
-	cost := b.arcCost[key]
-	if !ok || b.arcRef[key] == 0 || cost <= 0 {
-		return 0
-	}
-	fixed := b.loopFixed[key]
-	if secs <= fixed {
+	fixed, cost, calibrated := b.loopPushModel(key)
+	if !ok || !calibrated || secs <= fixed {
 		return 0
 	}
 	return uint64((secs - fixed) / cost)

@@ -362,8 +362,7 @@ struct EllRows {
                     double x = 0;
 #pragma unroll
                     for (uint32_t k = 0; k < kVecSlots; k++) x += lw[k] == lv.d - 1 ? sw[k] : 0.0;
-#pragma unroll
-                    for (uint32_t o = kRowVecs / 2; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+                    x = mg::group_sum<kRowVecs>(x);  // over the row's lanes
                     if (v != kNone) sigma[v] = x;
                 }
             }
@@ -538,14 +537,6 @@ __global__ void __launch_bounds__(kBlock)
     if (threadIdx.x == 0) *stats = mg_block_stats{depth - d, qe - count, qb, qe - qb};
 }
 
-// group_sum adds x over the kBlockGroup lanes of a vertex (every lane of
-// the warp calls it).
-__device__ __forceinline__ double group_sum(double x) {
-#pragma unroll
-    for (int o = kBlockGroup / 2; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
-    return x;
-}
-
 // brandes_level is one level d of Brandes' passes, order[lo, hi), a group
 // of kBlockGroup lanes per vertex: forward, σ[v] is the sum of σ over its
 // arcs from level d − 1; backward, δ[v] is σ[v] times the sum of
@@ -572,7 +563,7 @@ __device__ __forceinline__ void brandes_level(const R &src, const Levels &q, uin
                 }
             });
         }
-        sum = group_sum(sum);
+        sum = mg::group_sum<kBlockGroup>(sum);
         const bool any = kForward || mg::group_any<kBlockGroup>(succ);
         if (i < hi && lane == 0) {
             if (kForward) sigma[v] = sum;

@@ -51,14 +51,20 @@ struct Teleport {
     }
 };
 
-// row_sum adds x over the MG_BLOCK_ROW_WIDTH lanes of a fixed-width row
-// (block.cu, cluster.cu: a row's lanes are aligned in one warp; every
-// lane of the warp calls it).
-__device__ __forceinline__ double row_sum(double x) {
+// group_sum adds x over the W lanes of this lane's group (groups of W
+// lanes aligned in one warp: a fixed-width row's, a vertex's; every lane
+// of the warp calls it).
+template <uint32_t W>
+__device__ __forceinline__ double group_sum(double x) {
+    static_assert(W <= 32 && 32 % W == 0, "a group is part of one warp");
 #pragma unroll
-    for (int o = MG_BLOCK_ROW_WIDTH / 2; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+    for (uint32_t o = W / 2; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
     return x;
 }
+
+// row_sum adds x over the MG_BLOCK_ROW_WIDTH lanes of a fixed-width row
+// (block.cu, cluster.cu).
+__device__ __forceinline__ double row_sum(double x) { return group_sum<MG_BLOCK_ROW_WIDTH>(x); }
 
 // group_any reports whether p holds on any of the W lanes of this lane's
 // group (groups of W lanes aligned in one warp: a fixed-width row's, a

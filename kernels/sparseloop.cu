@@ -104,9 +104,7 @@ constexpr uint32_t kLoopHeavyRound = 4 * kSparseBlock;
 // frontier when its level is level.
 __device__ __forceinline__ void pull_walk(const mg_dlayout &L, uint32_t *values, uint32_t level, uint32_t *next_list,
                                           mg_step_counters *ctr, const BlockQueue &q) {
-    if ((uint64_t)blockIdx.x * kSparseBlock >= L.n) return;  // uniform across the block
-    if (threadIdx.x == 0) *q.count = 0;
-    __syncthreads();
+    if (!list_begin(L.n, q)) return;
     const uint64_t step = (uint64_t)gridDim.x * kSparseBlock;
     const uint32_t lane = threadIdx.x & 31;
     unsigned long long edges = 0;
@@ -135,13 +133,11 @@ __device__ __forceinline__ void pull_walk(const mg_dlayout &L, uint32_t *values,
         }
         if (found) {
             values[v] = level + 1;
-            edges += L.sparse_offsets[v + 1] - L.sparse_offsets[v];
+            edges += out_arcs(L, v);
         }
         queue_append(found, (uint32_t)v, q, &ctr->next_count, next_list);
     }
-    queue_flush(q, &ctr->next_count, next_list);
-    edges = mg::block_reduce<mg::SumOp<unsigned long long, unsigned long long>, kSparseBlock>(edges);
-    if (threadIdx.x == 0 && edges > 0) atomicAdd((unsigned long long *)&ctr->next_edges, edges);
+    list_end(q, next_list, ctr, edges);
 }
 
 // pull_heavy_walk is pull_walk for the vertices with heavy in-rows
@@ -168,8 +164,7 @@ __device__ __forceinline__ void pull_heavy_walk(const mg_dlayout &L, uint32_t *v
         if (found && threadIdx.x == 0) {
             values[v] = level + 1;
             next_list[atomicAdd(&ctr->next_count, 1u)] = v;
-            atomicAdd((unsigned long long *)&ctr->next_edges,
-                      (unsigned long long)(L.sparse_offsets[v + 1] - L.sparse_offsets[v]));
+            atomicAdd((unsigned long long *)&ctr->next_edges, (unsigned long long)out_arcs(L, v));
         }
     }
 }

@@ -310,6 +310,31 @@ struct Picked {
     bool next, side;
 };
 
+// out_arcs returns vertex v's out-arcs (its sparse row's length).
+__device__ __forceinline__ uint64_t out_arcs(const mg_dlayout &L, uint64_t v) {
+    return L.sparse_offsets[v + 1] - L.sparse_offsets[v];
+}
+
+// list_begin starts a block's share of a walk over items [0, total) that
+// appends vertices to a list through the block's queue q: false (the
+// same in the whole block) when the block has no item.
+__device__ __forceinline__ bool list_begin(uint64_t total, const BlockQueue &q) {
+    if ((uint64_t)blockIdx.x * kSparseBlock >= total) return false;
+    if (threadIdx.x == 0) *q.count = 0;
+    __syncthreads();
+    return true;
+}
+
+// list_end ends a block's share of such a walk: the queue to next_list,
+// and edges, the out-arcs of the vertices the block appended, added to
+// ctr->next_edges with one atomic.
+__device__ __forceinline__ void list_end(const BlockQueue &q, uint32_t *next_list, mg_step_counters *ctr,
+                                         unsigned long long edges) {
+    queue_flush(q, &ctr->next_count, next_list);
+    edges = mg::block_reduce<mg::SumOp<unsigned long long, unsigned long long>, kSparseBlock>(edges);
+    if (threadIdx.x == 0 && edges > 0) atomicAdd((unsigned long long *)&ctr->next_edges, edges);
+}
+
 // walk_to_list: the rounds apply_walk and far_walk make over items
 // [0, total), 256 per block and round (uniform across the block, so that
 // every lane of a warp takes part in the appends): pick(i) says where item
@@ -320,9 +345,7 @@ template <typename Pick>
 __device__ __forceinline__ void walk_to_list(const mg_dlayout &L, uint64_t total, Pick pick, uint32_t *next_list,
                                              mg_step_counters *ctr, uint32_t *side, uint32_t *side_count,
                                              const BlockQueue &q) {
-    if ((uint64_t)blockIdx.x * kSparseBlock >= total) return;  // uniform across the block
-    if (threadIdx.x == 0) *q.count = 0;
-    __syncthreads();
+    if (!list_begin(total, q)) return;
     const uint64_t step = (uint64_t)gridDim.x * kSparseBlock;
     unsigned long long edges = 0;
     for (uint64_t base = (uint64_t)blockIdx.x * kSparseBlock; base < total; base += step) {  // uniform
@@ -330,14 +353,12 @@ __device__ __forceinline__ void walk_to_list(const mg_dlayout &L, uint64_t total
         Picked p{0, false, false};
         if (i < total) {
             p = pick(i);
-            if (p.next) edges += L.sparse_offsets[p.v + 1] - L.sparse_offsets[p.v];
+            if (p.next) edges += out_arcs(L, p.v);
         }
         queue_append(p.next, p.v, q, &ctr->next_count, next_list);
         if (side != nullptr) warp_append(p.side, p.v, side_count, side);  // uniform condition
     }
-    queue_flush(q, &ctr->next_count, next_list);
-    edges = mg::block_reduce<mg::SumOp<unsigned long long, unsigned long long>, kSparseBlock>(edges);
-    if (threadIdx.x == 0 && edges > 0) atomicAdd((unsigned long long *)&ctr->next_edges, edges);
+    list_end(q, next_list, ctr, edges);
 }
 
 // apply_walk: the touched vertices (ctr->touched of them, read once every
