@@ -319,11 +319,15 @@ __device__ Levels run_levels(cg::cluster_group &cl, const Shared &s, const Run &
         mark(s, r, d % kSlots, mine, d);
         place(s, r, before, d - 1);
         expand(cl, s, r, mine, d, &s_count[d % 3]);
+        // Level d + 1's lists and counts are complete once every block has
+        // arrived; the level's shape (from counts read before) is made
+        // while the arrival's release waits for this level's stores.
+        cl.barrier_arrive();
         const Counts k = gather(r, c, s_out);
+        cl.barrier_wait();
         if (k.total == 0) return Levels{qb, qb, d};  // every block found level d empty
         before = Placed{d % kSlots, mine, qb + k.offset, qb + k.total, true};
         qb += k.total;
-        cl.sync();  // level d + 1's lists and counts are complete
         d++;
         if (bailout > 0 && k.total > bailout) {  // stop at level d, placed and marked
             count = &s_count[(d + 2) % 3];
@@ -471,10 +475,14 @@ __global__ void __launch_bounds__(kThreads, 1)
         stage_b(r, cur);
         for (;; d--) {
             const uint32_t e4 = end(d - 4);  // a level ahead of stage A's
+            back_level(r, b, e1, e0, (uint32_t)d, delta, cur);
+            // Level d's δ is done once every block has arrived; the levels
+            // ahead load while the arrival's release waits for δ's stores
+            // (2048 grid BC 14.2 -> 13.6 ms, H200).
+            cl.barrier_arrive();
             stage_a(r, b, e3, e2, far);
             stage_b(r, next);
-            back_level(r, b, e1, e0, (uint32_t)d, delta, cur);
-            cl.sync();  // level d's δ is done
+            cl.barrier_wait();
             if (d == 0) break;
             cur = next;
             next = far;
