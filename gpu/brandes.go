@@ -31,11 +31,11 @@ var _ engine.BrandesBackend = (*Backend)(nil)
 // trace entry of mode "backward". In engine.Async mode (undirected graphs
 // only) each source runs without levels instead: see brandesAsync. In
 // engine.Auto mode on an undirected layout a source starts level by level
-// and, when its forward pass hands over as a min program's run would (auto's
-// cost model, from engine.AutoAsyncIterations levels on, estimates the rest
-// cheaper asynchronously: a graph of high diameter), drops the levels it has and runs again in one thread block
-// (blockSource) when the layout fits one, else without levels
-// (asyncSource). On a narrow layout (fixed-width rows) every source runs
+// and, when its forward pass hands over as a min program's run would
+// (auto's cost model, from engine.AutoAsyncIterations levels on, estimates
+// the rest cheaper asynchronously: a graph of high diameter), drops the
+// levels it has and runs again in one thread block (blockSource) when the
+// layout fits one, else without levels (asyncSource). On a narrow layout (fixed-width rows) every source runs
 // in one block or one cluster from the start (narrowStart).
 func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.RunOptions) ([]float64, engine.Result, error) {
 	var total engine.Result
@@ -52,8 +52,8 @@ func (b *Backend) Brandes(ctx context.Context, sources []uint32, opts engine.Run
 		return make([]float64, n), total, nil
 	}
 	// Auto on an undirected layout: a source whose forward pass auto's
-	// cost model would hand over (a graph of high diameter) drops it and runs again, in one thread
-	// block or without levels.
+	// cost model would hand over (a graph of high diameter) drops it and
+	// runs again, in one thread block or without levels.
 	handOver := opts.Mode == engine.Auto && !b.l.Directed
 	opts = withSampleRate(opts)
 	b.mu.Lock()

@@ -41,8 +41,8 @@ func (b *Backend) clusterFits(count uint64) bool {
 // networks and meshes, whose thousands of levels are what these runs are
 // for; on luxembourg_osm the synchronous iterations before auto hands over
 // cost 8 µs each in the device loop); otherwise by levels. It starts in
-// one thread block when the block takes the layout and the frontier. Once a block
-// run over the layout has given a level back (outgrown), later
+// one thread block when the block takes the layout and the frontier. Once
+// a block run over the layout has given a level back (outgrown), later
 // traversals start where the block's levels would have gone, without
 // running the block's first levels again: a Brandes source (levels, for
 // σ and δ) in one cluster when that takes the layout, a BFS (which needs

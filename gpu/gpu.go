@@ -881,7 +881,7 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 				// asynchronously goes on so.
 				costs := b.asyncCosts(key, count, edges)
 				est, ok := costs.Estimate(&hist, n)
-				tr.RestIterations, tr.RestVertices, tr.SyncRestSeconds, tr.AsyncRestSeconds = est.Iterations, est.Vertices, est.Sync, est.Async
+				est.Note(&tr)
 				if ok && est.Pays() {
 					if err := toList(st, &hasList, &hasFlags, &tr); err != nil {
 						return res, fmt.Errorf("cuda backend: %w", err)
@@ -896,8 +896,8 @@ func (b *Backend) iterate(ctx context.Context, st steps, key int, opts engine.Ru
 						b.asyncRuns[key] = costs.ObserveAsync(time.Since(asyncStart).Seconds(), est, left)
 					}
 					if len(ar.Trace) > 0 { // the async run's record carries the choice
-						rec := &ar.Trace[0]
-						rec.Iteration, rec.RestIterations, rec.RestVertices, rec.SyncRestSeconds, rec.AsyncRestSeconds = i, est.Iterations, est.Vertices, est.Sync, est.Async
+						ar.Trace[0].Iteration = i
+						est.Note(&ar.Trace[0])
 					}
 					res.Add(ar) // its time is counted by the caller's clock
 					res.Switches++

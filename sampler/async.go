@@ -1,6 +1,10 @@
 package sampler
 
-import "math"
+import (
+	"math"
+
+	"github.com/mgraph-dev/mgraph/engine"
+)
 
 // Auto's cost model for going on asynchronously (SEP-Graph's choice of
 // Async, its Algorithm 1 with this project's calibrated costs).
@@ -127,6 +131,12 @@ type AsyncEstimate struct {
 
 // Pays reports whether going on asynchronously is estimated cheaper.
 func (e AsyncEstimate) Pays() bool { return e.Async < e.Sync }
+
+// Note records e in tr, the trace of the iteration it was made at (or of
+// the async run it chose).
+func (e AsyncEstimate) Note(tr *engine.IterationTrace) {
+	tr.RestIterations, tr.RestVertices, tr.SyncRestSeconds, tr.AsyncRestSeconds = e.Iterations, e.Vertices, e.Sync, e.Async
+}
 
 // AsyncStart is an async run's fixed cost as the model takes it.
 func (c AsyncCosts) AsyncStart() float64 { return AsyncStartIterations * c.IterFixed }

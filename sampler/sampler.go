@@ -333,7 +333,7 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 			// pile).
 			costs := r.costs[kind]
 			est, ok := costs.Estimate(&hist, r.l.NumVertices)
-			tr.RestIterations, tr.RestVertices, tr.SyncRestSeconds, tr.AsyncRestSeconds = est.Iterations, est.Vertices, est.Sync, est.Async
+			est.Note(&tr)
 			if ok && est.Pays() {
 				if nf != nil {
 					f = engine.NewFrontierList(r.l.NumVertices, nf.drain(f.List(r.workers)))
@@ -346,8 +346,8 @@ func (r *Runner[V]) Run(ctx context.Context, p engine.Program[V], values []V, f 
 				}
 				r.costs[kind] = costs.ObserveAsync(time.Since(asyncStart).Seconds(), est, left)
 				if len(ar.Trace) > 0 { // the async run's record carries the choice
-					rec := &ar.Trace[0]
-					rec.Iteration, rec.RestIterations, rec.RestVertices, rec.SyncRestSeconds, rec.AsyncRestSeconds = i, est.Iterations, est.Vertices, est.Sync, est.Async
+					ar.Trace[0].Iteration = i
+					est.Note(&ar.Trace[0])
 				}
 				res.Add(ar) // Seconds is set from the run's clock below
 				res.Switches++
